@@ -1,0 +1,294 @@
+// Wire shapes of the platform API, as api.md and gaps.md settle them. The HTTP client returns
+// these and the emulator serves them, so the two cannot drift apart silently.
+
+/** Cursor pagination envelope (`pageInfo`). */
+export interface PageInfo {
+  hasNextPage: boolean;
+  nextCursor: string | null;
+  pageSize: number;
+  totalRecords?: number;
+}
+
+/** Body of the two error forms of api.md. */
+export interface DetailErrorBody {
+  detail: string;
+  status: number;
+}
+export interface CodeErrorBody {
+  error: string;
+  message: string;
+}
+
+// ---- whoami ---------------------------------------------------------------------------------
+
+export type KeyScope = 'user' | 'organization';
+export type OrgRole = 'MEMBER' | 'ORG_ADMIN';
+export type ModelRoleName = 'VIEWER' | 'QUERIER' | 'EDITOR' | 'MANAGER';
+
+export interface WhoamiModelRole {
+  role: ModelRoleName;
+  permissions: string[];
+}
+
+export interface WhoamiUser {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface Whoami {
+  keyScope: KeyScope;
+  orgRole: OrgRole;
+  rolesByModel: Record<string, WhoamiModelRole>;
+  rolesByModelTruncated?: boolean;
+  /** The caller's user; for an organization key, the user the key was created by. */
+  user: WhoamiUser;
+}
+
+// ---- AI credit controls ---------------------------------------------------------------------
+
+/** The four settings a PATCH may carry; null = off (thresholds) or unlimited (defaults). */
+export interface CreditControlSettings {
+  downgradeCredits: number | null;
+  shutoffCredits: number | null;
+  userDefaultCredits: number | null;
+  entityGroupDefaultCredits: number | null;
+}
+export const CREDIT_CONTROL_FIELDS = [
+  'downgradeCredits',
+  'shutoffCredits',
+  'userDefaultCredits',
+  'entityGroupDefaultCredits',
+] as const satisfies readonly (keyof CreditControlSettings)[];
+
+export interface CreditControls extends CreditControlSettings {
+  /** 0 = no account limit. */
+  accountCreditLimit: number;
+  creditsUsed: number;
+  /** Unix milliseconds, UTC calendar-month bounds. */
+  periodStart: number;
+  periodEnd: number;
+}
+
+export type CreditControlsPatch = Partial<CreditControlSettings>;
+
+export interface UserCreditLimitRecord {
+  userId: string;
+  /** null = explicit unlimited override (differs from following the default). */
+  creditLimit: number | null;
+}
+export interface UserCreditLimitList {
+  records: UserCreditLimitRecord[];
+  pageInfo: PageInfo;
+}
+export type UserCreditLimitWrite =
+  | { userId: string; creditLimit: number | null }
+  | { userId: string; useDefaultLimit: true };
+export interface UserCreditLimitPatch {
+  users: UserCreditLimitWrite[];
+}
+export interface UserCreditLimitPatchResult {
+  users: { userId: string; creditLimit: number | null; usesDefaultLimit: boolean }[];
+}
+
+export interface EntityGroupCreditLimitRecord {
+  entity: string;
+  creditLimit: number | null;
+}
+export interface EntityGroupCreditLimitList {
+  records: EntityGroupCreditLimitRecord[];
+  pageInfo: PageInfo;
+}
+export type EntityGroupCreditLimitWrite =
+  | { entity: string; creditLimit: number | null }
+  | { entity: string; useDefaultLimit: true };
+export interface EntityGroupCreditLimitPatch {
+  entityGroups: EntityGroupCreditLimitWrite[];
+}
+export interface EntityGroupCreditLimitPatchResult {
+  entityGroups: { entity: string; creditLimit: number | null; usesDefaultLimit: boolean }[];
+}
+
+// ---- AI routines ----------------------------------------------------------------------------
+
+export interface EmailDestination {
+  type: 'email';
+  recipientEmails: string[];
+  userGroupIds: string[];
+}
+export interface SlackDestination {
+  type: 'slack';
+  /** `C…` for a channel, `U…` for a user. */
+  recipientId: string;
+  slackRecipientType: 'channel' | 'users';
+}
+export type RoutineDestination = EmailDestination | SlackDestination;
+
+/** Body of `POST /api/v1/ai/routines`. */
+export interface RoutineCreate {
+  name: string;
+  prompt: string;
+  schedule: string;
+  timezone: string;
+  modelId: string;
+  destination: RoutineDestination;
+  branchId?: string | null;
+  description?: string | null;
+  topicName?: string | null;
+}
+
+/** Body of `PATCH /api/v1/ai/routines/{id}` (newer form): every field optional. */
+export interface RoutinePatch {
+  name?: string;
+  prompt?: string;
+  schedule?: string;
+  timezone?: string;
+  description?: string | null;
+  destination?: RoutineDestination;
+}
+
+/** Body of `PUT /api/v1/ai/routines/{id}` (documented form): full body plus `isActive`. */
+export interface RoutinePut {
+  name: string;
+  prompt: string;
+  schedule: string;
+  timezone?: string;
+  description?: string | null;
+  modelId?: string;
+  destination?: RoutineDestination;
+  isActive?: boolean;
+}
+
+export interface RoutineLastRun {
+  completedAt: string;
+  label: string;
+  state: string;
+}
+
+export interface Routine {
+  id: string;
+  name: string;
+  prompt: string;
+  schedule: string;
+  timezone: string;
+  modelId: string;
+  branchId: string | null;
+  topicName: string | null;
+  description: string | null;
+  destination: RoutineDestination;
+  /** Paused by its owner. */
+  disabled: boolean;
+  /** Disabled by the platform (server-managed). */
+  systemDisabled: boolean;
+  systemDisabledReason: string | null;
+  lastRun: RoutineLastRun | null;
+  recipientCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface RoutineList {
+  records: Routine[];
+  pageInfo: PageInfo;
+}
+
+// ---- labels and documents -------------------------------------------------------------------
+
+export interface Label {
+  name: string;
+  color: string | null;
+  description: string | null;
+  homepage: boolean;
+  verified: boolean;
+  usage_count: number;
+}
+export interface LabelList {
+  labels: Label[];
+}
+export interface LabelCreate {
+  name: string;
+  color?: string | null;
+  description?: string | null;
+  verified?: boolean;
+  homepage?: boolean;
+}
+/** `PUT /api/v1/labels/{name}`: any subset; a new `name` renames. */
+export type LabelUpdate = Partial<LabelCreate>;
+
+export interface DocumentFolder {
+  id: string;
+  name: string;
+  path: string;
+  scope: string;
+}
+export interface DocumentRecord {
+  identifier: string;
+  name: string;
+  connectionId: string;
+  deleted: boolean;
+  description: string | null;
+  folder: DocumentFolder | null;
+  hasDashboard: boolean;
+  owner: { id: string; name: string };
+  scope: 'restricted' | 'organization';
+  type: 'document';
+  updatedAt: string | null;
+  url: string;
+  /** Present when `include=labels`. */
+  labels?: string[];
+}
+export interface DocumentList {
+  records: DocumentRecord[];
+  pageInfo: PageInfo;
+}
+export interface DocumentLabelsPatch {
+  add?: string[];
+  remove?: string[];
+}
+export interface DocumentLabelsPatchResult {
+  labels: string[];
+}
+
+// ---- SCIM -----------------------------------------------------------------------------------
+
+export interface ScimEmail {
+  value: string;
+  primary: boolean;
+}
+export interface ScimUser {
+  schemas: string[];
+  id: string;
+  userName: string;
+  displayName: string;
+  active: boolean;
+  emails: ScimEmail[];
+  groups: { value: string; display: string }[];
+}
+export interface ScimGroup {
+  schemas: string[];
+  id: string;
+  displayName: string;
+  members: { value: string; display: string }[];
+}
+export interface ScimList<T> {
+  schemas: string[];
+  Resources: T[];
+  totalResults: number;
+  itemsPerPage: number;
+  startIndex: number;
+}
+
+// ---- API keys -------------------------------------------------------------------------------
+
+export type ApiKeyType = 'organization' | 'personal' | 'mcp';
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  type: ApiKeyType;
+  enabled: boolean;
+  createdAt: string;
+  membershipId: string | null;
+}
+export interface ApiKeyList {
+  records: ApiKeyRecord[];
+  pageInfo: PageInfo;
+}

@@ -1,0 +1,126 @@
+// The configuration a user writes, after loading, merging and variable interpolation. These types
+// mirror schemas/steward.schema.json (a test keeps the two in step); the planner consumes them.
+import type { RoutineDestination } from '../api/types.js';
+
+/** The resource kinds steward manages, in the order a user reads about them. */
+export const KINDS = ['creditControls', 'userCreditLimits', 'routines', 'labels', 'documentLabels'] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** Kinds whose undeclared live objects may be pruned (deleted or reset). */
+export const PRUNABLE_KINDS = ['userCreditLimits', 'routines', 'labels'] as const;
+export type PrunableKind = (typeof PRUNABLE_KINDS)[number];
+
+export interface EnvironmentConfig {
+  /** Instance origin, e.g. `https://acme.example.com` (a trailing `/api` is accepted). */
+  baseUrl: string;
+  /** Name of the process environment variable that holds the API token (never the token). */
+  tokenEnv: string;
+  /** Request budget for this deployment's key; default 60. */
+  requestsPerMinute?: number;
+  /** Values for `${var.NAME}` references. */
+  variables?: Record<string, string | number | boolean | null>;
+  /**
+   * Objects this environment never deletes, per kind: `true` protects the whole kind, a list
+   * protects the named objects (routine and label names, user e-mails or ids).
+   */
+  protect?: Partial<Record<PrunableKind, true | string[]>>;
+}
+
+/** Absent field = not managed; null = off (thresholds) / unlimited (defaults). */
+export interface CreditControlsConfig {
+  downgradeCredits?: number | null;
+  shutoffCredits?: number | null;
+  userDefaultCredits?: number | null;
+  entityGroupDefaultCredits?: number | null;
+}
+
+/**
+ * One user's credit limit. `creditLimit`: a number; `null` = explicit unlimited override;
+ * `'default'` = no individual limit, follow `userDefaultCredits`.
+ */
+export type UserCreditLimitConfig = ({ email: string; userId?: never } | { userId: string; email?: never }) & {
+  creditLimit: number | null | 'default';
+  protect?: boolean;
+};
+
+export interface RoutineConfig {
+  name: string;
+  /** E-mail of the owning user, for organization keys acting for a user; default: the caller. */
+  owner?: string;
+  prompt: string;
+  schedule: string;
+  timezone: string;
+  modelId: string;
+  branchId?: string | null;
+  topicName?: string | null;
+  description?: string | null;
+  destination: RoutineDestination;
+  /** Paused by its owner; default false. */
+  paused?: boolean;
+  protect?: boolean;
+}
+
+export interface LabelConfig {
+  name: string;
+  /** Former names: a live label under one of them is renamed, so documents keep it. */
+  renamedFrom?: string[];
+  color?: string | null;
+  description?: string | null;
+  verified?: boolean;
+  homepage?: boolean;
+  /** Document identifiers that carry this label. Absent = document links not managed. */
+  documents?: string[];
+  /** When true, the label is taken off documents not listed in `documents`. Default false. */
+  pruneDocuments?: boolean;
+  protect?: boolean;
+}
+
+export interface StewardConfig {
+  version: 1;
+  environments: Record<string, EnvironmentConfig>;
+  creditControls?: CreditControlsConfig;
+  userCreditLimits?: UserCreditLimitConfig[];
+  routines?: RoutineConfig[];
+  labels?: LabelConfig[];
+  /** Per kind: delete (or reset) live objects the config does not declare. Default: never. */
+  prune?: Partial<Record<PrunableKind, boolean>>;
+}
+
+/** Where a value came from, for diagnostics. Lines and columns are 1-based. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  col: number;
+}
+
+export type Severity = 'error' | 'warning';
+
+/** One finding of validation or planning, with a stable code and the offending position. */
+export interface Diagnostic {
+  severity: Severity;
+  /** Stable machine-readable code, e.g. `schema.required`, `routine.schedule`. */
+  code: string;
+  /** One sentence. */
+  summary: string;
+  detail?: string;
+  /** e.g. "did you mean `shutoffCredits`?" */
+  hint?: string;
+  location?: SourceLocation;
+}
+
+/** A JSON-pointer-like path into the merged config: `['routines', 2, 'schedule']`. */
+export type ConfigPath = readonly (string | number)[];
+
+/** The result of loading a config for one environment. */
+export interface LoadedConfig {
+  config: StewardConfig;
+  /** The selected environment's name and settings. */
+  environmentName: string;
+  environment: EnvironmentConfig;
+  /** Files read, in merge order (absolute paths). */
+  files: string[];
+  /** sha256 over the files' paths and contents; a plan file records it to detect edits. */
+  digest: string;
+  /** Source position of a value of the merged config (nearest existing ancestor if absent). */
+  locate(path: ConfigPath): SourceLocation | undefined;
+}

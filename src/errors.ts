@@ -1,0 +1,41 @@
+// Typed errors with stable codes and whose fault they are, so the CLI can choose an exit code
+// and a message, and `--json` output can carry a machine-readable envelope.
+
+/** Whose fault: the user's config or input, the server's answer, or a defect in steward. */
+export type Fault = 'user' | 'server' | 'tool';
+
+export class StewardError extends Error {
+  override readonly name: string = 'StewardError';
+  constructor(
+    /** Stable code, e.g. `config.invalid`, `plan.stale`, `auth.scope`. */
+    readonly code: string,
+    message: string,
+    readonly fault: Fault = 'user',
+    options?: { cause?: unknown; hint?: string },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.hint = options?.hint;
+  }
+  readonly hint: string | undefined;
+}
+
+/** The `--json` envelope of an error: the same shape whatever went wrong. */
+export interface ErrorEnvelope {
+  error: { code: string; fault: Fault; message: string; hint?: string };
+}
+
+/** Turns anything thrown into the `--json` error envelope. */
+export function toErrorEnvelope(error: unknown): ErrorEnvelope {
+  if (error instanceof StewardError) {
+    return {
+      error: {
+        code: error.code,
+        fault: error.fault,
+        message: error.message,
+        ...(error.hint === undefined ? {} : { hint: error.hint }),
+      },
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { error: { code: 'internal', fault: 'tool', message } };
+}
