@@ -1,0 +1,309 @@
+// The one way steward talks to the platform: joins paths to the instance origin, authenticates,
+// paces every attempt under the key's budget, retries what is safe to retry, turns every failure
+// into an ApiError, logs each attempt (redacted) and counts requests for the plan summary.
+
+import pLimit from 'p-limit';
+import { StewardError } from '../errors.js';
+import { apiErrorFromNetwork, apiErrorFromResponse, ApiError, type RequestContext } from './errors.js';
+import { formatAttempt, formatRetryWait, redactingLog, Redactor } from './log.js';
+import { defaultBurst, pacerKey, sharedPacer, type Pacer, type PacerClock } from './pacing.js';
+import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type AttemptFailure, type HttpMethod, type RetryPolicyOptions } from './retry.js';
+import { Transport, TransportFailure, type RawResponse } from './transport.js';
+import { encodeQuery, resolveInstanceOrigin, type QueryValue } from './url.js';
+
+export type { HttpMethod } from './retry.js';
+
+export interface ClientOptions {
+  /** Instance origin; may already end in /api; http:// only for loopback. */
+  baseUrl: string;
+  /** Bearer token; never logged, never in errors or thrown objects. */
+  token: string;
+  /** Pacing budget per API key, default 60. */
+  requestsPerMinute?: number;
+  /** Requests that may start back to back before pacing spaces them; default rpm/6, 1..10. */
+  burst?: number;
+  /** Writes (non-GET) running at once, default 4. */
+  writeConcurrency?: number;
+  /** Total time one request may spend waiting between retries, default 60 000 ms. */
+  retryBudgetMs?: number;
+  /** Retries per request at most, default 8. */
+  maxRetries?: number;
+  /** Connect, headers and body timeout of one attempt, default 30 000 ms. */
+  timeoutMs?: number;
+  /** `--debug` request log sink; receives already redacted lines. */
+  log?: (line: string) => void;
+  /** Jitter source in [0, 1), injectable for tests. */
+  random?: () => number;
+  /** Waits between retries, injectable for tests. */
+  sleep?: (ms: number) => Promise<void>;
+  /**
+   * A virtual clock for tests, in epoch milliseconds. When given, pacing runs on `now` and
+   * `sleep` together (so `sleep` must advance `now`), and Retry-After dates are read against it.
+   */
+  now?: () => number;
+}
+
+export interface RequestStats {
+  /** Attempts sent, retries included. */
+  requests: number;
+  /** Attempts that were retries. */
+  retries: number;
+  /** 429 answers received. */
+  rateLimited: number;
+  /** Attempts per route template. */
+  byRoute: Record<string, number>;
+}
+
+export interface RequestOptions {
+  /** What is being done, for messages: `listing routines`. */
+  operation: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Route template for stats, logs and errors; defaults to method and path. */
+  route?: string;
+}
+
+const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new StewardError('config.invalid-option', `${name} must be a positive number, got ${String(value)}.`, 'user');
+  }
+  return value;
+}
+
+function checkToken(token: string): void {
+  if (typeof token !== 'string' || token.trim() === '') {
+    throw new StewardError('config.missing-token', 'No API token was given.', 'user');
+  }
+  if (/[\s\x00-\x1f\x7f]/.test(token)) {
+    throw new StewardError(
+      'config.invalid-token',
+      'The API token contains whitespace or control characters; check how it was copied.',
+      'user',
+    );
+  }
+}
+
+/** An authenticated, paced, retrying client of one platform instance. */
+export class ApiClient {
+  private readonly origin: string;
+  readonly #token: string;
+  private readonly redactor: Redactor;
+  private readonly log: (line: string) => void;
+  private readonly transport: Transport;
+  private readonly pacer: Pacer;
+  private readonly releasePacer: () => void;
+  private readonly writeLimit: ReturnType<typeof pLimit>;
+  private readonly retryPolicy: RetryPolicyOptions;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly wallClock: () => number;
+  private readonly counters: RequestStats = { requests: 0, retries: 0, rateLimited: 0, byRoute: {} };
+  private closed = false;
+
+  /** Validates the options (URL, token, numbers) and sets up the pool and the shared pacer. */
+  constructor(options: ClientOptions) {
+    checkToken(options.token);
+    this.origin = resolveInstanceOrigin(options.baseUrl);
+    // A private field: inspecting or serialising a client never shows the token.
+    this.#token = options.token;
+    this.redactor = new Redactor(options.token);
+    this.log = redactingLog(options.log, this.redactor);
+    const requestsPerMinute = positive(options.requestsPerMinute, 60, 'requestsPerMinute');
+    const burst = positive(options.burst, defaultBurst(requestsPerMinute), 'burst');
+    const writeConcurrency = Math.floor(positive(options.writeConcurrency, 4, 'writeConcurrency'));
+    const timeoutMs = positive(options.timeoutMs, 30_000, 'timeoutMs');
+    this.sleep = options.sleep ?? realSleep;
+    if (options.now !== undefined && options.sleep === undefined) {
+      throw new StewardError('config.invalid-option', 'A virtual clock (now) needs a sleep that advances it.', 'tool');
+    }
+    const clock: PacerClock =
+      options.now === undefined ? { now: () => performance.now(), sleep: realSleep } : { now: options.now, sleep: this.sleep };
+    this.wallClock = options.now ?? Date.now;
+    this.retryPolicy = {
+      ...DEFAULT_RETRY_POLICY,
+      budgetMs: options.retryBudgetMs ?? 60_000,
+      maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
+      random: options.random ?? Math.random,
+    };
+    if (this.retryPolicy.budgetMs < 0 || this.retryPolicy.maxRetries < 0) {
+      throw new StewardError('config.invalid-option', 'retryBudgetMs and maxRetries must not be negative.', 'user');
+    }
+    const shared = sharedPacer(pacerKey(this.origin, options.token), { requestsPerMinute, burst }, clock);
+    this.pacer = shared.pacer;
+    this.releasePacer = shared.release;
+    this.writeLimit = pLimit(writeConcurrency);
+    this.transport = new Transport({ timeoutMs, connections: Math.max(8, writeConcurrency) }, this.redactor);
+  }
+
+  /** The instance origin requests go to (no path). */
+  get instanceOrigin(): string {
+    return this.origin;
+  }
+
+  /**
+   * Sends one logical request (with retries) and returns the parsed JSON body, or undefined
+   * for an empty one. Throws ApiError for every failure; never exposes the token.
+   */
+  async request<T>(method: HttpMethod, path: string, options: RequestOptions): Promise<T> {
+    if (this.closed) {
+      throw new StewardError('api.closed', `${options.operation}: the API client was already closed.`, 'tool');
+    }
+    if (!path.startsWith('/')) {
+      throw new StewardError('internal.path', this.redactor.redact(`Request path must start with "/": ${path}`), 'tool');
+    }
+    const context: RequestContext = {
+      method,
+      route: options.route ?? `${method} ${path}`,
+      operation: options.operation,
+    };
+    const pathAndQuery = `${path}${encodeQuery(options.query)}`;
+    const run = (): Promise<T> => this.send<T>(context, pathAndQuery, options.body);
+    return method === 'GET' ? run() : this.writeLimit(run);
+  }
+
+  /** Counters of this client since it was created (a copy). */
+  stats(): RequestStats {
+    return { ...this.counters, byRoute: { ...this.counters.byRoute } };
+  }
+
+  /** Closes the connection pool and gives back the shared pacer; later requests fail. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.releasePacer();
+    await this.transport.close();
+  }
+
+  private async send<T>(context: RequestContext, pathAndQuery: string, body: unknown): Promise<T> {
+    const url = `${this.origin}${pathAndQuery}`;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#token}`,
+      accept: 'application/json',
+      'user-agent': 'steward',
+    };
+    let payload: string | undefined;
+    if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers['content-type'] = 'application/json';
+    }
+    let retries = 0;
+    let waitedMs = 0;
+    for (;;) {
+      const permit = await this.pacer.acquire();
+      this.count(context.route, retries > 0);
+      const started = performance.now();
+      let outcome: { response: RawResponse } | { failure: TransportFailure };
+      try {
+        outcome = { response: await this.transport.send(url, { method: context.method, headers, body: payload }) };
+      } catch (error) {
+        if (!(error instanceof TransportFailure)) throw error;
+        outcome = { failure: error };
+      } finally {
+        permit.release();
+      }
+      const shown = 'response' in outcome ? outcome.response.status : outcome.failure.failure.code;
+      this.log(
+        formatAttempt({
+          method: context.method,
+          path: pathAndQuery,
+          outcome: shown,
+          durationMs: performance.now() - started,
+          retry: retries,
+          pacedMs: permit.waitedMs,
+        }),
+      );
+
+      let failure: AttemptFailure;
+      if ('response' in outcome) {
+        const { response } = outcome;
+        if (response.status === 429) {
+          this.counters.rateLimited += 1;
+          this.pacer.penalize();
+        }
+        if (response.status < 300) return this.parseBody<T>(context, response);
+        if (response.status < 400) throw this.redirectError(context, response);
+        failure = {
+          kind: 'status',
+          status: response.status,
+          retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), this.wallClock()),
+        };
+      } else {
+        failure = { kind: 'network', notSent: outcome.failure.failure.notSent, permanent: outcome.failure.failure.permanent };
+      }
+
+      const decision = decideRetry(context.method as HttpMethod, failure, retries, waitedMs, this.retryPolicy);
+      if (!decision.retry) {
+        const extra = {
+          outcomeUnknown: decision.outcomeUnknown,
+          retries,
+          ...(decision.note === undefined ? {} : { note: decision.note }),
+        };
+        if ('response' in outcome) {
+          const { response } = outcome;
+          throw apiErrorFromResponse(
+            context,
+            { status: response.status, text: response.text, contentType: response.headers.get('content-type') },
+            this.redactor,
+            extra,
+          );
+        }
+        throw apiErrorFromNetwork(context, outcome.failure.failure, this.redactor, extra);
+      }
+      retries += 1;
+      waitedMs += decision.delayMs;
+      this.log(formatRetryWait(context.method, pathAndQuery, decision.reason, decision.delayMs, retries));
+      await this.sleep(decision.delayMs);
+    }
+  }
+
+  private count(route: string, isRetry: boolean): void {
+    this.counters.requests += 1;
+    if (isRetry) this.counters.retries += 1;
+    this.counters.byRoute[route] = (this.counters.byRoute[route] ?? 0) + 1;
+  }
+
+  private parseBody<T>(context: RequestContext, response: RawResponse): T {
+    if (response.text.trim() === '') return undefined as T;
+    try {
+      return JSON.parse(response.text) as T;
+    } catch {
+      const contentType = response.headers.get('content-type') ?? 'no content type';
+      return this.throwInvalid(context, response.status, `the response body is not JSON (${contentType})`);
+    }
+  }
+
+  private throwInvalid(context: RequestContext, status: number, why: string): never {
+    throw new ApiError({
+      ...context,
+      code: 'api.invalid-response',
+      message: this.redactor.redact(`${context.operation}: ${status} but ${why}`),
+      fault: 'server',
+      status,
+      serverMessage: undefined,
+      hint: 'Check that the base URL points at the platform instance, not a proxy or login page.',
+    });
+  }
+
+  private redirectError(context: RequestContext, response: RawResponse): ApiError {
+    const location = response.headers.get('location');
+    let target = 'another address';
+    if (location !== null) {
+      try {
+        target = new URL(location, this.origin).origin;
+      } catch {
+        // An unreadable Location is reported without its value.
+      }
+    }
+    return new ApiError({
+      ...context,
+      code: 'api.redirect',
+      message: this.redactor.redact(`${context.operation}: ${response.status} redirect to ${target}; the token is not sent along`),
+      fault: 'user',
+      status: response.status,
+      serverMessage: undefined,
+      hint: 'Set the base URL to the address the instance redirects to.',
+    });
+  }
+}

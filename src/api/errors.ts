@@ -1,0 +1,278 @@
+// One error type for everything that can go wrong talking to the platform: HTTP errors in
+// either body form, non-JSON pages, empty bodies, network failures and lost POST outcomes.
+
+import { StewardError, type Fault } from '../errors.js';
+import type { Redactor } from './log.js';
+
+/** What was being done when a request failed: names used in messages, stats and logs. */
+export interface RequestContext {
+  method: string;
+  /** Route template, e.g. `PATCH /api/v1/ai/routines/{routineId}`. */
+  route: string;
+  /** Human description, e.g. `listing routines`. */
+  operation: string;
+}
+
+interface ApiErrorInit extends RequestContext {
+  code: string;
+  message: string;
+  fault: Fault;
+  status: number | undefined;
+  serverMessage: string | undefined;
+  serverCode?: string | undefined;
+  outcomeUnknown?: boolean;
+  retries?: number;
+  hint?: string | undefined;
+  cause?: unknown;
+}
+
+/** A failed API request; carries no header, token or request body. */
+export class ApiError extends StewardError {
+  override readonly name: string = 'ApiError';
+  /** HTTP status; undefined for network errors and lost responses. */
+  readonly status: number | undefined;
+  readonly method: string;
+  readonly route: string;
+  readonly operation: string;
+  /** The server's own words (`detail` or `message`), redacted. */
+  readonly serverMessage: string | undefined;
+  /** The `error` code of the error-form body, when there is one. */
+  readonly serverCode: string | undefined;
+  /** A write whose response was lost: read back before trying again. */
+  readonly outcomeUnknown: boolean;
+  /** How many retries were spent before giving up. */
+  readonly retries: number;
+
+  constructor(init: ApiErrorInit) {
+    super(init.code, init.message, init.fault, {
+      ...(init.cause === undefined ? {} : { cause: init.cause }),
+      ...(init.hint === undefined ? {} : { hint: init.hint }),
+    });
+    this.status = init.status;
+    this.method = init.method;
+    this.route = init.route;
+    this.operation = init.operation;
+    this.serverMessage = init.serverMessage;
+    this.serverCode = init.serverCode;
+    this.outcomeUnknown = init.outcomeUnknown ?? false;
+    this.retries = init.retries ?? 0;
+  }
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** The standard reason phrase of a status, or `HTTP <status>`. */
+export function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? `HTTP ${status}`;
+}
+
+function codeForStatus(status: number): string {
+  switch (status) {
+    case 400:
+      return 'api.bad-request';
+    case 401:
+      return 'api.unauthorized';
+    case 403:
+      return 'api.forbidden';
+    case 404:
+      return 'api.not-found';
+    case 405:
+      return 'api.method-not-allowed';
+    case 409:
+      return 'api.conflict';
+    case 429:
+      return 'api.rate-limited';
+    default:
+      return status >= 500 ? 'api.server-error' : 'api.client-error';
+  }
+}
+
+function hintForStatus(status: number): string | undefined {
+  switch (status) {
+    case 401:
+      return 'Check that the API token is valid, not revoked, and belongs to this instance.';
+    case 403:
+      return 'The API key lacks a permission this operation needs (many need an Organization Admin key or an organization API key).';
+    case 429:
+      return 'The platform allows about 60 requests per minute per API key; lower the requests-per-minute budget or try again later.';
+    default:
+      return undefined;
+  }
+}
+
+/** 4xx answers to what was sent are the user's to fix; the rest are the server's. */
+function faultForStatus(status: number): Fault {
+  if (status >= 400 && status < 500 && status !== 405 && status !== 408 && status !== 429) return 'user';
+  return 'server';
+}
+
+const MAX_SERVER_MESSAGE = 500;
+
+function clip(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > MAX_SERVER_MESSAGE ? `${oneLine.slice(0, MAX_SERVER_MESSAGE)}…` : oneLine;
+}
+
+function stringField(body: Record<string, unknown>, key: string): string | undefined {
+  const value = body[key];
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/**
+ * Extracts the server's words and error code from an error body of any form: detail form
+ * `{detail, status}`, error form `{error, message}`, JSON of another shape, an HTML page (its
+ * title), short plain text, or nothing. Never throws.
+ */
+export function readErrorBody(
+  text: string,
+  contentType: string | null,
+): { serverMessage: string | undefined; serverCode: string | undefined } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { serverMessage: undefined, serverCode: undefined };
+  if (trimmed.startsWith('{') || (contentType ?? '').includes('json')) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+        const body = parsed as Record<string, unknown>;
+        const serverCode = stringField(body, 'error');
+        const words = stringField(body, 'detail') ?? stringField(body, 'message') ?? serverCode;
+        return { serverMessage: words === undefined ? undefined : clip(words), serverCode };
+      }
+      if (typeof parsed === 'string' && parsed.trim() !== '') {
+        return { serverMessage: clip(parsed), serverCode: undefined };
+      }
+      return { serverMessage: undefined, serverCode: undefined };
+    } catch {
+      // Not JSON after all: fall through to the text forms.
+    }
+  }
+  if (/^<(!doctype|html|\?xml)/i.test(trimmed) || (contentType ?? '').includes('html')) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1];
+    return { serverMessage: title === undefined || title.trim() === '' ? undefined : clip(title), serverCode: undefined };
+  }
+  const firstLine = trimmed.split(/\r?\n/, 1)[0] ?? '';
+  return { serverMessage: clip(firstLine), serverCode: undefined };
+}
+
+/** Builds the ApiError of an HTTP error response; every string is redacted. */
+export function apiErrorFromResponse(
+  context: RequestContext,
+  response: { status: number; text: string; contentType: string | null },
+  redactor: Redactor,
+  extra: { outcomeUnknown?: boolean; retries?: number; note?: string } = {},
+): ApiError {
+  const { status } = response;
+  const body = readErrorBody(response.text, response.contentType);
+  const serverMessage = body.serverMessage === undefined ? undefined : redactor.redact(body.serverMessage);
+  const serverCode = body.serverCode === undefined ? undefined : redactor.redact(body.serverCode);
+  const words = serverMessage ?? statusText(status);
+  const outcomeUnknown = extra.outcomeUnknown ?? false;
+  // An HTML title such as "502 Bad Gateway" already starts with the status.
+  const statusAndWords = words.startsWith(`${status} `) ? words : `${status} ${words}`;
+  let message = `${context.operation}: ${statusAndWords}`;
+  if (outcomeUnknown) {
+    message += '; the outcome is unknown (the server may have applied the change), read back before retrying';
+  }
+  if (extra.note !== undefined) message += ` (${extra.note})`;
+  return new ApiError({
+    ...context,
+    code: outcomeUnknown ? 'api.outcome-unknown' : codeForStatus(status),
+    message: redactor.redact(message),
+    fault: outcomeUnknown ? 'server' : faultForStatus(status),
+    status,
+    serverMessage,
+    serverCode,
+    outcomeUnknown,
+    retries: extra.retries ?? 0,
+    hint: outcomeUnknown ? undefined : hintForStatus(status),
+  });
+}
+
+/** A failure with no HTTP response: refused connection, reset, timeout, DNS. */
+export interface NetworkFailure {
+  /** `ECONNRESET`, `UND_ERR_HEADERS_TIMEOUT`, `ETIMEDOUT` for our own timeout, ... */
+  code: string;
+  /** Redacted description. */
+  detail: string;
+  /** True when the request certainly never reached the server (connection not made). */
+  notSent: boolean;
+  /** True when trying again cannot help (unknown host, rejected certificate, closed client). */
+  permanent: boolean;
+  /** A sanitized copy of the underlying error (redacted messages, no request objects). */
+  cause: Error;
+}
+
+/** Builds the ApiError of a network failure; outcomeUnknown for a write that may have landed. */
+export function apiErrorFromNetwork(
+  context: RequestContext,
+  failure: NetworkFailure,
+  redactor: Redactor,
+  extra: { outcomeUnknown?: boolean; retries?: number; note?: string } = {},
+): ApiError {
+  const outcomeUnknown = extra.outcomeUnknown ?? false;
+  let message = `${context.operation}: network error (${failure.detail})`;
+  if (outcomeUnknown) {
+    message += '; the outcome is unknown (the server may have applied the change), read back before retrying';
+  }
+  if (extra.note !== undefined) message += ` (${extra.note})`;
+  return new ApiError({
+    ...context,
+    code: outcomeUnknown ? 'api.outcome-unknown' : 'api.network',
+    message: redactor.redact(message),
+    fault: 'server',
+    status: undefined,
+    serverMessage: undefined,
+    outcomeUnknown,
+    retries: extra.retries ?? 0,
+    hint: outcomeUnknown ? undefined : 'Check the base URL and the network path to the instance.',
+    cause: failure.cause,
+  });
+}
+
+function hasStatus(error: unknown, status: number): boolean {
+  return error instanceof ApiError && error.status === status;
+}
+
+/** True for an ApiError with status 404. */
+export function isNotFound(error: unknown): boolean {
+  return hasStatus(error, 404);
+}
+/** True for an ApiError with status 409. */
+export function isConflict(error: unknown): boolean {
+  return hasStatus(error, 409);
+}
+/** True for an ApiError with status 405 (e.g. a server that updates routines by PUT only). */
+export function isMethodNotAllowed(error: unknown): boolean {
+  return hasStatus(error, 405);
+}
+/** True for an ApiError with status 403. */
+export function isForbidden(error: unknown): boolean {
+  return hasStatus(error, 403);
+}
+/** True for an ApiError with status 401. */
+export function isUnauthorized(error: unknown): boolean {
+  return hasStatus(error, 401);
+}
+/** True for an ApiError with status 429 (retries exhausted). */
+export function isRateLimited(error: unknown): boolean {
+  return hasStatus(error, 429);
+}
+/** True when a write may or may not have been applied: the caller must read back. */
+export function isOutcomeUnknown(error: unknown): boolean {
+  return error instanceof ApiError && error.outcomeUnknown;
+}

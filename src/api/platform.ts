@@ -1,0 +1,335 @@
+// Typed functions for every platform endpoint steward uses: the path, method, route name and
+// human operation of each live here once, so callers never assemble URLs themselves.
+
+import type { ApiClient, HttpMethod } from './client.js';
+import { MAX_PAGE_SIZE, paginateCursor, paginateScim, type CursorPage } from './pagination.js';
+import type {
+  ApiKeyList,
+  ApiKeyRecord,
+  ApiKeyType,
+  CreditControls,
+  CreditControlsPatch,
+  DocumentLabelsPatch,
+  DocumentLabelsPatchResult,
+  DocumentList,
+  DocumentRecord,
+  EntityGroupCreditLimitList,
+  EntityGroupCreditLimitPatch,
+  EntityGroupCreditLimitPatchResult,
+  EntityGroupCreditLimitRecord,
+  Label,
+  LabelCreate,
+  LabelList,
+  LabelUpdate,
+  PageInfo,
+  Routine,
+  RoutineCreate,
+  RoutineList,
+  RoutinePatch,
+  RoutinePut,
+  ScimGroup,
+  ScimList,
+  ScimUser,
+  UserCreditLimitList,
+  UserCreditLimitPatch,
+  UserCreditLimitPatchResult,
+  UserCreditLimitRecord,
+  Whoami,
+} from './types.js';
+import { fillPath, type QueryValue } from './url.js';
+
+/** Most entries one credit-limit PATCH may carry (gaps.md). */
+export const CREDIT_LIMIT_BATCH = 1000;
+
+/** Options of routine calls: the target user (organization keys) and a name for messages. */
+export interface RoutineCallOptions {
+  /** Membership id of the user to act for; needs an organization API key. */
+  userId?: string;
+  /** The routine's name, used in operation messages when known. */
+  name?: string;
+}
+
+function quoted(text: string): string {
+  return JSON.stringify(text);
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The platform's endpoints, typed; every call goes through the given client. */
+export class PlatformApi {
+  constructor(private readonly client: ApiClient) {}
+
+  private async call<T>(
+    method: HttpMethod,
+    template: string,
+    operation: string,
+    extra: { params?: Record<string, string>; query?: Record<string, QueryValue>; body?: unknown } = {},
+  ): Promise<T> {
+    // Async, so a path that cannot be built rejects like every other failure.
+    return this.client.request<T>(method, fillPath(template, extra.params), {
+      operation,
+      route: `${method} ${template}`,
+      ...(extra.query === undefined ? {} : { query: extra.query }),
+      ...(extra.body === undefined ? {} : { body: extra.body }),
+    });
+  }
+
+  private list<T, L extends { pageInfo: PageInfo }>(
+    template: string,
+    operation: string,
+    itemsOf: (list: L) => T[],
+    query: Record<string, QueryValue> = {},
+  ): AsyncIterable<T> {
+    return paginateCursor<T>(operation, async (cursor): Promise<CursorPage<T>> => {
+      const list = await this.call<L>('GET', template, operation, {
+        query: { ...query, pageSize: MAX_PAGE_SIZE, cursor },
+      });
+      return { items: itemsOf(list), pageInfo: list.pageInfo };
+    });
+  }
+
+  private scim<T>(template: string, operation: string, filter: string | undefined): AsyncIterable<T> {
+    return paginateScim<T>(operation, (startIndex, count) =>
+      this.call<ScimList<T>>('GET', template, operation, { query: { filter, startIndex, count } }),
+    );
+  }
+
+  // ---- whoami ---------------------------------------------------------------------------
+
+  /** The caller's identity, key scope, org role and per-model roles (only `modelIds` when given). */
+  whoami(modelIds?: string[]): Promise<Whoami> {
+    const modelId = modelIds === undefined || modelIds.length === 0 ? undefined : modelIds.join(',');
+    return this.call('GET', '/api/v1/whoami', 'reading the API key identity', { query: { modelId } });
+  }
+
+  // ---- AI credit controls ---------------------------------------------------------------
+
+  /** The organization's credit controls with period context. */
+  getCreditControls(): Promise<CreditControls> {
+    return this.call('GET', '/api/v1/ai/credit-controls', 'reading AI credit controls');
+  }
+
+  /** Changes the given settings (absent = unchanged, null = off); returns the full new state. */
+  patchCreditControls(patch: CreditControlsPatch): Promise<CreditControls> {
+    return this.call('PATCH', '/api/v1/ai/credit-controls', 'updating AI credit controls', { body: patch });
+  }
+
+  /** Every individual user credit limit, by userId ascending. */
+  listUserCreditLimits(): AsyncIterable<UserCreditLimitRecord> {
+    return this.list<UserCreditLimitRecord, UserCreditLimitList>(
+      '/api/v1/ai/credit-controls/users',
+      'listing user credit limits',
+      (list) => list.records,
+    );
+  }
+
+  /**
+   * Sets or removes individual user credit limits, in batches of at most 1000 (each batch is
+   * one transaction on the server); returns the results of all batches in order. An empty
+   * list sends nothing.
+   */
+  async patchUserCreditLimits(body: UserCreditLimitPatch): Promise<UserCreditLimitPatchResult> {
+    const users: UserCreditLimitPatchResult['users'] = [];
+    const batches = chunks(body.users, CREDIT_LIMIT_BATCH);
+    for (const [index, batch] of batches.entries()) {
+      const part = batches.length === 1 ? '' : ` (batch ${index + 1} of ${batches.length})`;
+      const operation = `updating ${batch.length} user credit limit${batch.length === 1 ? '' : 's'}${part}`;
+      const result = await this.call<UserCreditLimitPatchResult>('PATCH', '/api/v1/ai/credit-controls/users', operation, {
+        body: { users: batch },
+      });
+      users.push(...result.users);
+    }
+    return { users };
+  }
+
+  /** Every embed entity group credit limit. */
+  listEntityGroupCreditLimits(): AsyncIterable<EntityGroupCreditLimitRecord> {
+    return this.list<EntityGroupCreditLimitRecord, EntityGroupCreditLimitList>(
+      '/api/v1/ai/credit-controls/entity-groups',
+      'listing entity group credit limits',
+      (list) => list.records,
+    );
+  }
+
+  /** Sets or removes entity group credit limits, in batches of at most 1000; empty sends nothing. */
+  async patchEntityGroupCreditLimits(body: EntityGroupCreditLimitPatch): Promise<EntityGroupCreditLimitPatchResult> {
+    const entityGroups: EntityGroupCreditLimitPatchResult['entityGroups'] = [];
+    const batches = chunks(body.entityGroups, CREDIT_LIMIT_BATCH);
+    for (const [index, batch] of batches.entries()) {
+      const part = batches.length === 1 ? '' : ` (batch ${index + 1} of ${batches.length})`;
+      const operation = `updating ${batch.length} entity group credit limit${batch.length === 1 ? '' : 's'}${part}`;
+      const result = await this.call<EntityGroupCreditLimitPatchResult>(
+        'PATCH',
+        '/api/v1/ai/credit-controls/entity-groups',
+        operation,
+        { body: { entityGroups: batch } },
+      );
+      entityGroups.push(...result.entityGroups);
+    }
+    return { entityGroups };
+  }
+
+  // ---- AI routines ----------------------------------------------------------------------
+
+  /** Every routine of the caller (or of `userId`, with an organization key), newest first. */
+  listRoutines(options: { userId?: string } = {}): AsyncIterable<Routine> {
+    const operation = options.userId === undefined ? 'listing routines' : `listing routines of user ${options.userId}`;
+    return this.list<Routine, RoutineList>('/api/v1/ai/routines', operation, (list) => list.records, {
+      userId: options.userId,
+    });
+  }
+
+  /** One routine by id. */
+  getRoutine(id: string, options: RoutineCallOptions = {}): Promise<Routine> {
+    return this.call('GET', '/api/v1/ai/routines/{routineId}', `reading routine ${this.routineName(id, options)}`, {
+      params: { routineId: id },
+      query: { userId: options.userId },
+    });
+  }
+
+  /** Creates a routine; a lost response is reported as outcome unknown, never retried. */
+  createRoutine(body: RoutineCreate, options: { userId?: string } = {}): Promise<{ id: string }> {
+    return this.call('POST', '/api/v1/ai/routines', `creating routine ${quoted(body.name)}`, {
+      query: { userId: options.userId },
+      body,
+    });
+  }
+
+  /** Updates a routine with the newer PATCH form (all fields optional). */
+  patchRoutine(id: string, body: RoutinePatch, options: RoutineCallOptions = {}): Promise<Routine> {
+    return this.call('PATCH', '/api/v1/ai/routines/{routineId}', `updating routine ${this.routineName(id, options, body.name)}`, {
+      params: { routineId: id },
+      query: { userId: options.userId },
+      body,
+    });
+  }
+
+  /** Updates a routine with the documented PUT form (full body; `isActive` pauses/resumes). */
+  putRoutine(id: string, body: RoutinePut, options: RoutineCallOptions = {}): Promise<Routine> {
+    return this.call('PUT', '/api/v1/ai/routines/{routineId}', `updating routine ${this.routineName(id, options, body.name)}`, {
+      params: { routineId: id },
+      query: { userId: options.userId },
+      body,
+    });
+  }
+
+  /** Deletes a routine. */
+  deleteRoutine(id: string, options: RoutineCallOptions = {}): Promise<{ deleted: true; id: string }> {
+    return this.call('DELETE', '/api/v1/ai/routines/{routineId}', `deleting routine ${this.routineName(id, options)}`, {
+      params: { routineId: id },
+      query: { userId: options.userId },
+    });
+  }
+
+  /** Starts a run now; returns the run id (409 while a run is in progress). */
+  triggerRoutine(id: string, options: RoutineCallOptions = {}): Promise<{ id: string }> {
+    return this.call('POST', '/api/v1/ai/routines/{routineId}/trigger', `triggering routine ${this.routineName(id, options)}`, {
+      params: { routineId: id },
+      query: { userId: options.userId },
+    });
+  }
+
+  private routineName(id: string, options: RoutineCallOptions, bodyName?: string): string {
+    const name = options.name ?? bodyName;
+    return name === undefined ? id : `${quoted(name)} (${id})`;
+  }
+
+  // ---- labels ---------------------------------------------------------------------------
+
+  /** Every label of the organization (the endpoint is not paginated). */
+  async listLabels(): Promise<Label[]> {
+    const list = await this.call<LabelList>('GET', '/api/v1/labels', 'listing labels');
+    return list.labels;
+  }
+
+  /** One label by name (names are case-insensitive on the server). */
+  getLabel(name: string): Promise<Label> {
+    return this.call('GET', '/api/v1/labels/{labelName}', `reading label ${quoted(name)}`, { params: { labelName: name } });
+  }
+
+  /** Creates a label (409 when the name exists). */
+  createLabel(body: LabelCreate): Promise<Label> {
+    return this.call('POST', '/api/v1/labels', `creating label ${quoted(body.name)}`, { body });
+  }
+
+  /** Changes a label; a new `name` in the body renames it. */
+  updateLabel(name: string, body: LabelUpdate): Promise<Label> {
+    const rename = body.name !== undefined && body.name !== name ? ` (renaming to ${quoted(body.name)})` : '';
+    return this.call('PUT', '/api/v1/labels/{labelName}', `updating label ${quoted(name)}${rename}`, { params: { labelName: name }, body });
+  }
+
+  /** Deletes a label (409 while documents still carry it). */
+  async deleteLabel(name: string): Promise<void> {
+    await this.call<unknown>('DELETE', '/api/v1/labels/{labelName}', `deleting label ${quoted(name)}`, { params: { labelName: name } });
+  }
+
+  // ---- documents ------------------------------------------------------------------------
+
+  /** Every document, optionally only those carrying `labels`, with `include` fields (e.g. labels). */
+  listDocuments(options: { labels?: string[]; include?: string[] } = {}): AsyncIterable<DocumentRecord> {
+    const labels = options.labels === undefined || options.labels.length === 0 ? undefined : options.labels.join(',');
+    const include = options.include === undefined || options.include.length === 0 ? undefined : options.include.join(',');
+    const operation = labels === undefined ? 'listing documents' : `listing documents labelled ${options.labels?.map(quoted).join(', ')}`;
+    return this.list<DocumentRecord, DocumentList>('/api/v1/documents', operation, (list) => list.records, {
+      include,
+      labels,
+    });
+  }
+
+  /** Applies a label to a document (a no-op when already applied). */
+  async putDocumentLabel(identifier: string, label: string): Promise<void> {
+    await this.call<unknown>(
+      'PUT',
+      '/api/v1/documents/{identifier}/labels/{labelName}',
+      `applying label ${quoted(label)} to document ${identifier}`,
+      { params: { identifier, labelName: label } },
+    );
+  }
+
+  /** Removes a label from a document. */
+  async deleteDocumentLabel(identifier: string, label: string): Promise<void> {
+    await this.call<unknown>(
+      'DELETE',
+      '/api/v1/documents/{identifier}/labels/{labelName}',
+      `removing label ${quoted(label)} from document ${identifier}`,
+      { params: { identifier, labelName: label } },
+    );
+  }
+
+  /** Adds and removes labels of one document in one call; returns its labels after. */
+  patchDocumentLabels(identifier: string, body: DocumentLabelsPatch): Promise<DocumentLabelsPatchResult> {
+    return this.call('PATCH', '/api/v1/documents/{identifier}/labels', `changing labels of document ${identifier}`, {
+      params: { identifier },
+      body,
+    });
+  }
+
+  // ---- SCIM -----------------------------------------------------------------------------
+
+  /** Every SCIM user matching `filter` (an organization API key only). */
+  listScimUsers(options: { filter?: string } = {}): AsyncIterable<ScimUser> {
+    return this.scim<ScimUser>('/api/scim/v2/Users', 'listing users', options.filter);
+  }
+
+  /** Every SCIM group matching `filter` (an organization API key only). */
+  listScimGroups(options: { filter?: string } = {}): AsyncIterable<ScimGroup> {
+    return this.scim<ScimGroup>('/api/scim/v2/Groups', 'listing user groups', options.filter);
+  }
+
+  // ---- API keys -------------------------------------------------------------------------
+
+  /** Metadata of every API token, optionally of one type, in the given order. */
+  listApiKeys(
+    options: { type?: ApiKeyType; sortField?: 'createdAt' | 'name'; sortDirection?: 'asc' | 'desc' } = {},
+  ): AsyncIterable<ApiKeyRecord> {
+    return this.list<ApiKeyRecord, ApiKeyList>('/api/v1/api-keys', 'listing API keys', (list) => list.records, {
+      type: options.type,
+      sortField: options.sortField,
+      sortDirection: options.sortDirection,
+    });
+  }
+}
