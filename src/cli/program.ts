@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { registerEmulator } from './emulator.js';
 
 const packageJson = JSON.parse(
   readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'),
@@ -17,5 +18,6 @@ export function buildProgram(): Command {
     .version(packageJson.version)
     .showHelpAfterError();
   // Commands: one registration line each.
+  registerEmulator(program);
   return program;
 }

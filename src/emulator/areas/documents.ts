@@ -1,0 +1,165 @@
+// Documents and the labels they carry: the document list (include=labels, labels= filter in
+// which a document must carry ALL the listed labels, cursor pagination) and the three label
+// writes (PUT and DELETE of one label, PATCH with add/remove lists).
+import type { DocumentLabelsPatchResult, DocumentRecord } from '../../api/types.js';
+import { labelKey } from '../../domain/rules.js';
+import { actingUser } from '../auth.js';
+import type { RequestContext, Route } from '../context.js';
+import { badRequest, HttpProblem, json, noContent, notFound } from '../http.js';
+import { paginate, type SortKey } from '../pagination.js';
+import type { EmulatorState, StoredDocument, StoredLabel } from '../state.js';
+import { enumQuery, rejectUnknownFields, requireObject, stringArray } from '../validate.js';
+import { findLabel, LABEL_NOT_FOUND } from './labels.js';
+
+const INCLUDE_VALUES = ['_count', 'labels', 'includeDeleted', 'onlyFavorites', 'onlySharedWithMe'];
+const UNSUPPORTED_INCLUDES = ['onlyFavorites', 'onlySharedWithMe'];
+export const DOCUMENT_NOT_FOUND = 'Document not found';
+
+/** Names of the labels a document carries, ordered by name. */
+export function documentLabelNames(document: StoredDocument, state: EmulatorState): string[] {
+  return document.labelIds
+    .map((id) => state.labels.find((label) => label.id === id))
+    .filter((label): label is StoredLabel => label !== undefined)
+    .map((label) => label.name)
+    .sort((a, b) => (labelKey(a) < labelKey(b) ? -1 : 1));
+}
+
+/** The wire form of a document; `labels` only when asked for. */
+export function toDocumentRecord(
+  document: StoredDocument,
+  state: EmulatorState,
+  origin: string,
+  include: { labels: boolean; counts: boolean },
+): DocumentRecord & { _count?: { favorites: number; views: number } } {
+  const owner = state.users.find((user) => user.id === document.ownerId);
+  return {
+    identifier: document.identifier,
+    name: document.name,
+    connectionId: document.connectionId,
+    deleted: document.deleted,
+    description: document.description,
+    folder: document.folder ? { ...document.folder } : null,
+    hasDashboard: document.hasDashboard,
+    owner: { id: document.ownerId, name: owner?.displayName ?? '' },
+    scope: document.scope,
+    type: 'document',
+    updatedAt: document.updatedAt,
+    url: `${origin}/${document.hasDashboard ? 'dashboards' : 'w'}/${encodeURIComponent(document.identifier)}`,
+    ...(include.labels ? { labels: documentLabelNames(document, state) } : {}),
+    ...(include.counts ? { _count: { favorites: 0, views: 0 } } : {}),
+  };
+}
+
+function parseInclude(query: URLSearchParams): Set<string> {
+  const raw = query.get('include');
+  const values = new Set((raw ?? '').split(',').map((value) => value.trim()).filter((value) => value !== ''));
+  for (const value of values) {
+    if (!INCLUDE_VALUES.includes(value)) throw badRequest('include', `unknown value \`${value}\` (allowed: ${INCLUDE_VALUES.join(', ')})`);
+    if (UNSUPPORTED_INCLUDES.includes(value)) throw badRequest('include', `\`${value}\` is not supported by the emulator`);
+  }
+  return values;
+}
+
+function listDocuments(context: RequestContext) {
+  const { state, query } = context;
+  actingUser(context, 'filter');
+  const include = parseInclude(query);
+  const sortField = enumQuery(query, 'sortField', ['name', 'favorites', 'updatedAt', 'visits'] as const, 'name');
+  const sortDirection = enumQuery(query, 'sortDirection', ['asc', 'desc'] as const, 'asc');
+  const wanted = (query.get('labels') ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const wantedIds = wanted.map((name) => findLabel(state, name)?.id);
+  const folderId = query.get('folderId');
+  const creatorId = query.get('creatorId');
+  const documents = state.documents.filter(
+    (document) =>
+      (include.has('includeDeleted') || !document.deleted) &&
+      wantedIds.every((id) => id !== undefined && document.labelIds.includes(id)) &&
+      (folderId === null || document.folder?.id === folderId) &&
+      (creatorId === null || document.ownerId === creatorId),
+  );
+  const keyOf = (document: StoredDocument): SortKey => {
+    switch (sortField) {
+      case 'name':
+        return [document.name.toLowerCase(), document.identifier];
+      case 'updatedAt':
+        return [document.updatedAt ?? '', document.identifier];
+      case 'favorites':
+      case 'visits':
+        // The emulator keeps no favourites or visits: every document has zero.
+        return [0, document.identifier];
+    }
+  };
+  const page = paginate(documents, query, {
+    list: `documents:${sortField}`,
+    keyOf,
+    directions: [sortDirection, sortDirection],
+  });
+  const shape = { labels: include.has('labels'), counts: include.has('_count') };
+  return json({
+    records: page.records.map((document) => toDocumentRecord(document, state, context.origin, shape)),
+    pageInfo: page.pageInfo,
+  });
+}
+
+function existingDocument(context: RequestContext): StoredDocument {
+  const identifier = context.params.identifier!;
+  const document = context.state.documents.find((candidate) => candidate.identifier === identifier && !candidate.deleted);
+  if (!document) throw notFound(DOCUMENT_NOT_FOUND);
+  return document;
+}
+
+function existingLabel(context: RequestContext, name: string): StoredLabel {
+  const label = findLabel(context.state, name);
+  if (!label) throw notFound(LABEL_NOT_FOUND);
+  return label;
+}
+
+function putDocumentLabel(context: RequestContext) {
+  actingUser(context);
+  const document = existingDocument(context);
+  const label = existingLabel(context, context.params.labelName!);
+  if (!document.labelIds.includes(label.id)) document.labelIds.push(label.id);
+  return noContent();
+}
+
+function deleteDocumentLabel(context: RequestContext) {
+  actingUser(context);
+  const document = existingDocument(context);
+  const label = existingLabel(context, context.params.labelName!);
+  document.labelIds = document.labelIds.filter((id) => id !== label.id);
+  return noContent();
+}
+
+function patchDocumentLabels(context: RequestContext) {
+  actingUser(context);
+  const body = requireObject(context.body);
+  rejectUnknownFields(body, ['add', 'remove']);
+  const add = body.add === undefined ? [] : stringArray(body.add, 'add');
+  const remove = body.remove === undefined ? [] : stringArray(body.remove, 'remove');
+  if (add.length === 0 && remove.length === 0) {
+    throw new HttpProblem(400, 'Invalid request - at least one label must be specified');
+  }
+  const addKeys = new Set(add.map(labelKey));
+  remove.forEach((name, index) => {
+    if (addKeys.has(labelKey(name))) throw badRequest(`remove[${index}]`, `label \`${name}\` is also in add`);
+  });
+  const document = existingDocument(context);
+  const resolve = (name: string) => {
+    const label = findLabel(context.state, name);
+    if (!label) throw notFound(`${LABEL_NOT_FOUND}: ${name}`);
+    return label.id;
+  };
+  const addIds = add.map(resolve);
+  const removeIds = new Set(remove.map(resolve));
+  for (const id of addIds) if (!document.labelIds.includes(id)) document.labelIds.push(id);
+  document.labelIds = document.labelIds.filter((id) => !removeIds.has(id));
+  const result: DocumentLabelsPatchResult = { labels: documentLabelNames(document, context.state) };
+  return json(result);
+}
+
+export const documentRoutes: Route[] = [
+  { method: 'GET', template: '/api/v1/documents', handler: listDocuments },
+  { method: 'PATCH', template: '/api/v1/documents/{identifier}/labels', handler: patchDocumentLabels },
+  { method: 'PUT', template: '/api/v1/documents/{identifier}/labels/{labelName}', handler: putDocumentLabel },
+  { method: 'DELETE', template: '/api/v1/documents/{identifier}/labels/{labelName}', handler: deleteDocumentLabel },
+];

@@ -1,0 +1,230 @@
+// AI routines: list (per owner, newest first, paginated), read, create, update by PATCH or by
+// PUT (the emulator serves one of the two; the other answers 405), delete and trigger. Server-
+// managed fields (lastRun, recipientCount, createdAt, updatedAt) are kept here.
+import type { Routine } from '../../api/types.js';
+import { UUID_PATTERN } from '../../domain/rules.js';
+import { actingUser } from '../auth.js';
+import type { RequestContext, Route, RoutineUpdateMethod } from '../context.js';
+import { badRequest, conflict, forbidden, HttpProblem, json, notFound } from '../http.js';
+import { newUuid } from '../ids.js';
+import { paginate } from '../pagination.js';
+import type { EmulatorState, StoredRoutine, StoredUser } from '../state.js';
+import { booleanValue, enumQuery, requireObject } from '../validate.js';
+import {
+  parseDescription,
+  parseDestination,
+  parseName,
+  parsePrompt,
+  parseRoutineCreate,
+  parseSchedule,
+  parseTimezone,
+  parseUuid,
+  PATCH_FIELDS,
+  PUT_FIELDS,
+  rejectUnknownRoutineFields,
+  requireFields,
+  resolveModel,
+} from './routineFields.js';
+
+export const ROUTINES_DISABLED = 'AI routines are not enabled for this organization';
+const COLLECTION = '/api/v1/ai/routines';
+const ITEM = '/api/v1/ai/routines/{routineId}';
+
+function recipientCount(routine: StoredRoutine, state: EmulatorState): number {
+  const { destination } = routine;
+  if (destination.type === 'slack') return 1;
+  const recipients = new Set(destination.recipientEmails.map((email) => email.toLowerCase()));
+  for (const groupId of destination.userGroupIds) {
+    const group = state.groups.find((candidate) => candidate.uuid === groupId);
+    for (const memberId of group?.memberIds ?? []) {
+      const member = state.users.find((user) => user.id === memberId);
+      if (member) recipients.add(member.email.toLowerCase());
+    }
+  }
+  return recipients.size;
+}
+
+function runInProgress(routine: StoredRoutine, now: Date): boolean {
+  return routine.pendingRun !== null && Date.parse(routine.pendingRun.completesAt) > now.getTime();
+}
+
+/** The wire form of a stored routine at time `now`. */
+export function toRoutine(routine: StoredRoutine, state: EmulatorState, now: Date): Routine {
+  const pending = routine.pendingRun;
+  const lastRun =
+    pending && !runInProgress(routine, now)
+      ? { completedAt: pending.completesAt, label: 'Manual run', state: 'completed' }
+      : routine.lastRun;
+  return {
+    id: routine.id,
+    name: routine.name,
+    prompt: routine.prompt,
+    schedule: routine.schedule,
+    timezone: routine.timezone,
+    modelId: routine.modelId,
+    branchId: routine.branchId,
+    topicName: routine.topicName,
+    description: routine.description,
+    destination: structuredClone(routine.destination),
+    disabled: routine.disabled,
+    systemDisabled: routine.systemDisabled,
+    systemDisabledReason: routine.systemDisabledReason,
+    lastRun: lastRun ? { ...lastRun } : null,
+    recipientCount: recipientCount(routine, state),
+    createdAt: routine.createdAt,
+    updatedAt: routine.updatedAt,
+  };
+}
+
+function requireRoutinesEnabled(context: RequestContext): void {
+  if (!context.state.organization.routinesEnabled) throw forbidden(ROUTINES_DISABLED);
+}
+
+/** 429 (detail form) when `owner` already has the maximum number of active routines. */
+function requireActiveSlot(state: EmulatorState, owner: StoredUser): void {
+  const limit = state.organization.maxActiveRoutinesPerUser;
+  const active = state.routines.filter((r) => r.ownerId === owner.id && !r.disabled && !r.systemDisabled).length;
+  if (active >= limit) {
+    throw new HttpProblem(429, `Too Many Requests: the user already has the maximum of ${limit} active routines`);
+  }
+}
+
+/**
+ * The routine the path names, if the caller may see it: its own routines for a user-scoped
+ * token, any routine of the organization for an organization key (only the named user's with
+ * `userId`). 400 for a malformed id, 404 otherwise.
+ */
+function visibleRoutine(context: RequestContext): StoredRoutine {
+  requireRoutinesEnabled(context);
+  const routineId = context.params.routineId!;
+  if (!UUID_PATTERN.test(routineId)) throw badRequest('routineId', 'must be a UUID');
+  const acting = actingUser(context);
+  const routine = context.state.routines.find((candidate) => candidate.id === routineId);
+  const mayRead =
+    routine !== undefined &&
+    (context.caller.keyScope === 'organization' && !acting.explicit ? true : routine.ownerId === acting.user.id);
+  if (!routine || !mayRead) throw notFound('Routine not found');
+  return routine;
+}
+
+function listRoutines(context: RequestContext) {
+  requireRoutinesEnabled(context);
+  const owner = actingUser(context, 'filter').user;
+  const sortField = enumQuery(context.query, 'sortField', ['createdAt', 'updatedAt', 'name'] as const, 'createdAt');
+  const sortDirection = enumQuery(
+    context.query,
+    'sortDirection',
+    ['asc', 'desc'] as const,
+    sortField === 'name' ? 'asc' : 'desc',
+  );
+  const routines = context.state.routines
+    .filter((routine) => routine.ownerId === owner.id)
+    .map((routine) => toRoutine(routine, context.state, context.now));
+  return json(
+    paginate(routines, context.query, {
+      list: `routines:${owner.id}:${sortField}`,
+      keyOf: (routine) => [sortField === 'name' ? routine.name.toLowerCase() : routine[sortField], routine.id],
+      directions: [sortDirection, sortDirection],
+    }),
+  );
+}
+
+function createRoutine(context: RequestContext) {
+  requireRoutinesEnabled(context);
+  const owner = actingUser(context).user;
+  const fields = parseRoutineCreate(requireObject(context.body), context.state, owner);
+  requireActiveSlot(context.state, owner);
+  const timestamp = context.now.toISOString();
+  const routine: StoredRoutine = {
+    id: newUuid(),
+    ownerId: owner.id,
+    ...fields,
+    disabled: false,
+    systemDisabled: false,
+    systemDisabledReason: null,
+    lastRun: null,
+    pendingRun: null,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  };
+  context.state.routines.push(routine);
+  return json({ id: routine.id });
+}
+
+function patchRoutine(context: RequestContext) {
+  const routine = visibleRoutine(context);
+  const body = requireObject(context.body);
+  rejectUnknownRoutineFields(body, PATCH_FIELDS);
+  if (Object.keys(body).length === 0) throw badRequest('body', `at least one of ${PATCH_FIELDS.join(', ')} is required`);
+  const changes: Partial<StoredRoutine> = {};
+  if ('name' in body) changes.name = parseName(body.name);
+  if ('prompt' in body) changes.prompt = parsePrompt(body.prompt);
+  if ('schedule' in body) changes.schedule = parseSchedule(body.schedule);
+  if ('timezone' in body) changes.timezone = parseTimezone(body.timezone);
+  if ('description' in body) changes.description = parseDescription(body.description);
+  if ('destination' in body) changes.destination = parseDestination(body.destination, context.state);
+  Object.assign(routine, changes, { updatedAt: context.now.toISOString() });
+  return json(toRoutine(routine, context.state, context.now));
+}
+
+function putRoutine(context: RequestContext) {
+  const routine = visibleRoutine(context);
+  const body = requireObject(context.body);
+  rejectUnknownRoutineFields(body, PUT_FIELDS);
+  requireFields(body, ['name', 'prompt', 'schedule']);
+  const changes: Partial<StoredRoutine> = {
+    name: parseName(body.name),
+    prompt: parsePrompt(body.prompt),
+    schedule: parseSchedule(body.schedule),
+  };
+  if (body.timezone !== undefined) changes.timezone = parseTimezone(body.timezone);
+  if (body.description !== undefined) changes.description = parseDescription(body.description);
+  if (body.destination !== undefined) changes.destination = parseDestination(body.destination, context.state);
+  const isActive = body.isActive === undefined ? undefined : booleanValue(body.isActive, 'isActive');
+  if (body.modelId !== undefined) {
+    const modelId = parseUuid(body.modelId, 'modelId');
+    const owner = context.state.users.find((user) => user.id === routine.ownerId)!;
+    resolveModel(context.state, modelId, owner);
+    if (modelId !== routine.modelId) {
+      // Branches and topics belong to a model: moving to another model clears them.
+      Object.assign(changes, { modelId, branchId: null, topicName: null });
+    }
+  }
+  if (isActive !== undefined) {
+    if (isActive && routine.disabled) {
+      requireActiveSlot(context.state, context.state.users.find((user) => user.id === routine.ownerId)!);
+    }
+    changes.disabled = !isActive;
+  }
+  Object.assign(routine, changes, { updatedAt: context.now.toISOString() });
+  return json(toRoutine(routine, context.state, context.now));
+}
+
+function deleteRoutine(context: RequestContext) {
+  const routine = visibleRoutine(context);
+  context.state.routines = context.state.routines.filter((candidate) => candidate.id !== routine.id);
+  return json({ deleted: true, id: routine.id });
+}
+
+function triggerRoutine(context: RequestContext) {
+  const routine = visibleRoutine(context);
+  if (runInProgress(routine, context.now)) throw conflict('A run of this routine is already in progress');
+  routine.lastRun = toRoutine(routine, context.state, context.now).lastRun;
+  const completesAt = new Date(context.now.getTime() + context.state.organization.routineRunSeconds * 1000);
+  routine.pendingRun = { id: newUuid(), startedAt: context.now.toISOString(), completesAt: completesAt.toISOString() };
+  return json({ id: routine.pendingRun.id });
+}
+
+/** The routine routes; `updateMethod` chooses whether PATCH or PUT updates (the other is 405). */
+export function routineRoutes(updateMethod: RoutineUpdateMethod): Route[] {
+  return [
+    { method: 'GET', template: COLLECTION, handler: listRoutines },
+    { method: 'POST', template: COLLECTION, handler: createRoutine },
+    { method: 'GET', template: ITEM, handler: (context) => json(toRoutine(visibleRoutine(context), context.state, context.now)) },
+    updateMethod === 'patch'
+      ? { method: 'PATCH', template: ITEM, handler: patchRoutine }
+      : { method: 'PUT', template: ITEM, handler: putRoutine },
+    { method: 'DELETE', template: ITEM, handler: deleteRoutine },
+    { method: 'POST', template: `${ITEM}/trigger`, handler: triggerRoutine },
+  ];
+}

@@ -1,0 +1,145 @@
+// SCIM 2.0 users and groups (organization API keys only): the filters api.md names (`id eq`,
+// `userName co`, `embedExternalId co`; groups by `displayName eq`), 1-based `startIndex` and
+// `count`, ListResponse bodies and SCIM error bodies.
+import type { ScimGroup, ScimList, ScimUser } from '../../api/types.js';
+import { requireOrganizationKey, USER_SCOPED_SCIM } from '../auth.js';
+import type { RequestContext, Route } from '../context.js';
+import { badRequest, json, notFound } from '../http.js';
+import type { EmulatorState, StoredGroup, StoredUser } from '../state.js';
+
+const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
+const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
+const DEFAULT_COUNT = 100;
+const MAX_COUNT = 100;
+
+/** A SCIM user as the emulator serves it (`embedExternalId` only for embed users). */
+export type EmulatorScimUser = ScimUser & { embedExternalId?: string };
+
+interface Filter {
+  attribute: string;
+  operator: 'eq' | 'co';
+  value: string;
+}
+
+/** Parses `attr op "value"` and accepts only the attribute/operator pairs listed in `allowed`. */
+function parseFilter(raw: string | null, allowed: readonly `${string} ${'eq' | 'co'}`[]): Filter | undefined {
+  if (raw === null || raw.trim() === '') return undefined;
+  const match = /^\s*([A-Za-z]+)\s+([A-Za-z]+)\s+"((?:[^"\\]|\\.)*)"\s*$/.exec(raw);
+  const pair = match ? `${match[1]!.toLowerCase()} ${match[2]!.toLowerCase()}` : '';
+  const known = allowed.find((candidate) => candidate.toLowerCase() === pair);
+  if (!match || !known) {
+    throw badRequest('filter', `unsupported filter \`${raw}\` (supported: ${allowed.map((a) => `${a} "..."`).join(', ')})`);
+  }
+  const [attribute, operator] = known.split(' ') as [string, 'eq' | 'co'];
+  return { attribute, operator, value: match[3]!.replace(/\\(.)/g, '$1') };
+}
+
+function matches(actual: string | null | undefined, filter: Filter): boolean {
+  if (actual === null || actual === undefined) return false;
+  return filter.operator === 'eq' ? actual === filter.value : actual.toLowerCase().includes(filter.value.toLowerCase());
+}
+
+function positiveIntegerParam(query: URLSearchParams, name: string, fallback: number): number {
+  const raw = query.get(name);
+  if (raw === null) return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw badRequest(name, 'must be an integer');
+  return Number(raw.trim());
+}
+
+function listResponse<T>(resources: T[], query: URLSearchParams): ScimList<T> {
+  const startIndex = Math.max(1, positiveIntegerParam(query, 'startIndex', 1));
+  const count = Math.min(MAX_COUNT, Math.max(0, positiveIntegerParam(query, 'count', DEFAULT_COUNT)));
+  const page = resources.slice(startIndex - 1, startIndex - 1 + count);
+  return { schemas: [LIST_SCHEMA], Resources: page, totalResults: resources.length, itemsPerPage: page.length, startIndex };
+}
+
+/** The SCIM form of a user. */
+export function toScimUser(user: StoredUser, state: EmulatorState): EmulatorScimUser {
+  return {
+    schemas: [USER_SCHEMA],
+    id: user.id,
+    userName: user.email,
+    displayName: user.displayName,
+    active: user.active,
+    emails: [{ value: user.email, primary: true }],
+    groups: state.groups
+      .filter((group) => group.memberIds.includes(user.id))
+      .map((group) => ({ value: group.id, display: group.displayName })),
+    ...(user.embedExternalId === null ? {} : { embedExternalId: user.embedExternalId }),
+  };
+}
+
+/** The SCIM form of a group; members are user ids with display names. */
+export function toScimGroup(group: StoredGroup, state: EmulatorState, withMembers = true): ScimGroup {
+  const members = group.memberIds.map((id) => ({
+    value: id,
+    display: state.users.find((user) => user.id === id)?.displayName ?? '',
+  }));
+  return {
+    schemas: [GROUP_SCHEMA],
+    id: group.id,
+    displayName: group.displayName,
+    members: withMembers ? members : [],
+  };
+}
+
+function byText<T>(text: (item: T) => string): (a: T, b: T) => number {
+  return (a, b) => (text(a) < text(b) ? -1 : text(a) > text(b) ? 1 : 0);
+}
+
+function scim(context: RequestContext): void {
+  requireOrganizationKey(context.caller, USER_SCOPED_SCIM);
+}
+
+function listUsers(context: RequestContext) {
+  scim(context);
+  const filter = parseFilter(context.query.get('filter'), ['id eq', 'userName co', 'embedExternalId co']);
+  const users = [...context.state.users]
+    .sort(byText((user) => user.email.toLowerCase()))
+    .filter((user) => {
+      if (!filter) return true;
+      if (filter.attribute === 'id') return matches(user.id, filter);
+      if (filter.attribute === 'userName') return matches(user.email, filter);
+      return matches(user.embedExternalId, filter);
+    });
+  return json(listResponse(users.map((user) => toScimUser(user, context.state)), context.query));
+}
+
+function listGroups(context: RequestContext) {
+  scim(context);
+  const filter = parseFilter(context.query.get('filter'), ['displayName eq']);
+  const withMembers = context.query.get('excludedAttributes') !== 'members';
+  const groups = [...context.state.groups]
+    .sort(byText((group) => group.displayName.toLowerCase()))
+    .filter((group) => !filter || matches(group.displayName, filter));
+  return json(listResponse(groups.map((group) => toScimGroup(group, context.state, withMembers)), context.query));
+}
+
+const scimRouteTable: Route[] = [
+  { method: 'GET', template: '/api/scim/v2/Users', handler: listUsers },
+  {
+    method: 'GET',
+    template: '/api/scim/v2/Users/{id}',
+    handler: (context) => {
+      scim(context);
+      const user = context.state.users.find((candidate) => candidate.id === context.params.id);
+      if (!user) throw notFound('User not found');
+      return json(toScimUser(user, context.state));
+    },
+  },
+  { method: 'GET', template: '/api/scim/v2/Groups', handler: listGroups },
+  {
+    method: 'GET',
+    template: '/api/scim/v2/Groups/{id}',
+    handler: (context) => {
+      scim(context);
+      const group = context.state.groups.find((candidate) => candidate.id === context.params.id);
+      if (!group) throw notFound('Group not found');
+      return json(toScimGroup(group, context.state));
+    },
+  },
+];
+
+/** SCIM routes: SCIM error bodies, resource names matched regardless of case (`/users`). */
+export const scimRoutes: Route[] = scimRouteTable.map((route) => ({ ...route, errorStyle: 'scim', caseInsensitive: true }));

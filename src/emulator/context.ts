@@ -1,0 +1,41 @@
+// What a request handler sees and returns. Kept apart from the server so area modules depend
+// only on this small surface, not on sockets, stats or faults.
+import type { Caller } from './auth.js';
+import type { ErrorStyle, Reply } from './http.js';
+import type { EmulatorState } from './state.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Methods that change state: they are counted as writes and persisted when they succeed. */
+export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Which method updates a routine; the other one answers 405. */
+export type RoutineUpdateMethod = 'patch' | 'put';
+
+export interface RequestContext {
+  method: HttpMethod;
+  /** Path parameters, URL-decoded, by template name (`routineId`, `name`, ...). */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** Parsed JSON body of a write; undefined when the request had none. */
+  body: unknown;
+  caller: Caller;
+  /** The live state; handlers change it in place (the server rolls back on a thrown error). */
+  state: EmulatorState;
+  now: Date;
+  /** `http://host:port` of this emulator, for URLs in bodies. */
+  origin: string;
+}
+
+export type Handler = (context: RequestContext) => Reply;
+
+export interface Route {
+  method: HttpMethod;
+  /** Path template with `{param}` segments, e.g. `/api/v1/labels/{name}`. */
+  template: string;
+  handler: Handler;
+  /** Error body style; `platform` unless stated. */
+  errorStyle?: ErrorStyle;
+  /** Literal segments match regardless of case (SCIM resource names). */
+  caseInsensitive?: boolean;
+}

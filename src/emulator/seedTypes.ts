@@ -1,0 +1,126 @@
+// The seed file of the emulator (`--data FILE`, YAML or JSON) as TypeScript types; the JSON
+// Schema in schemas/emulator-seed.schema.json describes the same shape for ajv and editors.
+import type {
+  ApiKeyType,
+  CreditControlSettings,
+  DocumentFolder,
+  ModelRoleName,
+  OrgRole,
+  RoutineDestination,
+  RoutineLastRun,
+} from '../api/types.js';
+
+export interface SeedOrganization {
+  name: string;
+  id?: string;
+  creditControlsEnabled?: boolean;
+  routinesEnabled?: boolean;
+  maxActiveRoutinesPerUser?: number;
+  whoamiModelLimit?: number;
+  routineRunSeconds?: number;
+}
+
+export interface SeedUser {
+  id: string;
+  email: string;
+  displayName: string;
+  role: OrgRole;
+  active?: boolean;
+  embedExternalId?: string;
+}
+
+export interface SeedGroup {
+  id: string;
+  uuid?: string;
+  displayName: string;
+  /** Member e-mails. */
+  members?: string[];
+}
+
+export interface SeedModel {
+  id: string;
+  name: string;
+  defaultRole?: ModelRoleName | null;
+  /** Role per user e-mail. */
+  roles?: Record<string, ModelRoleName>;
+  topics?: string[];
+  branches?: { id: string; name: string }[];
+}
+
+export interface SeedDocument {
+  identifier: string;
+  name: string;
+  description?: string | null;
+  /** Owner e-mail. */
+  owner?: string;
+  labels?: string[];
+  folder?: DocumentFolder | null;
+  scope?: 'restricted' | 'organization';
+  hasDashboard?: boolean;
+  deleted?: boolean;
+  updatedAt?: string | null;
+  connectionId?: string;
+}
+
+export interface SeedLabel {
+  name: string;
+  color?: string | null;
+  description?: string | null;
+  verified?: boolean;
+  homepage?: boolean;
+}
+
+export interface SeedRoutine {
+  id?: string;
+  /** Owner e-mail. */
+  owner: string;
+  name: string;
+  prompt: string;
+  schedule: string;
+  timezone: string;
+  modelId: string;
+  branchId?: string | null;
+  topicName?: string | null;
+  description?: string | null;
+  destination: RoutineDestination | { type: 'email'; recipientEmails?: string[]; userGroupIds?: string[] };
+  disabled?: boolean;
+  systemDisabled?: boolean;
+  systemDisabledReason?: string | null;
+  lastRun?: RoutineLastRun | null;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+export type SeedCreditControls = Partial<CreditControlSettings> & {
+  accountCreditLimit?: number;
+  creditsUsed?: number;
+};
+
+export interface SeedApiToken {
+  id?: string;
+  name: string;
+  /** The bearer token clients send. */
+  token: string;
+  type: ApiKeyType;
+  /** Organization keys only. */
+  role?: OrgRole;
+  /** E-mail of the token's user (personal, MCP) or of the key's creator (organization). */
+  owner: string;
+  enabled?: boolean;
+  createdAt?: string;
+}
+
+export interface Seed {
+  organization: SeedOrganization;
+  users: SeedUser[];
+  groups?: SeedGroup[];
+  models?: SeedModel[];
+  documents?: SeedDocument[];
+  labels?: SeedLabel[];
+  routines?: SeedRoutine[];
+  creditControls?: SeedCreditControls;
+  userCreditLimits?: { user: string; creditLimit: number | null }[];
+  entityGroups?: string[];
+  entityGroupCreditLimits?: { entity: string; creditLimit: number | null }[];
+  apiTokens: SeedApiToken[];
+}

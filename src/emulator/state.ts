@@ -1,0 +1,164 @@
+// The emulator's whole world as plain JSON-serialisable data: what a seed becomes, what a reset
+// restores, what `--state FILE` persists. Handlers read and change it; wire shapes are derived
+// from it by the area modules.
+import type {
+  ApiKeyType,
+  CreditControlSettings,
+  DocumentFolder,
+  ModelRoleName,
+  OrgRole,
+  RoutineDestination,
+  RoutineLastRun,
+} from '../api/types.js';
+
+export const STATE_VERSION = 1;
+
+export interface StoredOrganization {
+  id: string;
+  name: string;
+  /** false: every credit-control endpoint answers 403. */
+  creditControlsEnabled: boolean;
+  /** false: every routine endpoint answers 403. */
+  routinesEnabled: boolean;
+  /** Creating or resuming a routine beyond this many active ones answers 429. */
+  maxActiveRoutinesPerUser: number;
+  /** whoami without `modelId` lists at most this many models and sets `rolesByModelTruncated`. */
+  whoamiModelLimit: number;
+  /** How long a triggered run stays in progress (a second trigger meanwhile answers 409). */
+  routineRunSeconds: number;
+}
+
+export interface StoredUser {
+  /** Membership id: SCIM user id and the `userId` of credit limits and routines. */
+  id: string;
+  email: string;
+  displayName: string;
+  role: OrgRole;
+  active: boolean;
+  embedExternalId: string | null;
+}
+
+export interface StoredGroup {
+  /** Short SCIM id. */
+  id: string;
+  /** The uuid form that routine `userGroupIds` use. */
+  uuid: string;
+  displayName: string;
+  memberIds: string[];
+}
+
+export interface StoredModel {
+  id: string;
+  name: string;
+  /** Role of users not listed in `roles`; null = no access. */
+  defaultRole: ModelRoleName | null;
+  /** Per-user roles by user id. */
+  roles: Record<string, ModelRoleName>;
+  topics: string[];
+  branches: { id: string; name: string }[];
+}
+
+export interface StoredDocument {
+  identifier: string;
+  name: string;
+  description: string | null;
+  ownerId: string;
+  connectionId: string;
+  folder: DocumentFolder | null;
+  scope: 'restricted' | 'organization';
+  hasDashboard: boolean;
+  deleted: boolean;
+  updatedAt: string | null;
+  /** Ids of the labels applied (ids, so a renamed label stays applied). */
+  labelIds: string[];
+}
+
+export interface StoredLabel {
+  id: string;
+  name: string;
+  color: string | null;
+  description: string | null;
+  verified: boolean;
+  homepage: boolean;
+}
+
+export interface StoredRoutine {
+  id: string;
+  ownerId: string;
+  name: string;
+  prompt: string;
+  schedule: string;
+  timezone: string;
+  modelId: string;
+  branchId: string | null;
+  topicName: string | null;
+  description: string | null;
+  destination: RoutineDestination;
+  disabled: boolean;
+  systemDisabled: boolean;
+  systemDisabledReason: string | null;
+  lastRun: RoutineLastRun | null;
+  /** The latest triggered run; it counts as `lastRun` once `completesAt` has passed. */
+  pendingRun: { id: string; startedAt: string; completesAt: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface StoredCreditControls extends CreditControlSettings {
+  accountCreditLimit: number;
+  creditsUsed: number;
+}
+
+export interface StoredApiToken {
+  id: string;
+  name: string;
+  type: ApiKeyType;
+  /** Role of an organization key; null for user-scoped tokens (they carry their user's role). */
+  role: OrgRole | null;
+  /** Personal and MCP tokens: their user. Organization keys: the user who created the key. */
+  ownerId: string;
+  enabled: boolean;
+  createdAt: string;
+  /** SHA-256 of the bearer token; the token itself is never stored. */
+  tokenSha256: string;
+}
+
+export interface EmulatorState {
+  version: typeof STATE_VERSION;
+  organization: StoredOrganization;
+  users: StoredUser[];
+  groups: StoredGroup[];
+  models: StoredModel[];
+  documents: StoredDocument[];
+  labels: StoredLabel[];
+  routines: StoredRoutine[];
+  creditControls: StoredCreditControls;
+  /** Individual user credit limits by user id; null = explicit unlimited override. */
+  userCreditLimits: Record<string, number | null>;
+  /** Embed entity groups the organization knows (limits can be set only for these). */
+  entityGroups: string[];
+  entityGroupCreditLimits: Record<string, number | null>;
+  apiTokens: StoredApiToken[];
+}
+
+/** The user with this membership id, if any. */
+export function findUser(state: EmulatorState, id: string): StoredUser | undefined {
+  return state.users.find((user) => user.id === id);
+}
+
+/** The role a user holds on a model, or null when the model is not accessible to them. */
+export function modelRoleOf(model: StoredModel, userId: string): ModelRoleName | null {
+  return model.roles[userId] ?? model.defaultRole;
+}
+
+const PERMISSIONS: Record<ModelRoleName, string[]> = {
+  VIEWER: ['VIEW'],
+  QUERIER: ['VIEW', 'QUERY', 'USE_AI'],
+  EDITOR: ['VIEW', 'QUERY', 'USE_AI', 'EDIT'],
+  MANAGER: ['VIEW', 'QUERY', 'USE_AI', 'EDIT', 'MANAGE'],
+};
+
+/** Effective permissions of a model role, as whoami reports them. */
+export function permissionsOf(role: ModelRoleName): string[] {
+  return [...PERMISSIONS[role]];
+}

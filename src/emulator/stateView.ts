@@ -1,0 +1,74 @@
+// A typed, read-only window on the emulator's state for tests and tools: wire shapes (the same
+// functions the endpoints use) looked up without HTTP, tokens or rate limits.
+import type {
+  ApiKeyRecord,
+  CreditControls,
+  EntityGroupCreditLimitRecord,
+  Label,
+  Routine,
+  UserCreditLimitRecord,
+} from '../api/types.js';
+import { emailKey } from '../domain/rules.js';
+import { apiKeyRecords } from './areas/apiKeys.js';
+import { toCreditControls } from './areas/creditControls.js';
+import { entityGroupCreditLimitRecords, userCreditLimitRecords } from './areas/creditLimits.js';
+import { documentLabelNames } from './areas/documents.js';
+import { labelList } from './areas/labels.js';
+import { toRoutine } from './areas/routines.js';
+import type { EmulatorState, StoredUser } from './state.js';
+
+export interface EmulatorStateView {
+  /** A deep copy of the whole state. */
+  snapshot(): EmulatorState;
+  users(): StoredUser[];
+  /** The membership id of the user with this e-mail; throws when there is none. */
+  userId(email: string): string;
+  /** Routines as the API shows them, oldest first; only those of `ownerEmail` when given. */
+  routines(ownerEmail?: string): Routine[];
+  routine(id: string): Routine | undefined;
+  labels(): Label[];
+  /** Label names on a document, ordered by name; throws for an unknown document. */
+  documentLabels(identifier: string): string[];
+  creditControls(): CreditControls;
+  userCreditLimits(): UserCreditLimitRecord[];
+  entityGroupCreditLimits(): EntityGroupCreditLimitRecord[];
+  apiKeys(): ApiKeyRecord[];
+}
+
+/** A view reading the current state each call (so it follows writes, resets and reloads). */
+export function createStateView(current: () => EmulatorState): EmulatorStateView {
+  const userId = (email: string): string => {
+    const user = current().users.find((candidate) => emailKey(candidate.email) === emailKey(email));
+    if (!user) throw new Error(`no user with e-mail ${email} in the emulator`);
+    return user.id;
+  };
+  return {
+    snapshot: () => structuredClone(current()),
+    users: () => structuredClone(current().users),
+    userId,
+    routines: (ownerEmail) => {
+      const state = current();
+      const ownerId = ownerEmail === undefined ? undefined : userId(ownerEmail);
+      return [...state.routines]
+        .filter((routine) => ownerId === undefined || routine.ownerId === ownerId)
+        .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
+        .map((routine) => toRoutine(routine, state, new Date()));
+    },
+    routine: (id) => {
+      const state = current();
+      const routine = state.routines.find((candidate) => candidate.id === id);
+      return routine ? toRoutine(routine, state, new Date()) : undefined;
+    },
+    labels: () => labelList(current()),
+    documentLabels: (identifier) => {
+      const state = current();
+      const document = state.documents.find((candidate) => candidate.identifier === identifier);
+      if (!document) throw new Error(`no document ${identifier} in the emulator`);
+      return documentLabelNames(document, state);
+    },
+    creditControls: () => toCreditControls(current(), new Date()),
+    userCreditLimits: () => userCreditLimitRecords(current()),
+    entityGroupCreditLimits: () => entityGroupCreditLimitRecords(current()),
+    apiKeys: () => apiKeyRecords(current()),
+  };
+}

@@ -1,0 +1,142 @@
+// `steward emulator`: the command starts the emulator, prints `listening on http://HOST:PORT`
+// first, names the demo tokens (never a seed's token values), applies its knobs and stops
+// cleanly when told to.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { emulatorOptionsFrom, registerEmulator, runEmulatorCommand } from '../../src/cli/emulator.js';
+import type { CommandIo } from '../../src/cli/context.js';
+import { Api, aSeed, TOKENS } from './helpers.js';
+
+const directory = mkdtempSync(join(tmpdir(), 'steward-cli-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+function sink() {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CommandIo = {
+    stdout: (text) => void out.push(text),
+    stderr: (text) => void err.push(text),
+    env: {},
+    cwd: directory,
+    isTTY: false,
+  };
+  return { io, lines: () => out.join('').split('\n').filter((line) => line !== ''), errors: () => err.join('') };
+}
+
+describe('runEmulatorCommand', () => {
+  it('prints listening on http://HOST:PORT first, then the demo tokens', async () => {
+    const output = sink();
+    const emulator = await runEmulatorCommand({ port: '0' }, output.io);
+    try {
+      const lines = output.lines();
+      expect(lines[0]).toBe(`listening on ${emulator.url}`);
+      expect(lines[0]).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+      expect(lines.slice(1)).toEqual([
+        'dataset demo: Acme Analytics, 36 users',
+        'demo tokens (well-known local values, not secrets):',
+        '  demo-org-admin-token       organization key, ORG_ADMIN',
+        '  demo-org-member-token      organization key, MEMBER',
+        '  demo-ada-personal-token    personal token of ada@acme.example (ORG_ADMIN)',
+        '  demo-grace-personal-token  personal token of grace@acme.example (MEMBER)',
+        'routine updates by PATCH',
+        `stats: GET ${emulator.url}/__emulator/stats, reset: POST ${emulator.url}/__emulator/reset`,
+        'press Ctrl+C to stop',
+      ]);
+      expect((await new Api(emulator.url, TOKENS.orgAdmin).get('/api/v1/whoami')).status).toBe(200);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('names the tokens of a seed file without printing their values', async () => {
+    const path = join(directory, 'seed.yaml');
+    writeFileSync(path, stringify(aSeed()));
+    const output = sink();
+    const emulator = await runEmulatorCommand({ port: '0', data: path, state: join(directory, 'state.json') }, output.io);
+    try {
+      const text = output.lines().join('\n');
+      expect(text).toContain(`seed ${path}: Tiny Co, 2 users`);
+      expect(text).toContain('API tokens in the seed: "admin key" (organization token, ORG_ADMIN), "bob token" (personal token, MEMBER)');
+      expect(text).toContain(`state file: ${join(directory, 'state.json')} (written on the first change)`);
+      expect(text).not.toContain('tiny-org-admin');
+      expect(text).not.toContain('tiny-bob-personal');
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('lists the knobs it applies', async () => {
+    const output = sink();
+    const emulator = await runEmulatorCommand(
+      { port: '0', dataset: 'demo-playground', latency: '5', requestsPerMinute: '100', retryAfter: false, routineUpdate: 'put', fault: ['write:3=500'] },
+      output.io,
+    );
+    try {
+      expect(output.lines()).toContain('routine updates by PUT, latency 5 ms, 100 requests/minute per token (no Retry-After), faults: write:3=500');
+      expect(output.lines()).toContain('  playground-org-admin-token       organization key, ORG_ADMIN');
+    } finally {
+      await emulator.close();
+    }
+  });
+});
+
+describe('emulatorOptionsFrom', () => {
+  it('maps every option', () => {
+    expect(
+      emulatorOptionsFrom({
+        host: '0.0.0.0', port: '8080', data: 'seed.yaml', latency: '25', requestsPerMinute: '60', retryAfter: false,
+        routineUpdate: 'put', state: 'state.json', fault: ['write:1=reset', 'POST /api/v1/labels=500'],
+      }),
+    ).toEqual({
+      host: '0.0.0.0', port: 8080, data: 'seed.yaml', latencyMs: 25, requestsPerMinute: 60, sendRetryAfter: false,
+      routineUpdateMethod: 'put', statePath: 'state.json', faults: ['write:1=reset', 'POST /api/v1/labels=500'],
+    });
+    expect(emulatorOptionsFrom({})).toEqual({ host: '127.0.0.1', port: 4010 });
+  });
+
+  it.each([
+    [{ port: 'abc' }, '--port must be a whole number >= 0, got `abc`'],
+    [{ port: '70000' }, '--port must be at most 65535, got `70000`'],
+    [{ latency: '-5' }, '--latency must be a number of milliseconds >= 0, got `-5`'],
+    [{ requestsPerMinute: '0' }, '--requests-per-minute must be a whole number >= 1, got `0`'],
+    [{ routineUpdate: 'post' }, '--routine-update must be patch or put, got `post`'],
+    [{ dataset: 'prod' }, '--dataset must be one of demo, demo-playground, got `prod`'],
+    [{ dataset: 'demo', data: 'seed.yaml' }, 'give either --data FILE or --dataset NAME, not both'],
+  ])('rejects %j', (raw, message) => {
+    expect(() => emulatorOptionsFrom(raw)).toThrow(message);
+  });
+});
+
+describe('the registered command', () => {
+  it('runs until the stop signal, then closes the server', async () => {
+    const output = sink();
+    let stop!: (signal: string) => void;
+    const program = new Command('steward').exitOverride();
+    registerEmulator(program, { io: () => output.io, waitForStop: () => new Promise((resolve) => (stop = resolve)) });
+    const running = program.parseAsync(['node', 'steward', 'emulator', '--port', '0', '--fault', 'write:1=500']);
+    await expect.poll(() => output.lines().length, { timeout: 5000 }).toBeGreaterThan(0);
+    const url = /^listening on (http:\/\/\S+)$/.exec(output.lines()[0]!)![1]!;
+    const api = new Api(url, TOKENS.orgAdmin);
+    expect((await api.post('/api/v1/labels', { name: 'boom' })).status).toBe(500);
+    stop('SIGTERM');
+    await running;
+    expect(output.errors()).toBe('emulator stopped (SIGTERM)\n');
+    await expect(fetch(`${url}/api/v1/whoami`)).rejects.toThrow();
+  });
+
+  it('reports a bad seed as an error instead of starting', async () => {
+    const output = sink();
+    const program = new Command('steward').exitOverride();
+    registerEmulator(program, { io: () => output.io, waitForStop: () => Promise.resolve('SIGINT') });
+    const previous = process.exitCode;
+    await program.parseAsync(['node', 'steward', 'emulator', '--port', '0', '--data', join(directory, 'missing.yaml')]);
+    expect(process.exitCode).toBe(1);
+    process.exitCode = previous;
+    expect(output.errors()).toBe(`Error: seed file ${join(directory, 'missing.yaml')} does not exist\n`);
+    expect(output.lines()).toEqual([]);
+  });
+});

@@ -1,0 +1,73 @@
+// GET /api/v1/whoami: identity, key scope, role, per-model roles, the modelId filter and
+// truncation of rolesByModel.
+import { describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import { Api, aSeed, DEMO, expectDetail, TOKENS, useEmulator } from './helpers.js';
+
+const fixture = useEmulator();
+
+describe('GET /api/v1/whoami', () => {
+  it('describes an organization key: scope, the key role and the creating user', async () => {
+    const response = await fixture.api.get('/api/v1/whoami');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      keyScope: 'organization',
+      orgRole: 'ORG_ADMIN',
+      rolesByModel: {
+        [DEMO.models.sales]: { role: 'MANAGER', permissions: ['VIEW', 'QUERY', 'USE_AI', 'EDIT', 'MANAGE'] },
+        [DEMO.models.marketing]: { role: 'MANAGER', permissions: ['VIEW', 'QUERY', 'USE_AI', 'EDIT', 'MANAGE'] },
+      },
+      user: { id: fixture.emulator.state.userId('ada@acme.example'), email: 'ada@acme.example', name: 'Ada Lovelace' },
+    });
+  });
+
+  it('gives a MEMBER-role organization key its own role', async () => {
+    const response = await fixture.api.as(TOKENS.orgMember).get('/api/v1/whoami');
+    expect(response.body).toMatchObject({ keyScope: 'organization', orgRole: 'MEMBER' });
+  });
+
+  it('describes a personal token with its user and the user roles', async () => {
+    const response = await fixture.api.as(TOKENS.gracePersonal).get('/api/v1/whoami');
+    expect(response.body).toMatchObject({
+      keyScope: 'user',
+      orgRole: 'MEMBER',
+      rolesByModel: { [DEMO.models.sales]: { role: 'QUERIER', permissions: ['VIEW', 'QUERY', 'USE_AI'] } },
+      user: { email: 'grace@acme.example', name: 'Grace Hopper' },
+    });
+    expect(response.body.rolesByModelTruncated).toBeUndefined();
+  });
+
+  it('filters rolesByModel by a comma-separated modelId list', async () => {
+    const one = await fixture.api.get('/api/v1/whoami', { modelId: DEMO.models.sales });
+    expect(Object.keys(one.body.rolesByModel)).toEqual([DEMO.models.sales]);
+    const both = await fixture.api.get('/api/v1/whoami', { modelId: `${DEMO.models.sales},${DEMO.models.marketing}` });
+    expect(Object.keys(both.body.rolesByModel).sort()).toEqual([DEMO.models.sales, DEMO.models.marketing].sort());
+  });
+
+  it('answers 404 when any requested model does not exist', async () => {
+    const response = await fixture.api.get('/api/v1/whoami', { modelId: `${DEMO.models.sales},${DEMO.unknownUuid}` });
+    expectDetail(response, 404, `Model not found: ${DEMO.unknownUuid}`);
+  });
+
+  it('answers 404 for a model the caller cannot access, and truncates past the model limit', async () => {
+    const restricted = '44444444-4444-4444-8444-444444444444';
+    const seeded = await startEmulator({
+      data: aSeed({
+        organization: { name: 'Tiny Co', whoamiModelLimit: 1 },
+        models: [
+          { id: '33333333-3333-4333-8333-333333333333', name: 'Core', defaultRole: 'QUERIER' },
+          { id: restricted, name: 'Secret', roles: { 'ada@tiny.example': 'MANAGER' } },
+        ],
+      }),
+    });
+    try {
+      const bob = new Api(seeded.url, 'tiny-bob-personal');
+      expectDetail(await bob.get('/api/v1/whoami', { modelId: restricted }), 404, `Model not found: ${restricted}`);
+      const admin = await new Api(seeded.url, 'tiny-org-admin').get('/api/v1/whoami');
+      expect(Object.keys(admin.body.rolesByModel)).toHaveLength(1);
+      expect(admin.body.rolesByModelTruncated).toBe(true);
+    } finally {
+      await seeded.close();
+    }
+  });
+});
