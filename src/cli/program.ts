@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { registerEmulator } from './emulator.js';
+import { registerValidate } from './validate.js';
 
 const packageJson = JSON.parse(
   readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'),
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
     .version(packageJson.version)
     .showHelpAfterError();
   // Commands: one registration line each.
+  registerValidate(program);
   registerEmulator(program);
   return program;
 }

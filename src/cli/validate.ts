@@ -1,0 +1,86 @@
+// `steward validate [PATH] [--env NAME] [--json]`: checks a configuration without talking to any
+// server, in the editor's pre-commit hook or in CI. Exit 0 when valid (warnings allowed), 1 not.
+import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { analyzeConfig } from '../config/analyze.js';
+import { diagnosticToJson, githubAnnotations, renderDiagnostics } from '../render/diagnostics.js';
+import { configPath, processIo, useColor, type CommandIo } from './context.js';
+
+export interface ValidateOptions {
+  /** Check references against this environment only (default: every declared environment). */
+  env?: string;
+  json?: boolean;
+  /** false with --no-color. */
+  color?: boolean;
+}
+
+/** Runs `steward validate`; returns the exit code (0 valid, 1 invalid). */
+export async function runValidate(path: string | undefined, options: ValidateOptions, io: CommandIo): Promise<number> {
+  const target = configPath(path, io.cwd);
+  const analysis = await analyzeConfig(target, {
+    ...(options.env === undefined ? {} : { environment: options.env }),
+    processEnv: io.env,
+    selectionRequired: false,
+    cwd: io.cwd,
+  });
+  const { diagnostics } = analysis;
+  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  const valid = errors === 0;
+
+  if (options.json) {
+    const report = {
+      valid,
+      errors,
+      warnings,
+      files: analysis.files.map((file) => file.file),
+      environments: analysis.checked,
+      diagnostics: diagnostics.map(diagnosticToJson),
+    };
+    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    return valid ? 0 : 1;
+  }
+
+  if (io.env.GITHUB_ACTIONS === 'true' && diagnostics.length > 0) io.stdout(githubAnnotations(diagnostics));
+  if (diagnostics.length > 0) {
+    const sources = (file: string) => {
+      const fromAnalysis = analysis.files.find((source) => source.file === file);
+      if (fromAnalysis !== undefined) return fromAnalysis.text;
+      try {
+        return readFileSync(resolve(io.cwd, file), 'utf8');
+      } catch {
+        return undefined;
+      }
+    };
+    io.stderr(`${renderDiagnostics(diagnostics, { color: useColor(io, options.color), sources })}\n`);
+  }
+  const shown = path ?? (analysis.files.length === 1 ? analysis.files[0]!.file : '.');
+  if (valid) {
+    const environments = analysis.checked.length === 0 ? '' : `; environment${analysis.checked.length === 1 ? '' : 's'} ${analysis.checked.join(', ')}`;
+    const files = `${analysis.files.length} file${analysis.files.length === 1 ? '' : 's'}`;
+    const withWarnings = warnings === 0 ? '' : `, with ${count(warnings, 'warning')}`;
+    io.stdout(`The configuration at ${shown} is valid${withWarnings} (${files}${environments}).\n`);
+  } else {
+    io.stderr(`The configuration at ${shown} is not valid: ${count(errors, 'error')}${warnings === 0 ? '' : `, ${count(warnings, 'warning')}`}.\n`);
+  }
+  return valid ? 0 : 1;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** Registers `steward validate`. */
+export function registerValidate(program: Command): void {
+  program
+    .command('validate')
+    .description('check a configuration (file or directory) without contacting any server')
+    .argument('[path]', 'config file or directory (default: ./steward.yaml, else the current directory)')
+    .option('-e, --env <name>', 'check references against this environment only (default: every environment)')
+    .option('--json', 'print the findings as JSON')
+    .option('--no-color', 'do not colour the output')
+    .action(async (path: string | undefined, options: ValidateOptions) => {
+      process.exitCode = await runValidate(path, options, processIo());
+    });
+}

@@ -1,0 +1,203 @@
+// The validation pipeline behind loadConfig and `steward validate`: read and parse the files,
+// check each against the schema, merge, select the environment(s), interpolate, re-check the
+// interpolated values, run the semantic checks, and return every finding in source order.
+import { interpolate, type Interpolation, type Reference, type VariableValue } from './interpolate.js';
+import { locateMerged, describeLocation, mergeSources, type MergedConfig } from './merge.js';
+import { checkYamlPitfalls } from './pitfalls.js';
+import { locateInDocument, pathKey, positionAt, rangeOf } from './positions.js';
+import { checkSchema, describeValue, findingMessage } from './schema.js';
+import { checkSecrets, ENV_VAR_NAME } from './secrets.js';
+import { checkSemantics } from './semantic.js';
+import { isRecord, readConfigSources, type ConfigSource } from './sources.js';
+import { selectEnvironment } from './environments.js';
+import type { ConfigPath, Diagnostic, SourceLocation } from './types.js';
+
+export interface AnalyzeOptions {
+  /** The environment to select (`--env`). */
+  environment?: string;
+  processEnv?: Record<string, string | undefined>;
+  /** Several environments and none requested is an error (true for commands that talk to one). */
+  selectionRequired: boolean;
+  /** Directory that relative paths and displayed file names are relative to. */
+  cwd?: string;
+}
+
+export interface ConfigAnalysis {
+  /** Every finding, errors and warnings, ordered by file, line and column. */
+  diagnostics: Diagnostic[];
+  files: ConfigSource[];
+  digest: string;
+  /** Declared environment names. */
+  environments: string[];
+  /** Environments the references were checked against. */
+  checked: string[];
+  /** The selected environment with its interpolated configuration, when one was selected. */
+  selected?: { name: string; config: Record<string, unknown> };
+  merged?: MergedConfig;
+}
+
+/** Runs every check on the configuration at `path`; never throws for bad input. */
+export async function analyzeConfig(path: string, options: AnalyzeOptions): Promise<ConfigAnalysis> {
+  const cwd = options.cwd ?? process.cwd();
+  const processEnv = options.processEnv ?? process.env;
+  const sources = await readConfigSources(path, cwd);
+  const diagnostics = [...sources.diagnostics];
+  const analysis: ConfigAnalysis = { diagnostics, files: sources.files, digest: sources.digest, environments: [], checked: [] };
+
+  const structural = new Map<ConfigSource, ConfigPath[]>();
+  for (const source of sources.files) {
+    diagnostics.push(...checkSecrets(source), ...checkYamlPitfalls(source));
+    if (source.broken) continue;
+    if (source.value === null || source.value === undefined) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'config.emptyFile',
+        summary: 'the file is empty',
+        hint: 'every configuration file declares at least `version: 1`',
+        location: locateInDocument(source, []),
+      });
+      continue;
+    }
+    const findings = checkSchema(source.value);
+    structural.set(source, findings.map((finding) => finding.path));
+    for (const finding of findings) {
+      diagnostics.push({
+        severity: 'error',
+        code: finding.code,
+        summary: findingMessage(finding),
+        ...(finding.hint === undefined ? {} : { hint: finding.hint }),
+        location: locateInDocument(source, finding.path, finding.target),
+      });
+    }
+  }
+  if (sources.files.length === 0 || sources.files.some((source) => source.broken || !isRecord(source.value))) return finish(analysis);
+
+  const merged = mergeSources(sources.files);
+  analysis.merged = merged;
+  diagnostics.push(...merged.diagnostics);
+  const locate = (target: ConfigPath, at?: 'value' | 'key') => locateMerged(merged, target, at);
+
+  const rawEnvironments = isRecord(merged.value.environments) ? merged.value.environments : {};
+  analysis.environments = Object.keys(rawEnvironments);
+  const environmentsMistyped = [...structural.values()].some((paths) => paths.some((path) => path.length === 1 && path[0] === 'environments'));
+  if (analysis.environments.length === 0 && !environmentsMistyped) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'environments.missing',
+      summary: 'no environment is declared',
+      hint: 'declare at least one under `environments`, with its `baseUrl` and `tokenEnv`',
+      ...withLocation(locate(['environments'], 'key')),
+    });
+  }
+  const selection = selectEnvironment(analysis.environments, options.environment, options.selectionRequired);
+  diagnostics.push(...selection.diagnostics);
+  analysis.checked = selection.checked;
+
+  // Environments are resolved first (only `${env.…}` there), so variables can come from the process.
+  const tokenVariables = new Map<string, string>();
+  for (const [name, environment] of Object.entries(rawEnvironments)) {
+    if (isRecord(environment) && typeof environment.tokenEnv === 'string' && ENV_VAR_NAME.test(environment.tokenEnv)) tokenVariables.set(environment.tokenEnv, name);
+  }
+  const environmentPass = interpolate(rawEnvironments, { processEnv, tokenVariables }, { basePath: ['environments'], variablesAllowed: false });
+  diagnostics.push(...referenceDiagnostics(environmentPass, merged));
+  const environments = environmentPass.value as Record<string, unknown>;
+
+  const sections = Object.fromEntries(Object.entries(merged.value).filter(([key]) => key !== 'environments'));
+  for (const name of selection.checked.length > 0 ? selection.checked : [undefined]) {
+    const environment = name === undefined ? undefined : environments[name];
+    const variables = isRecord(environment) && isRecord(environment.variables) ? (environment.variables as Record<string, VariableValue>) : {};
+    const pass = interpolate(sections, { ...(name === undefined ? {} : { environment: { name, variables } }), processEnv, tokenVariables });
+    diagnostics.push(...referenceDiagnostics(pass, merged));
+    const config = normalize({ ...merged.value, ...(pass.value as Record<string, unknown>), environments });
+    const substituted = new Map([...environmentPass.substituted, ...pass.substituted]);
+    const unresolved = new Set([...environmentPass.unresolved, ...pass.unresolved]);
+    for (const finding of checkSchema(config, 'resolved')) {
+      const origin = substituted.get(pathKey(finding.path));
+      if (origin === undefined) continue; // not from a reference: the written value was checked per file
+      const reference = origin.references[0]!;
+      diagnostics.push({
+        severity: 'error',
+        code: 'reference.type',
+        summary: `${finding.subject} ${finding.expectation}, but \`${reference.text}\` ${resolvedDescription(reference, finding.path, config, name)}`,
+        ...withLocation(referenceLocation(merged, finding.path, reference.text)),
+      });
+    }
+    diagnostics.push(
+      ...checkSemantics(config, {
+        locate,
+        describe: (target, at) => describeLocation(merged, target, at),
+        skip: (target) => unresolved.has(pathKey(target)),
+        invalid: (target) => {
+          const origin = merged.originOf(target);
+          return origin !== undefined && (structural.get(origin.source) ?? []).some((path) => startsWith(path, origin.path));
+        },
+      }),
+    );
+    if (name !== undefined && name === selection.selected) analysis.selected = { name, config };
+  }
+  return finish(analysis);
+}
+
+function resolvedDescription(reference: Reference, path: ConfigPath, config: Record<string, unknown>, environment: string | undefined): string {
+  if (reference.namespace === 'env') return `comes from environment variable \`${reference.name}\`, which is always a string`;
+  let value: unknown = config;
+  for (const segment of path) value = isRecord(value) || Array.isArray(value) ? (value as Record<string | number, unknown>)[segment] : undefined;
+  return `is ${describeValue(value, path) ?? 'a different type'}${environment === undefined ? '' : ` in environment \`${environment}\``}`;
+}
+
+/** Fills defaults the loaded types promise: an e-mail destination always has both recipient lists. */
+function normalize(config: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(config.routines)) return config;
+  const routines = config.routines.map((routine) => {
+    if (!isRecord(routine) || !isRecord(routine.destination) || routine.destination.type !== 'email') return routine;
+    const { recipientEmails = [], userGroupIds = [] } = routine.destination;
+    return { ...routine, destination: { ...routine.destination, recipientEmails, userGroupIds } };
+  });
+  return { ...config, routines };
+}
+
+function referenceDiagnostics(pass: Interpolation, merged: MergedConfig): Diagnostic[] {
+  return pass.problems.map((problem) => ({
+    severity: 'error' as const,
+    code: problem.code,
+    summary: problem.summary,
+    ...(problem.hint === undefined ? {} : { hint: problem.hint }),
+    ...withLocation(referenceLocation(merged, problem.path, problem.text)),
+  }));
+}
+
+/** The position of `text` inside the value at `path`: the reference itself, not just its value. */
+function referenceLocation(merged: MergedConfig, path: ConfigPath, text: string): SourceLocation | undefined {
+  const origin = merged.originOf(path);
+  if (origin === undefined) return undefined;
+  const range = rangeOf(origin.source.doc, origin.path);
+  if (range === undefined) return locateInDocument(origin.source, origin.path);
+  const found = origin.source.text.indexOf(text, range[0]);
+  return positionAt(origin.source, found >= 0 && found < range[1] ? found : range[0]);
+}
+
+function startsWith(path: ConfigPath, prefix: ConfigPath): boolean {
+  return prefix.length <= path.length && prefix.every((segment, index) => String(segment) === String(path[index]));
+}
+
+function withLocation(location: SourceLocation | undefined): { location?: SourceLocation } {
+  return location === undefined ? {} : { location };
+}
+
+function finish(analysis: ConfigAnalysis): ConfigAnalysis {
+  const seen = new Set<string>();
+  const unique = analysis.diagnostics.filter((diagnostic) => {
+    const key = JSON.stringify([diagnostic.severity, diagnostic.code, diagnostic.summary, diagnostic.location]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const fileOrder = new Map(analysis.files.map((source, index) => [source.file, index]));
+  unique.sort((a, b) => {
+    if (a.location === undefined || b.location === undefined) return a.location === b.location ? 0 : a.location === undefined ? -1 : 1;
+    const byFile = (fileOrder.get(a.location.file) ?? 0) - (fileOrder.get(b.location.file) ?? 0);
+    return byFile || a.location.line - b.location.line || a.location.col - b.location.col || a.code.localeCompare(b.code);
+  });
+  analysis.diagnostics = unique;
+  return analysis;
+}

@@ -1,0 +1,50 @@
+// The entry points other parts of steward call: loadConfig (a validated configuration for one
+// environment, or every diagnostic) and validateConfig (the diagnostics of `steward validate`).
+import { analyzeConfig } from './analyze.js';
+import { locateMerged } from './merge.js';
+import type { Diagnostic, EnvironmentConfig, LoadedConfig, StewardConfig } from './types.js';
+
+export type ConfigLoadResult =
+  | { ok: true; loaded: LoadedConfig; /** Warnings only. */ diagnostics: Diagnostic[] }
+  | { ok: false; diagnostics: Diagnostic[] };
+
+export interface LoadOptions {
+  /** Environment to select; may be omitted when exactly one is declared. */
+  environment?: string;
+  /** Values for `${env.NAME}`; default `process.env`. */
+  processEnv?: Record<string, string | undefined>;
+}
+
+/**
+ * Loads the configuration at `path` (a file, or a directory of *.yaml files) for one
+ * environment. `ok: true` guarantees the configuration passed every check and matches
+ * StewardConfig, with every reference resolved; otherwise every diagnostic is returned.
+ */
+export async function loadConfig(path: string, options: LoadOptions = {}): Promise<ConfigLoadResult> {
+  const analysis = await analyzeConfig(path, { ...options, selectionRequired: true });
+  const { merged, selected } = analysis;
+  if (analysis.diagnostics.some((diagnostic) => diagnostic.severity === 'error') || selected === undefined || merged === undefined) {
+    return { ok: false, diagnostics: analysis.diagnostics };
+  }
+  const config = selected.config as unknown as StewardConfig;
+  return {
+    ok: true,
+    diagnostics: analysis.diagnostics,
+    loaded: {
+      config,
+      environmentName: selected.name,
+      environment: config.environments[selected.name] as EnvironmentConfig,
+      files: analysis.files.map((file) => file.path),
+      digest: analysis.digest,
+      locate: (target) => locateMerged(merged, target),
+    },
+  };
+}
+
+/**
+ * Every diagnostic of the configuration at `path`, ordered by file, line and column. With an
+ * environment, references are checked against it; without, against every declared environment.
+ */
+export async function validateConfig(path: string, options: LoadOptions = {}): Promise<Diagnostic[]> {
+  return (await analyzeConfig(path, { ...options, selectionRequired: false })).diagnostics;
+}

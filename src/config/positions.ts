@@ -1,0 +1,115 @@
+// Source positions: maps a path into a parsed YAML file (`['routines', 2, 'schedule']`) to the
+// file:line:col of that value, or of its nearest existing ancestor when the key is missing.
+import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
+import type { ConfigPath, SourceLocation } from './types.js';
+
+/** One parsed file, as positions need it. */
+export interface PositionedDocument {
+  /** The file name diagnostics show. */
+  file: string;
+  doc: Document;
+  lineCounter: LineCounter;
+}
+
+/** Point at the value of a key (default) or at the key itself (unknown or duplicate keys). */
+export type PositionTarget = 'value' | 'key';
+
+/** The 1-based line and column of a character offset. */
+export function positionAt(source: PositionedDocument, offset: number): SourceLocation {
+  const { line, col } = source.lineCounter.linePos(offset);
+  return { file: source.file, line, col };
+}
+
+/**
+ * The position of `path` in the document. Missing keys resolve to the nearest existing ancestor:
+ * the key that holds it (for a map entry) or the item itself (for a list item); an empty file to
+ * line 1, column 1.
+ */
+export function locateInDocument(source: PositionedDocument, path: ConfigPath, target: PositionTarget = 'value'): SourceLocation {
+  return positionAt(source, offsetOf(source.doc, path, target));
+}
+
+/** The character offset where `path` (or its nearest existing ancestor) starts. */
+export function offsetOf(doc: Document, path: ConfigPath, target: PositionTarget = 'value'): number {
+  const found = walk(doc, path, target);
+  return target === 'value' && found.complete ? (rangeStart(found.node) ?? found.anchor) : found.anchor;
+}
+
+/** The source range [start, end) of the value at `path`, when it exists. */
+export function rangeOf(doc: Document, path: ConfigPath): [number, number] | undefined {
+  const found = walk(doc, path, 'value');
+  const range = (found.node as { range?: [number, number, number] | null } | null | undefined)?.range;
+  return found.complete && range !== undefined && range !== null ? [range[0], range[1]] : undefined;
+}
+
+function walk(doc: Document, path: ConfigPath, target: PositionTarget): { node: unknown; anchor: number; complete: boolean } {
+  let node: unknown = doc.contents;
+  let anchor = rangeStart(node) ?? 0;
+  for (const [index, segment] of path.entries()) {
+    const last = index === path.length - 1;
+    if (isAlias(node)) node = node.resolve(doc);
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
+      if (pair === undefined) return { node, anchor, complete: false };
+      const keyStart = rangeStart(pair.key) ?? anchor;
+      anchor = keyStart;
+      if (last && target === 'key') return { node: pair.key, anchor, complete: false };
+      node = pair.value;
+      if (isEmptyScalar(node)) return { node: undefined, anchor, complete: false };
+    } else if (isSeq(node)) {
+      const position = typeof segment === 'number' ? segment : /^\d+$/.test(segment) ? Number(segment) : -1;
+      const item: unknown = node.items[position];
+      if (item === undefined || item === null) return { node, anchor, complete: false };
+      anchor = rangeStart(item) ?? anchor;
+      node = item;
+    } else {
+      return { node, anchor, complete: false };
+    }
+  }
+  return { node, anchor, complete: true };
+}
+
+function rangeStart(node: unknown): number | undefined {
+  const range = (node as { range?: [number, number, number] | null } | null | undefined)?.range;
+  return range === undefined || range === null ? undefined : range[0];
+}
+
+// `key:` with nothing after it parses as a null scalar positioned after the colon; the key is
+// the better place to point at.
+function isEmptyScalar(node: unknown): boolean {
+  return isScalar(node) && node.value === null && node.range !== undefined && node.range !== null && node.range[0] === node.range[1];
+}
+
+/** `routines[2].destination.type` — a path as users read it in messages. */
+export function formatPath(path: ConfigPath): string {
+  let text = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') text += `[${segment}]`;
+    else if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(segment)) text += text === '' ? segment : `.${segment}`;
+    else text += `[${JSON.stringify(segment)}]`;
+  }
+  return text;
+}
+
+/** A string key for a path, to use paths in sets and maps. */
+export function pathKey(path: ConfigPath): string {
+  return JSON.stringify(path);
+}
+
+/** Converts a JSON pointer (`/routines/0/name`) into a path, numbering list indices. */
+export function pointerToPath(pointer: string, value: unknown): (string | number)[] {
+  if (pointer === '') return [];
+  const path: (string | number)[] = [];
+  let current: unknown = value;
+  for (const raw of pointer.slice(1).split('/')) {
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(current) && /^\d+$/.test(segment)) {
+      path.push(Number(segment));
+      current = current[Number(segment)];
+    } else {
+      path.push(segment);
+      current = current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[segment] : undefined;
+    }
+  }
+  return path;
+}

@@ -1,0 +1,52 @@
+// Literal secrets in configuration files: API tokens belong in environment variables, named by
+// `tokenEnv`, never in a file that is committed. Findings here are rendered without the value.
+import { isScalar, visit } from 'yaml';
+import { locateInDocument, positionAt } from './positions.js';
+import { isRecord, type ConfigSource } from './sources.js';
+import type { Diagnostic } from './types.js';
+
+/** Pattern of an environment variable name, which `tokenEnv` must be. */
+export const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]*$/;
+
+/** True for key names that hold secrets (`token`, `apiKey`, `client_secret`, `password`, …). */
+export function isSecretKey(key: string): boolean {
+  const normalized = key.toLowerCase().replace(/[-_ ]/g, '');
+  return /(token|secret|password|passwd|apikey|credentials?|privatekey)$/.test(normalized) || normalized === 'authorization' || normalized === 'bearer';
+}
+
+/** Diagnostics codes whose source line must be shown with its value masked. */
+export function isSecretDiagnostic(code: string): boolean {
+  return code.startsWith('secret.');
+}
+
+/** Every secret-looking key in the file, and every `tokenEnv` that is not a variable name. */
+export function checkSecrets(source: ConfigSource): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  visit(source.doc, {
+    Pair(_, pair) {
+      if (!isScalar(pair.key) || typeof pair.key.value !== 'string' || !isSecretKey(pair.key.value)) return;
+      if (pair.key.range === undefined || pair.key.range === null) return;
+      diagnostics.push({
+        severity: 'error',
+        code: 'secret.key',
+        summary: `\`${pair.key.value}\` looks like a literal secret; API tokens never go into a configuration file`,
+        hint: 'put the token in an environment variable and name that variable in the environment\'s `tokenEnv`',
+        location: positionAt(source, pair.key.range[0]),
+      });
+    },
+  });
+  const environments = isRecord(source.value) ? source.value.environments : undefined;
+  if (isRecord(environments)) {
+    for (const [name, environment] of Object.entries(environments)) {
+      if (!isRecord(environment) || typeof environment.tokenEnv !== 'string' || ENV_VAR_NAME.test(environment.tokenEnv)) continue;
+      diagnostics.push({
+        severity: 'error',
+        code: 'secret.tokenEnv',
+        summary: `\`environments.${name}.tokenEnv\` must be the name of an environment variable (capital letters, digits and \`_\`), not a token`,
+        hint: `for example \`tokenEnv: STEWARD_${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_TOKEN\`, with the token in that variable`,
+        location: locateInDocument(source, ['environments', name, 'tokenEnv']),
+      });
+    }
+  }
+  return diagnostics;
+}

@@ -1,0 +1,281 @@
+// Checks the JSON Schema cannot express, run on the merged configuration after interpolation:
+// schedules and timezones, credit thresholds, duplicates, label and e-mail rules, Slack ids,
+// renames. Written defensively: a value of the wrong type was already reported by the schema.
+import { checkSchedule, checkTimeZone } from '../domain/schedule.js';
+import {
+  EMAIL_PATTERN,
+  LABEL_COLOR_PATTERN,
+  LABEL_DESCRIPTION_MAX,
+  LABEL_NAME_MAX,
+  LABEL_NAME_MIN,
+  ROUTINE_NAME_MAX,
+  SLACK_RECIPIENT_PATTERN,
+  UUID_PATTERN,
+  emailKey,
+  labelKey,
+} from '../domain/rules.js';
+import { checkEnvironmentSettings } from './semantic-environments.js';
+import { isRecord } from './sources.js';
+import { didYouMean } from './suggest.js';
+import type { ConfigPath, Diagnostic, Severity, SourceLocation } from './types.js';
+import type { PositionTarget } from './positions.js';
+
+/** What the checks need besides the configuration: positions, and which values to leave alone. */
+export interface SemanticContext {
+  /** Position of a merged path (nearest existing ancestor). */
+  locate(path: ConfigPath, target?: PositionTarget): SourceLocation | undefined;
+  /** `file:line:col` of a merged path, for messages that name a second place. */
+  describe(path: ConfigPath, target?: PositionTarget): string;
+  /** True for values whose references could not be resolved (already reported). */
+  skip(path: ConfigPath): boolean;
+  /** True when the schema reported a problem at or under `path`: findings there would only repeat it. */
+  invalid(path: ConfigPath): boolean;
+}
+
+/** Collects diagnostics with positions; shared by the semantic check modules. */
+export class Findings {
+  readonly diagnostics: Diagnostic[] = [];
+  constructor(readonly context: SemanticContext) {}
+
+  /** Records one finding at `path`. */
+  add(code: string, path: ConfigPath, summary: string, options: { hint?: string; severity?: Severity; target?: PositionTarget } = {}): void {
+    if (this.context.invalid(path)) return;
+    const location = this.context.locate(path, options.target);
+    this.diagnostics.push({
+      severity: options.severity ?? 'error',
+      code,
+      summary,
+      ...(options.hint === undefined ? {} : { hint: options.hint }),
+      ...(location === undefined ? {} : { location }),
+    });
+  }
+
+  /** The string at `path` of `record`, unless it is absent, mistyped or unresolved. */
+  text(record: Record<string, unknown>, key: string, path: ConfigPath): string | undefined {
+    const value = record[key];
+    return typeof value === 'string' && !this.context.skip([...path, key]) ? value : undefined;
+  }
+}
+
+/** Every semantic finding of a merged, interpolated configuration. */
+export function checkSemantics(config: Record<string, unknown>, context: SemanticContext): Diagnostic[] {
+  const findings = new Findings(context);
+  checkCreditControls(config.creditControls, findings);
+  checkUserCreditLimits(config.userCreditLimits, findings);
+  checkRoutines(config.routines, findings);
+  const labels = checkLabels(config.labels, findings);
+  checkEnvironmentSettings(config, labels, findings);
+  return findings.diagnostics;
+}
+
+function checkCreditControls(section: unknown, findings: Findings): void {
+  if (!isRecord(section)) return;
+  const { downgradeCredits, shutoffCredits } = section;
+  if (typeof downgradeCredits === 'number' && typeof shutoffCredits === 'number' && downgradeCredits > shutoffCredits) {
+    findings.add(
+      'creditControls.order',
+      ['creditControls', 'downgradeCredits'],
+      `\`downgradeCredits\` (${downgradeCredits}) must not exceed \`shutoffCredits\` (${shutoffCredits})`,
+      { hint: 'AI downgrades to a cheaper model before it shuts off: lower downgradeCredits or raise shutoffCredits' },
+    );
+  }
+}
+
+function checkEmail(findings: Findings, path: ConfigPath, value: string, what: string): void {
+  if (!EMAIL_PATTERN.test(value)) findings.add('email.format', path, `${what} \`${value}\` is not a valid e-mail address`);
+}
+
+function checkUserCreditLimits(section: unknown, findings: Findings): void {
+  if (!Array.isArray(section)) return;
+  const seen = new Map<string, { path: ConfigPath; written: string }>();
+  section.forEach((entry, index) => {
+    if (!isRecord(entry)) return;
+    const path: ConfigPath = ['userCreditLimits', index];
+    const email = findings.text(entry, 'email', path);
+    const userId = findings.text(entry, 'userId', path);
+    if (email !== undefined) checkEmail(findings, [...path, 'email'], email, 'user');
+    const identity = email !== undefined ? { key: `email:${emailKey(email)}`, field: 'email', written: email } : userId !== undefined ? { key: `id:${userId}`, field: 'userId', written: userId } : undefined;
+    if (identity === undefined) return;
+    const first = seen.get(identity.key);
+    if (first === undefined) {
+      seen.set(identity.key, { path: [...path, identity.field], written: identity.written });
+      return;
+    }
+    const caseNote = first.written !== identity.written ? ' (e-mails compare case-insensitively)' : '';
+    findings.add(
+      'userCreditLimit.duplicate',
+      [...path, identity.field],
+      `user \`${identity.written}\` is declared twice${caseNote}; the first declaration is at ${findings.context.describe(first.path)}`,
+      { hint: 'keep one entry per user' },
+    );
+  });
+}
+
+const SCHEDULE_FORMAT_HINT = 'six fields: minute hour day-of-month month day-of-week year, with `?` in one day field, e.g. `0 9 ? * MON *`';
+
+function checkRoutines(section: unknown, findings: Findings): void {
+  if (!Array.isArray(section)) return;
+  const names = new Map<string, ConfigPath>();
+  section.forEach((routine, index) => {
+    if (!isRecord(routine)) return;
+    const path: ConfigPath = ['routines', index];
+    const name = findings.text(routine, 'name', path);
+    if (name !== undefined) {
+      const first = names.get(name);
+      if (first !== undefined) {
+        findings.add('routine.duplicate', [...path, 'name'], `routine \`${name}\` is declared twice; the first declaration is at ${findings.context.describe(first)}`, {
+          hint: 'routines are identified by name: rename one of them',
+        });
+      } else names.set(name, [...path, 'name']);
+      if (name.length > ROUTINE_NAME_MAX) {
+        findings.add('routine.name', [...path, 'name'], `routine name is ${name.length} characters long; the limit is ${ROUTINE_NAME_MAX}`);
+      }
+    }
+    const owner = findings.text(routine, 'owner', path);
+    if (owner !== undefined) checkEmail(findings, [...path, 'owner'], owner, 'owner');
+    const schedule = findings.text(routine, 'schedule', path);
+    if (schedule !== undefined) {
+      const result = checkSchedule(schedule);
+      if (!result.ok) {
+        const formatProblem = /six fields|must be `\?`/.test(result.reason);
+        findings.add('routine.schedule', [...path, 'schedule'], `invalid schedule \`${schedule}\`: ${result.reason}`, formatProblem ? { hint: SCHEDULE_FORMAT_HINT } : {});
+      }
+    }
+    const timezone = findings.text(routine, 'timezone', path);
+    if (timezone !== undefined) {
+      const result = checkTimeZone(timezone);
+      if (!result.ok) {
+        const hint = result.hint ?? didYouMean(timezone, Intl.supportedValuesOf('timeZone'));
+        findings.add('routine.timezone', [...path, 'timezone'], result.reason, hint === undefined ? {} : { hint });
+      }
+    }
+    const modelId = findings.text(routine, 'modelId', path);
+    if (modelId !== undefined && !UUID_PATTERN.test(modelId)) {
+      findings.add('routine.modelId', [...path, 'modelId'], `\`modelId\` must be a model id (a uuid), found ${JSON.stringify(modelId)}`, {
+        hint: 'model ids differ per deployment: use a variable such as `${var.salesModelId}`',
+      });
+    }
+    const branchId = findings.text(routine, 'branchId', path);
+    if (branchId !== undefined && !UUID_PATTERN.test(branchId)) {
+      findings.add('routine.branchId', [...path, 'branchId'], `\`branchId\` must be a branch id (a uuid) or null, found ${JSON.stringify(branchId)}`);
+    }
+    if (isRecord(routine.destination)) checkDestination(routine.destination, [...path, 'destination'], name, findings);
+  });
+}
+
+function checkDestination(destination: Record<string, unknown>, path: ConfigPath, routineName: string | undefined, findings: Findings): void {
+  const routine = routineName === undefined ? 'this routine' : `routine \`${routineName}\``;
+  if (destination.type === 'email') {
+    const emails = Array.isArray(destination.recipientEmails) ? destination.recipientEmails : [];
+    const groups = Array.isArray(destination.userGroupIds) ? destination.userGroupIds : [];
+    emails.forEach((email, index) => {
+      const emailPath = [...path, 'recipientEmails', index];
+      if (typeof email === 'string' && !findings.context.skip(emailPath)) checkEmail(findings, emailPath, email, 'recipient');
+    });
+    if (emails.length === 0 && groups.length === 0) {
+      findings.add('routine.recipients', path, `${routine} has an e-mail destination without recipients`, {
+        hint: 'list addresses in `recipientEmails` or groups in `userGroupIds`',
+        target: 'key',
+      });
+    }
+    return;
+  }
+  if (destination.type !== 'slack') return;
+  const recipientId = findings.text(destination, 'recipientId', path);
+  const kind = destination.slackRecipientType;
+  if (recipientId === undefined || (kind !== 'channel' && kind !== 'users')) return;
+  if (SLACK_RECIPIENT_PATTERN[kind].test(recipientId)) return;
+  const other = kind === 'channel' ? 'users' : 'channel';
+  const looksLikeOther = SLACK_RECIPIENT_PATTERN[other].test(recipientId);
+  findings.add(
+    'routine.slackRecipient',
+    [...path, 'recipientId'],
+    kind === 'channel'
+      ? `\`${recipientId}\` is not a Slack channel id (channel ids start with C or G)`
+      : `\`${recipientId}\` is not a Slack user id (user ids start with U or W)`,
+    {
+      hint: looksLikeOther
+        ? `it looks like a ${other === 'users' ? 'user' : 'channel'} id: set \`slackRecipientType: ${other}\``
+        : 'copy the id from Slack (channel or member details), e.g. `C0123ABCD`',
+    },
+  );
+}
+
+/** Declared label names and renamed-from names (by labelKey), for the checks that refer to labels. */
+export interface DeclaredLabels {
+  declared: Map<string, { name: string; path: ConfigPath }>;
+  renamed: Map<string, { newName: string; path: ConfigPath }>;
+}
+
+function checkLabels(section: unknown, findings: Findings): DeclaredLabels {
+  const labels: DeclaredLabels = { declared: new Map(), renamed: new Map() };
+  if (!Array.isArray(section)) return labels;
+  section.forEach((label, index) => {
+    if (!isRecord(label)) return;
+    const path: ConfigPath = ['labels', index];
+    const name = findings.text(label, 'name', path);
+    if (name === undefined) return;
+    const first = labels.declared.get(labelKey(name));
+    if (first !== undefined) {
+      const caseNote = first.name !== name ? ' (label names compare case-insensitively)' : '';
+      findings.add('label.duplicate', [...path, 'name'], `label \`${name}\` is declared twice${caseNote}; the first declaration is at ${findings.context.describe(first.path)}`, {
+        hint: 'keep one entry per label',
+      });
+    } else labels.declared.set(labelKey(name), { name, path: [...path, 'name'] });
+    if (name.length < LABEL_NAME_MIN || name.length > LABEL_NAME_MAX) {
+      findings.add('label.name', [...path, 'name'], `label name \`${name}\` is ${name.length} character${name.length === 1 ? '' : 's'} long; names are ${LABEL_NAME_MIN} to ${LABEL_NAME_MAX} characters`);
+    }
+    const color = findings.text(label, 'color', path);
+    if (color !== undefined && !LABEL_COLOR_PATTERN.test(color)) {
+      findings.add('label.color', [...path, 'color'], `\`${color}\` is not a hex colour`, { hint: 'write `#rgb`, `#rrggbb` or `#rrggbbaa` in quotes, e.g. `"#0366d6"`' });
+    }
+    const description = findings.text(label, 'description', path);
+    if (description !== undefined && description.length > LABEL_DESCRIPTION_MAX) {
+      findings.add('label.description', [...path, 'description'], `label description is ${description.length} characters long; the limit is ${LABEL_DESCRIPTION_MAX}`);
+    }
+    if (label.pruneDocuments === true && label.documents === undefined) {
+      findings.add('label.pruneDocuments', [...path, 'pruneDocuments'], `label \`${name}\` sets \`pruneDocuments\` without \`documents\``, {
+        hint: 'list the documents that keep the label, or `documents: []` to take it off every document',
+      });
+    }
+    if (Array.isArray(label.documents)) {
+      const seen = new Set<string>();
+      label.documents.forEach((identifier, position) => {
+        if (typeof identifier !== 'string') return;
+        if (seen.has(identifier)) {
+          findings.add('label.documentDuplicate', [...path, 'documents', position], `document \`${identifier}\` is listed twice for label \`${name}\``);
+        }
+        seen.add(identifier);
+      });
+    }
+  });
+  // Renames are checked once every label is known, so order in the files does not matter.
+  section.forEach((label, index) => {
+    if (!isRecord(label) || typeof label.name !== 'string' || !Array.isArray(label.renamedFrom)) return;
+    const name = label.name;
+    label.renamedFrom.forEach((oldName, position) => {
+      if (typeof oldName !== 'string') return;
+      const path: ConfigPath = ['labels', index, 'renamedFrom', position];
+      if (oldName === name) {
+        findings.add('label.renameSelf', path, `label \`${name}\` lists its own name in \`renamedFrom\``, { hint: 'renamedFrom lists former names only' });
+        return;
+      }
+      const declared = labels.declared.get(labelKey(oldName));
+      if (declared !== undefined && labelKey(oldName) !== labelKey(name)) {
+        findings.add('label.renameCollision', path, `label \`${name}\` is renamed from \`${oldName}\`, which is also declared at ${findings.context.describe(declared.path)}`, {
+          hint: 'a label cannot be both renamed and kept: remove one of the two',
+        });
+        return;
+      }
+      const claimed = labels.renamed.get(labelKey(oldName));
+      if (claimed !== undefined) {
+        findings.add('label.renameAmbiguous', path, `\`${oldName}\` is renamed to both \`${claimed.newName}\` (at ${findings.context.describe(claimed.path)}) and \`${name}\``, {
+          hint: 'a label can be renamed to one new name only',
+        });
+        return;
+      }
+      labels.renamed.set(labelKey(oldName), { newName: name, path });
+    });
+  });
+  return labels;
+}

@@ -1,0 +1,196 @@
+// Finds the files of a configuration (one file, or every *.yaml/*.yml of a directory, sorted),
+// parses each with source positions, and reports YAML syntax errors and duplicate keys.
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAlias, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { locateInDocument, positionAt, type PositionedDocument } from './positions.js';
+import type { Diagnostic } from './types.js';
+
+/** One file of a configuration, parsed. */
+export interface ConfigSource extends PositionedDocument {
+  /** Absolute path. */
+  path: string;
+  /** Path relative to the configuration's directory; messages and the digest use it. */
+  name: string;
+  text: string;
+  doc: Document;
+  /** The file's content as plain data (undefined for an empty file). */
+  value: unknown;
+  /** The YAML had errors, so `value` may be incomplete. */
+  broken: boolean;
+}
+
+export interface ConfigSources {
+  /** Directory the configuration lives in. */
+  root: string;
+  files: ConfigSource[];
+  /** File-system and YAML findings (syntax errors, duplicate keys). */
+  diagnostics: Diagnostic[];
+  /** sha256 (hex) over the files' relative names and contents, in merge order. */
+  digest: string;
+}
+
+const CONFIG_FILE = /\.ya?ml$/i;
+
+/** Reads and parses every file of the configuration at `path`; never throws for bad input. */
+export async function readConfigSources(path: string, cwd: string): Promise<ConfigSources> {
+  const absolute = resolve(cwd, path);
+  const diagnostics: Diagnostic[] = [];
+  let paths: string[];
+  let root: string;
+  try {
+    const info = await stat(absolute);
+    if (info.isDirectory()) {
+      root = absolute;
+      const entries = await readdir(absolute, { withFileTypes: true });
+      const candidates = entries.filter((entry) => CONFIG_FILE.test(entry.name)).map((entry) => join(absolute, entry.name));
+      const files: string[] = [];
+      for (const candidate of candidates) if ((await stat(candidate)).isFile()) files.push(candidate);
+      paths = files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      if (paths.length === 0) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'config.empty',
+          summary: `\`${displayPath(absolute, cwd)}\` holds no *.yaml or *.yml files`,
+          hint: 'a configuration is a steward.yaml file or a directory of *.yaml files',
+        });
+      }
+    } else {
+      root = dirname(absolute);
+      paths = [absolute];
+    }
+  } catch (error) {
+    diagnostics.push(fileSystemDiagnostic(error, displayPath(absolute, cwd)));
+    return { root: absolute, files: [], diagnostics, digest: digestOf([]) };
+  }
+
+  const files: ConfigSource[] = [];
+  for (const filePath of paths) {
+    let text: string;
+    try {
+      text = await readFile(filePath, 'utf8');
+    } catch (error) {
+      diagnostics.push(fileSystemDiagnostic(error, displayPath(filePath, cwd)));
+      continue;
+    }
+    const source = parseSource(text, filePath, relative(root, filePath).split(sep).join('/') || basename(filePath), displayPath(filePath, cwd));
+    files.push(source.source);
+    diagnostics.push(...source.diagnostics);
+  }
+  return { root, files, diagnostics, digest: digestOf(files) };
+}
+
+/** Parses one file's text; `name` is its name relative to the configuration, `file` its display path. */
+export function parseSource(text: string, path: string, name: string, file: string): { source: ConfigSource; diagnostics: Diagnostic[] } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false });
+  const source: ConfigSource = { path, name, file, text, doc, lineCounter, value: undefined, broken: doc.errors.length > 0 };
+  const diagnostics: Diagnostic[] = [];
+  for (const error of doc.errors) {
+    diagnostics.push({ severity: 'error', code: 'yaml.syntax', summary: syntaxMessage(error.code, error.message), location: positionAt(source, error.pos[0]) });
+  }
+  for (const warning of doc.warnings) {
+    diagnostics.push({ severity: 'warning', code: 'yaml.warning', summary: syntaxMessage(warning.code, warning.message), location: positionAt(source, warning.pos[0]) });
+  }
+  diagnostics.push(...duplicateKeys(source), ...unresolvedAliases(source));
+  if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) source.broken = true;
+  try {
+    source.value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+  } catch (error) {
+    source.broken = true;
+    if (!diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {
+      diagnostics.push({ severity: 'error', code: 'yaml.syntax', summary: (error as Error).message, location: locateInDocument(source, []) });
+    }
+  }
+  return { source, diagnostics };
+}
+
+/** `a:` twice in one map is an error naming both places (YAML would silently keep the last). */
+function duplicateKeys(source: ConfigSource): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  visit(source.doc, {
+    Map(_, map) {
+      const seen = new Map<string, number>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key) || pair.key.range === undefined || pair.key.range === null) continue;
+        const key = String(pair.key.value);
+        const first = seen.get(key);
+        if (first === undefined) {
+          seen.set(key, pair.key.range[0]);
+          continue;
+        }
+        const firstAt = positionAt(source, first);
+        diagnostics.push({
+          severity: 'error',
+          code: 'yaml.duplicateKey',
+          summary: `\`${key}\` is declared twice in the same map; the first is at ${source.name}:${firstAt.line}:${firstAt.col}`,
+          hint: 'remove or merge one of the two',
+          location: positionAt(source, pair.key.range[0]),
+        });
+      }
+    },
+  });
+  return diagnostics;
+}
+
+function unresolvedAliases(source: ConfigSource): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  visit(source.doc, {
+    Alias(_, alias) {
+      if (!isAlias(alias) || alias.resolve(source.doc) !== undefined || alias.range === undefined || alias.range === null) return;
+      diagnostics.push({
+        severity: 'error',
+        code: 'yaml.syntax',
+        summary: `alias \`*${alias.source}\` refers to no anchor \`&${alias.source}\` declared before it`,
+        location: positionAt(source, alias.range[0]),
+      });
+    },
+  });
+  return diagnostics;
+}
+
+function syntaxMessage(code: string, message: string): string {
+  if (code === 'MULTIPLE_DOCS') return 'a configuration file holds one YAML document, but this one has several (separated by `---`)';
+  const firstLine = (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '').trim();
+  if (firstLine.startsWith('Missing closing "quote')) return 'a double-quoted string is not closed';
+  if (firstLine.startsWith("Missing closing 'quote")) return 'a single-quoted string is not closed';
+  return /^[A-Z][a-z]/.test(firstLine) ? firstLine[0]!.toLowerCase() + firstLine.slice(1) : firstLine;
+}
+
+function fileSystemDiagnostic(error: unknown, shown: string): Diagnostic {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return {
+      severity: 'error',
+      code: 'config.notFound',
+      summary: `\`${shown}\` does not exist`,
+      hint: 'pass a steward.yaml file or a directory of *.yaml files',
+    };
+  }
+  return { severity: 'error', code: 'config.unreadable', summary: `cannot read \`${shown}\`: ${(error as Error).message}` };
+}
+
+/** A path as diagnostics show it: relative to the working directory when inside it. */
+export function displayPath(absolute: string, cwd: string): string {
+  const relativePath = relative(cwd, absolute);
+  if (relativePath === '') return '.';
+  if (relativePath.startsWith('..') || isAbsolute(relativePath)) return absolute;
+  return relativePath.split(sep).join('/');
+}
+
+function digestOf(files: readonly ConfigSource[]): string {
+  const hash = createHash('sha256');
+  for (const file of files) {
+    hash.update(`${file.name}\n${Buffer.byteLength(file.text)}\n`);
+    hash.update(file.text);
+    hash.update('\n');
+  }
+  return hash.digest('hex');
+}
+
+/** True when `value` is a YAML map parsed to a plain object. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+

@@ -1,0 +1,134 @@
+// Validation findings for people (`file:line:col: error: message`, the source line, a caret and
+// a hint), for tools (JSON) and for GitHub Actions (workflow annotations). Pure functions: the
+// command decides where the text goes.
+import { Chalk, type ChalkInstance } from 'chalk';
+import { isSecretDiagnostic } from '../config/secrets.js';
+import type { Diagnostic } from '../config/types.js';
+
+export interface RenderOptions {
+  color: boolean;
+  /** The text of a file by the name diagnostics use, for the source excerpt. */
+  sources: Map<string, string> | ((file: string) => string | undefined);
+}
+
+/** Human-readable diagnostics, one block each, separated by blank lines; '' for none. */
+export function renderDiagnostics(diagnostics: Diagnostic[], options: RenderOptions): string {
+  const paint = new Chalk({ level: options.color ? 1 : 0 });
+  const cache = new Map<string, string[] | undefined>();
+  const linesOf = (file: string): string[] | undefined => {
+    if (!cache.has(file)) {
+      const text = typeof options.sources === 'function' ? options.sources(file) : options.sources.get(file);
+      cache.set(file, text?.split(/\r?\n/));
+    }
+    return cache.get(file);
+  };
+  return diagnostics.map((diagnostic) => renderOne(diagnostic, paint, linesOf)).join('\n');
+}
+
+function renderOne(diagnostic: Diagnostic, paint: ChalkInstance, linesOf: (file: string) => string[] | undefined): string {
+  const severityColor = diagnostic.severity === 'error' ? paint.red : paint.yellow;
+  const { location } = diagnostic;
+  const where = location === undefined ? '' : `${paint.bold(`${location.file}:${location.line}:${location.col}`)}: `;
+  let text = `${where}${severityColor.bold(`${diagnostic.severity}:`)} ${paint.bold(diagnostic.summary)}\n`;
+  if (diagnostic.detail !== undefined) text += `${indent(diagnostic.detail, '  ')}\n`;
+  const line = location === undefined ? undefined : linesOf(location.file)?.[location.line - 1];
+  if (location !== undefined && line !== undefined) {
+    const shown = isSecretDiagnostic(diagnostic.code) ? redact(line, location.col) : line;
+    const gutter = String(location.line);
+    const pad = ' '.repeat(gutter.length);
+    const lead = shown.slice(0, location.col - 1).replace(/[^\t]/g, ' ');
+    text += `${paint.blue(` ${gutter} |`)} ${shown}\n`;
+    text += `${paint.blue(` ${pad} |`)} ${lead}${severityColor('^'.repeat(underlineWidth(shown, location.col)))}\n`;
+  }
+  if (diagnostic.hint !== undefined) text += `${paint.cyan('  hint:')} ${diagnostic.hint}\n`;
+  return text;
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => prefix + line)
+    .join('\n');
+}
+
+/**
+ * How many characters to underline at `col`: a quoted scalar to its closing quote, otherwise the
+ * key or plain value up to `: `, ` #` or the end of the line (and `,` `]` `}` in flow context).
+ */
+export function underlineWidth(line: string, col: number): number {
+  const rest = line.slice(col - 1);
+  if (rest === '') return 1;
+  const quote = rest[0];
+  if (quote === '"' || quote === "'") {
+    for (let index = 1; index < rest.length; index++) {
+      if (rest[index] === '\\' && quote === '"') index++;
+      else if (rest[index] === quote) return index + 1;
+    }
+    return rest.length;
+  }
+  if (quote === '[' || quote === '{') return 1;
+  const flow = /[[{]/.test(line.slice(0, col - 1));
+  const end = rest.search(flow ? /:(\s|$)|\s#|[,\]}]/ : /:(\s|$)|\s#/);
+  const token = (end < 0 ? rest : rest.slice(0, end)).trimEnd();
+  return Math.max(1, token.length);
+}
+
+// A line that holds a secret is shown with its value masked: the key stays, the value does not.
+function redact(line: string, col: number): string {
+  const before = line.slice(0, col - 1);
+  const rest = line.slice(col - 1);
+  const key = /^(["']?[\w -]+["']?\s*:)(\s*)(.*)$/.exec(rest);
+  if (key !== null) return key[3] === '' ? line : `${before}${key[1]}${key[2]}<redacted>`;
+  return `${before}<redacted>`;
+}
+
+/** A diagnostic as `--json` prints it: flat, with the position spelled out. */
+export interface DiagnosticJson {
+  severity: Diagnostic['severity'];
+  code: string;
+  message: string;
+  detail?: string;
+  hint?: string;
+  file?: string;
+  line?: number;
+  col?: number;
+}
+
+/** The `--json` form of one diagnostic. */
+export function diagnosticToJson(diagnostic: Diagnostic): DiagnosticJson {
+  return {
+    severity: diagnostic.severity,
+    code: diagnostic.code,
+    message: diagnostic.summary,
+    ...(diagnostic.detail === undefined ? {} : { detail: diagnostic.detail }),
+    ...(diagnostic.hint === undefined ? {} : { hint: diagnostic.hint }),
+    ...(diagnostic.location === undefined ? {} : { file: diagnostic.location.file, line: diagnostic.location.line, col: diagnostic.location.col }),
+  };
+}
+
+/**
+ * GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`), one line per
+ * diagnostic, so findings appear on the pull request's changed lines.
+ */
+export function githubAnnotations(diagnostics: Diagnostic[]): string {
+  return diagnostics
+    .map((diagnostic) => {
+      const properties: string[] = [];
+      if (diagnostic.location !== undefined) {
+        const { file, line, col } = diagnostic.location;
+        properties.push(`file=${escapeProperty(file)}`, `line=${line}`, `col=${col}`);
+      }
+      properties.push(`title=${escapeProperty(`steward ${diagnostic.code}`)}`);
+      const message = diagnostic.hint === undefined ? diagnostic.summary : `${diagnostic.summary}\n${diagnostic.hint}`;
+      return `::${diagnostic.severity} ${properties.join(',')}::${escapeData(message)}\n`;
+    })
+    .join('');
+}
+
+function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}

@@ -1,0 +1,229 @@
+// schemas/steward.schema.json and src/config/types.ts describe the same configuration: property
+// names and required keys agree object by object, the schema is fit for editors, and every
+// example validates.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { EmailDestination, SlackDestination } from '../../src/api/types.js';
+import { CREDIT_CONTROL_FIELDS } from '../../src/api/types.js';
+import { loadConfig, validateConfig } from '../../src/config/load.js';
+import { configSchema } from '../../src/config/schema.js';
+import { parseSource } from '../../src/config/sources.js';
+import {
+  PRUNABLE_KINDS,
+  type CreditControlsConfig,
+  type EnvironmentConfig,
+  type LabelConfig,
+  type RoutineConfig,
+  type StewardConfig,
+  type UserCreditLimitConfig,
+} from '../../src/config/types.js';
+
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+/** Every key of T, written out: the compiler rejects a missing or an extra key. */
+type KeySet<T> = Record<keyof T, true>;
+type RequiredKeySet<T> = Record<RequiredKeys<T>, true>;
+
+interface SchemaNode {
+  [keyword: string]: unknown;
+  properties?: Record<string, SchemaNode>;
+  required?: string[];
+}
+const schema = configSchema() as SchemaNode;
+const defs = schema.$defs as Record<string, SchemaNode>;
+const propertiesOf = (node: SchemaNode | undefined) => Object.keys(node?.properties ?? {}).sort();
+const keysOf = (record: object) => Object.keys(record).sort();
+const requiredOf = (node: SchemaNode | undefined) => [...(node?.required ?? [])].sort();
+
+const stewardKeys: KeySet<StewardConfig> = { version: true, environments: true, creditControls: true, userCreditLimits: true, routines: true, labels: true, prune: true };
+const environmentKeys: KeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true, requestsPerMinute: true, variables: true, protect: true };
+const environmentRequired: RequiredKeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true };
+const creditKeys: KeySet<CreditControlsConfig> = { downgradeCredits: true, shutoffCredits: true, userDefaultCredits: true, entityGroupDefaultCredits: true };
+const userKeys: KeySet<UserCreditLimitConfig> = { email: true, userId: true, creditLimit: true, protect: true };
+const routineKeys: KeySet<RoutineConfig> = {
+  name: true, owner: true, prompt: true, schedule: true, timezone: true, modelId: true, branchId: true,
+  topicName: true, description: true, destination: true, paused: true, protect: true,
+};
+const routineRequired: RequiredKeySet<RoutineConfig> = { name: true, prompt: true, schedule: true, timezone: true, modelId: true, destination: true };
+const emailKeys: KeySet<EmailDestination> = { type: true, recipientEmails: true, userGroupIds: true };
+const slackKeys: KeySet<SlackDestination> = { type: true, recipientId: true, slackRecipientType: true };
+const slackRequired: RequiredKeySet<SlackDestination> = { type: true, recipientId: true, slackRecipientType: true };
+const slackTypes: Record<SlackDestination['slackRecipientType'], true> = { channel: true, users: true };
+const labelKeys: KeySet<LabelConfig> = {
+  name: true, renamedFrom: true, color: true, description: true, verified: true, homepage: true,
+  documents: true, pruneDocuments: true, protect: true,
+};
+const labelRequired: RequiredKeySet<LabelConfig> = { name: true };
+
+describe('the schema and the TypeScript types agree', () => {
+  it('on the top level', () => {
+    expect(propertiesOf(schema)).toEqual(keysOf(stewardKeys));
+    // `environments` is required of the merged configuration, not of each file (files may hold one kind each).
+    const required: RequiredKeySet<StewardConfig> = { version: true, environments: true };
+    expect(requiredOf(schema)).toEqual(keysOf(required).filter((key) => key !== 'environments'));
+  });
+
+  it('on environments and their protect lists', () => {
+    expect(propertiesOf(defs.environment)).toEqual(keysOf(environmentKeys));
+    expect(requiredOf(defs.environment)).toEqual(keysOf(environmentRequired));
+    expect(propertiesOf(defs.environment!.properties!.protect)).toEqual([...PRUNABLE_KINDS].sort());
+  });
+
+  it('on credit controls, prune and user credit limits', () => {
+    expect(propertiesOf(schema.properties!.creditControls)).toEqual(keysOf(creditKeys));
+    expect(propertiesOf(schema.properties!.creditControls)).toEqual([...CREDIT_CONTROL_FIELDS].sort());
+    expect(propertiesOf(schema.properties!.prune)).toEqual([...PRUNABLE_KINDS].sort());
+    expect(propertiesOf(defs.userCreditLimit)).toEqual(keysOf(userKeys));
+    expect(requiredOf(defs.userCreditLimit)).toEqual(['creditLimit']);
+  });
+
+  it('on routines and their destinations', () => {
+    expect(propertiesOf(defs.routine)).toEqual(keysOf(routineKeys));
+    expect(requiredOf(defs.routine)).toEqual(keysOf(routineRequired));
+    expect(propertiesOf(defs.emailDestination)).toEqual(keysOf(emailKeys));
+    // Both recipient lists default to [] in files; the loader fills them, so the loaded type has them.
+    expect(requiredOf(defs.emailDestination)).toEqual(['type']);
+    expect(propertiesOf(defs.slackDestination)).toEqual(keysOf(slackKeys));
+    expect(requiredOf(defs.slackDestination)).toEqual(keysOf(slackRequired));
+    expect([...(defs.slackDestination!.properties!.slackRecipientType!.enum as string[])].sort()).toEqual(keysOf(slackTypes));
+  });
+
+  it('on labels', () => {
+    expect(propertiesOf(defs.label)).toEqual(keysOf(labelKeys));
+    expect(requiredOf(defs.label)).toEqual(keysOf(labelRequired));
+  });
+});
+
+describe('the schema serves editors', () => {
+  const walk = (node: unknown, path: string, visit: (node: SchemaNode, path: string) => void): void => {
+    if (Array.isArray(node)) node.forEach((child, index) => walk(child, `${path}/${index}`, visit));
+    else if (node !== null && typeof node === 'object') {
+      visit(node as SchemaNode, path);
+      for (const [key, child] of Object.entries(node)) walk(child, `${path}/${key}`, visit);
+    }
+  };
+
+  it('is draft 2020-12 with an $id', () => {
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(typeof schema.$id).toBe('string');
+  });
+
+  it('describes every property and closes every object', () => {
+    const undescribed: string[] = [];
+    const open: string[] = [];
+    walk(schema, '#', (node, path) => {
+      if (node.properties === undefined) return;
+      if (node.additionalProperties !== false) open.push(path);
+      for (const [name, property] of Object.entries(node.properties)) if (typeof property.description !== 'string') undescribed.push(`${path}/properties/${name}`);
+    });
+    expect(undescribed).toEqual([]);
+    expect(open).toEqual([]);
+  });
+
+  it('gives every anyOf/oneOf a message, so one problem is one diagnostic', () => {
+    const silent: string[] = [];
+    walk(schema, '#', (node, path) => {
+      if ((node.anyOf !== undefined || (node.oneOf !== undefined && node.discriminator === undefined)) && typeof node.errorMessage !== 'string') silent.push(path);
+    });
+    expect(silent).toEqual([]);
+  });
+});
+
+describe('examples', () => {
+  const examples = ['examples/single', 'examples/gitops'];
+
+  it.each(examples)('%s validates without any finding', async (example) => {
+    expect(await validateConfig(example, { processEnv: {} })).toEqual([]);
+  });
+
+  it.each(['examples/single/steward.yaml', 'examples/gitops/environments.yaml', 'examples/gitops/credit.yaml', 'examples/gitops/routines.yaml', 'examples/gitops/labels.yaml'])(
+    '%s points editors at the schema',
+    (file) => {
+      const firstLine = readFileSync(file, 'utf8').split('\n')[0]!;
+      const match = /^# yaml-language-server: \$schema=(\S+)$/.exec(firstLine);
+      expect(match).not.toBeNull();
+      expect(fileURLToPath(new URL(match![1]!, new URL(`../../${file}`, import.meta.url)))).toBe(fileURLToPath(new URL('../../schemas/steward.schema.json', import.meta.url)));
+    },
+  );
+
+  it('the gitops example loads for both deployments, with their own model ids', async () => {
+    const production = await loadConfig('examples/gitops', { environment: 'production', processEnv: {} });
+    const playground = await loadConfig('examples/gitops', { environment: 'playground', processEnv: {} });
+    if (!production.ok || !playground.ok) throw new Error('the gitops example does not load');
+    const config: StewardConfig = production.loaded.config;
+    expect(config.routines?.[0]?.modelId).toBe('5b0e7a52-6c1d-4f3a-9e2b-8d7c6b5a4f30');
+    expect(playground.loaded.config.routines?.[0]?.modelId).toBe('c7e2b4a1-9d3f-4a6b-8e1c-2f5d7a9b0c3e');
+    expect(production.loaded.environment).toMatchObject({ baseUrl: 'https://acme.example.com', tokenEnv: 'STEWARD_PRODUCTION_TOKEN' });
+    expect(playground.loaded.environment).toMatchObject({ baseUrl: 'https://acme-playground.example.com', tokenEnv: 'STEWARD_PLAYGROUND_TOKEN' });
+  });
+
+  it('the gitops example declares every change the demo plan shows against the demo dataset', async () => {
+    const result = await loadConfig('examples/gitops', { environment: 'production', processEnv: {} });
+    if (!result.ok) throw new Error('the gitops example does not load');
+    const { config } = result.loaded;
+    expect(config.prune).toEqual({ userCreditLimits: true, routines: true, labels: true });
+    expect(config.creditControls).toMatchObject({ shutoffCredits: 12000, entityGroupDefaultCredits: 500 });
+    const limits = Object.fromEntries((config.userCreditLimits ?? []).map((limit) => [limit.email, limit.creditLimit]));
+    expect(limits).toEqual({
+      'grace@acme.example': 750,
+      'margaret@acme.example': 300,
+      'linus@acme.example': null,
+      'barbara@acme.example': null,
+      'ken@acme.example': 'default',
+    });
+    const routines = new Map((config.routines ?? []).map((routine) => [routine.name, routine]));
+    expect(routines.has('Old experiment')).toBe(false);
+    expect(routines.get('Weekly revenue digest')?.schedule).toBe('0 8 ? * MON *');
+    expect(routines.get('Daily pipeline check')?.topicName).toBe('orders');
+    expect(routines.get("Grace's weekly KPIs")?.owner).toBe('grace@acme.example');
+    expect(routines.get('Monthly marketing recap')?.destination).toEqual({ type: 'slack', recipientId: 'U0MARKETING', slackRecipientType: 'users' });
+    const labels = new Map((config.labels ?? []).map((label) => [label.name, label]));
+    expect(labels.has('obsolete')).toBe(false);
+    expect(labels.get('board-kpis')?.renamedFrom).toEqual(['legacy-kpis']);
+    expect(labels.get('certified')).toMatchObject({ verified: true, documents: ['8f2e1d4c', '9d8e7f60'] });
+    expect(labels.get('draft')).toMatchObject({ documents: [], pruneDocuments: true });
+    expect(labels.get('marketing')?.documents).toEqual(['5e4d3c2b', '3a9b7c6d']);
+  });
+});
+
+describe('the README', () => {
+  it('documents a complete configuration that validates and uses every field of the schema', async () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const section = readme.slice(readme.indexOf('## Configuration'));
+    const example = /### A complete example[\s\S]*?```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(example).toBeDefined();
+    const directory = await mkdtemp(join(tmpdir(), 'steward-readme-'));
+    try {
+      await writeFile(join(directory, 'steward.yaml'), example!);
+      expect(await validateConfig(directory, { processEnv: { PLAYGROUND_URL: 'https://acme-playground.example.com' } })).toEqual([]);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+    // Every property the schema knows appears in the example.
+    const used = new Set<string>();
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (value !== null && typeof value === 'object') {
+        for (const [key, child] of Object.entries(value)) {
+          used.add(key);
+          collect(child);
+        }
+      }
+    };
+    collect(parseSource(example!, 'README.md', 'README.md', 'README.md').source.value);
+    const declared = new Set<string>();
+    const gather = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(gather);
+      else if (node !== null && typeof node === 'object') {
+        const properties = (node as SchemaNode).properties;
+        if (properties !== undefined) Object.keys(properties).forEach((name) => declared.add(name));
+        Object.values(node).forEach(gather);
+      }
+    };
+    gather(schema);
+    expect([...declared].filter((name) => !used.has(name))).toEqual([]);
+  });
+});
