@@ -3,7 +3,10 @@
 import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { registerApply } from './apply.js';
+import { registerDemo } from './demo.js';
 import { registerEmulator } from './emulator.js';
+import { registerPlan } from './plan.js';
 import { registerValidate } from './validate.js';
 
 const packageJson = JSON.parse(
@@ -20,6 +23,9 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   // Commands: one registration line each.
   registerValidate(program);
+  registerPlan(program);
+  registerApply(program);
   registerEmulator(program);
+  registerDemo(program);
   return program;
 }

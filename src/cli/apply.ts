@@ -1,0 +1,123 @@
+// `steward apply`: make the live state match the config. With a saved plan it applies exactly
+// that plan's steps, refusing a plan for another environment or an edited config, and refusing
+// stale steps; without one it plans, shows the plan and asks (or needs --auto-approve).
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { checkSteps, runSteps } from '../apply/executor.js';
+import type { LoadedConfig } from '../config/types.js';
+import { StewardError } from '../errors.js';
+import type { ApiClient } from '../api/client.js';
+import type { PlatformApi } from '../api/platform.js';
+import { REGISTRY } from '../kinds/registry.js';
+import { checkPlanFits, loadPlan } from '../plan/planFile.js';
+import { makePlan, observe, type LiveState } from '../plan/planner.js';
+import type { Plan, PlanStep } from '../plan/types.js';
+import { renderApplyReport, renderDryRun, renderPlan, renderStale } from '../render/human.js';
+import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
+import { connectionOptions } from './plan.js';
+
+export interface ApplyOptions extends ConnectionOptions {
+  autoApprove?: boolean;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+/** Runs `steward apply [PLANFILE]`; returns the exit code (1 when a step failed or was refused). */
+export async function runApply(planFile: string | undefined, options: ApplyOptions, io: CommandIo): Promise<number> {
+  let client: ApiClient | undefined;
+  try {
+    const saved = planFile === undefined ? undefined : await loadPlan(resolve(io.cwd, planFile));
+    const loaded = await loadForEnvironment(io, { ...options, env: options.env ?? saved?.environment });
+    if (saved !== undefined) {
+      checkPlanFits(saved, { environment: loaded.environmentName, baseUrl: baseUrlOf(loaded, options), configDigest: loaded.digest });
+    }
+    const connection = connect(io, loaded, options);
+    client = connection.client;
+    return saved === undefined
+      ? await applyFresh(loaded, connection, options, io)
+      : await applySaved(saved, loaded, connection, options, io);
+  } catch (error) {
+    return reportError(io, error, options.json === true);
+  } finally {
+    await client?.close();
+  }
+}
+
+interface Connection {
+  client: ApiClient;
+  api: PlatformApi;
+}
+
+/** A saved plan (already checked to fit): read the live state again, refuse stale steps, run the rest. */
+async function applySaved(plan: Plan, loaded: LoadedConfig, { client, api }: Connection, options: ApplyOptions, io: CommandIo): Promise<number> {
+  const { live } = await observe({ loaded, api, kinds: plan.kinds, requestCount: () => client.stats().requests });
+  const checked = checkSteps(plan.steps, live);
+  const color = useColor(io, options.color);
+  if (checked.stale.length > 0) {
+    io.stderr(renderStale(checked.stale, { color }));
+    return 1;
+  }
+  if (options.dryRun) {
+    io.stdout(renderDryRun(checked, client.stats().requests, { color }));
+    return 0;
+  }
+  return execute(checked.runnable, checked.alreadyApplied, { client, api, live }, options, io);
+}
+
+/** No plan file: plan now, show it, get approval, apply. */
+async function applyFresh(loaded: LoadedConfig, { client, api }: Connection, options: ApplyOptions, io: CommandIo): Promise<number> {
+  const { plan, live } = await makePlan({
+    loaded,
+    api,
+    baseUrl: baseUrlOf(loaded, options),
+    stewardVersion: STEWARD_VERSION,
+    requestCount: () => client.stats().requests,
+  });
+  const color = useColor(io, options.color);
+  if (!options.json) io.stdout(renderPlan(plan, { color }));
+  if (plan.steps.length === 0) return 0;
+  if (options.dryRun) {
+    io.stdout(renderDryRun({ runnable: plan.steps, alreadyApplied: [], stale: [] }, client.stats().requests, { color }));
+    return 0;
+  }
+  if (!options.autoApprove) {
+    if (io.confirm === undefined) {
+      throw new StewardError('apply.needs-approval', 'apply changes nothing without approval, and there is no terminal to ask on', 'user', {
+        hint: 'pass --auto-approve, or apply a reviewed plan file: steward plan --out plan.json && steward apply plan.json',
+      });
+    }
+    const approved = await io.confirm(`\nApply these changes to ${plan.environment}? Only 'yes' is accepted: `);
+    if (!approved) {
+      io.stdout('Apply cancelled. Nothing was changed.\n');
+      return 1;
+    }
+  }
+  return execute(plan.steps, [], { client, api, live }, options, io);
+}
+
+async function execute(
+  steps: PlanStep[],
+  alreadyApplied: PlanStep[],
+  context: Connection & { live: LiveState },
+  options: ApplyOptions,
+  io: CommandIo,
+): Promise<number> {
+  const before = context.client.stats().requests;
+  const results = await runSteps(steps, { api: context.api, live: context.live }, REGISTRY);
+  const report = { results, alreadyApplied, requests: context.client.stats().requests - before };
+  if (options.json) io.stdout(`${JSON.stringify({ results: results.map(({ step, outcome }) => ({ id: step.id, action: step.action, ...outcome })), alreadyApplied: alreadyApplied.map((step) => step.id), requests: report.requests }, null, 2)}\n`);
+  else io.stdout(renderApplyReport(report, { color: useColor(io, options.color) }));
+  return results.some((result) => result.outcome.status !== 'done') ? 1 : 0;
+}
+
+export function registerApply(program: Command): void {
+  connectionOptions(program.command('apply'))
+    .argument('[planfile]', 'a plan saved with `steward plan --out FILE`; applies exactly its steps')
+    .description('make the live state match the configuration')
+    .option('--auto-approve', 'apply without asking (needed when there is no terminal)')
+    .option('--dry-run', 'do everything but the writes: show which steps would run')
+    .option('--json', 'print the apply report as JSON')
+    .action(async (planFile: string | undefined, options: ApplyOptions) => {
+      process.exitCode = await runApply(planFile, options, processIo());
+    });
+}

@@ -1,0 +1,95 @@
+// `steward plan`: what apply would change, as text, JSON or Markdown; optionally saved to a file.
+// Exit codes with --detailed-exitcode: 0 no changes, 2 changes, 3 changes that delete or
+// replace something, 1 error. Without it: 0 unless something went wrong.
+import type { Command } from 'commander';
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Kind } from '../config/types.js';
+import { makePlan } from '../plan/planner.js';
+import { savePlan } from '../plan/planFile.js';
+import { isDestructive, type Plan } from '../plan/types.js';
+import { renderPlan } from '../render/human.js';
+import { renderPlanMarkdown } from '../render/markdown.js';
+import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
+
+export interface PlanOptions extends ConnectionOptions {
+  out?: string;
+  json?: boolean;
+  markdown?: boolean | string;
+  detailedExitcode?: boolean;
+  showAll?: boolean;
+  kinds?: readonly Kind[];
+}
+
+export const EXIT = { ok: 0, error: 1, changes: 2, destructive: 3 } as const;
+
+/** Runs `steward plan`; returns the exit code. */
+export async function runPlan(options: PlanOptions, io: CommandIo): Promise<number> {
+  try {
+    const loaded = await loadForEnvironment(io, options);
+    const { client, api } = connect(io, loaded, options);
+    let plan: Plan;
+    try {
+      ({ plan } = await makePlan({
+        loaded,
+        api,
+        baseUrl: baseUrlOf(loaded, options),
+        stewardVersion: STEWARD_VERSION,
+        requestCount: () => client.stats().requests,
+        ...(options.kinds ? { kinds: options.kinds } : {}),
+      }));
+    } finally {
+      await client.close();
+    }
+    if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out));
+    await emitPlan(plan, options, io);
+    if (options.out !== undefined && !options.json) io.stderr(`Saved the plan to ${options.out}. Apply it with: steward apply ${options.out}\n`);
+    return planExitCode(plan, options.detailedExitcode === true);
+  } catch (error) {
+    return reportError(io, error, options.json === true);
+  }
+}
+
+/** Prints the plan in the chosen form; `--markdown FILE` also writes it (e.g. a CI job summary). */
+async function emitPlan(plan: Plan, options: PlanOptions, io: CommandIo): Promise<void> {
+  if (options.json) {
+    io.stdout(`${JSON.stringify(plan, null, 2)}\n`);
+    return;
+  }
+  if (typeof options.markdown === 'string') {
+    await writeFile(resolve(io.cwd, options.markdown), renderPlanMarkdown(plan), { flag: 'a' });
+  } else if (options.markdown) {
+    io.stdout(renderPlanMarkdown(plan));
+    return;
+  }
+  io.stdout(renderPlan(plan, { color: useColor(io, options.color), showAll: options.showAll === true }));
+}
+
+/** 0 no changes; with detailed codes 2 changes and 3 destructive changes. */
+export function planExitCode(plan: Plan, detailed: boolean): number {
+  if (!detailed || plan.steps.length === 0) return EXIT.ok;
+  return isDestructive(plan) ? EXIT.destructive : EXIT.changes;
+}
+
+/** Options every plan-like command takes. */
+export function connectionOptions(command: Command): Command {
+  return command
+    .option('-c, --config <path>', 'config file or directory (default: ./steward.yaml, else the current directory)')
+    .option('-e, --env <name>', 'environment to act on (required when the config declares several)')
+    .option('--base-url <url>', "override the environment's base URL (e.g. a local emulator)")
+    .option('--debug', 'log every API request (method, path, status, duration; tokens redacted) to stderr')
+    .option('--no-color', 'never colour the output');
+}
+
+export function registerPlan(program: Command): void {
+  connectionOptions(program.command('plan'))
+    .description('show what apply would change, without changing anything')
+    .option('-o, --out <file>', 'save the plan for `steward apply FILE`')
+    .option('--json', 'print the plan as JSON (the plan-file format)')
+    .option('--markdown [file]', 'print the plan as Markdown (or append it to FILE, e.g. $GITHUB_STEP_SUMMARY)')
+    .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 3 when something is deleted or replaced')
+    .option('--show-all', 'list every step of large bulk changes')
+    .action(async (options: PlanOptions) => {
+      process.exitCode = await runPlan(options, processIo());
+    });
+}

@@ -1,0 +1,74 @@
+// AI credit controls: one organization-wide singleton. Only the fields the config declares are
+// managed, and one PATCH carries every changed field, because the server checks
+// downgrade <= shutoff on the merged result (moving both in two requests could fail halfway).
+import type { CreditControls, CreditControlSettings } from '../api/types.js';
+import { CREDIT_CONTROL_FIELDS } from '../api/types.js';
+import { StewardError } from '../errors.js';
+import { changedFields, pick } from '../plan/fields.js';
+import type { PlanStep } from '../plan/types.js';
+import { attempt, type ResourceKind, type StepOutcome } from './kind.js';
+
+export type DesiredCreditControls = Partial<CreditControlSettings>;
+
+const KEY = 'credit controls';
+
+export const creditControls: ResourceKind<DesiredCreditControls, CreditControls> = {
+  kind: 'creditControls',
+  readAfter: [],
+
+  declared: (config) => config.creditControls !== undefined && Object.keys(config.creditControls).length > 0,
+
+  emails: () => [],
+
+  desired({ config }) {
+    return pick({ ...config.creditControls }, CREDIT_CONTROL_FIELDS) as DesiredCreditControls;
+  },
+
+  read: ({ api }) => api.getCreditControls(),
+
+  diff(desired, live) {
+    const managed = Object.keys(desired);
+    const fields = changedFields(pick(live, managed), desired);
+    if (fields.length === 0) return { steps: [], warnings: [] };
+    const merged = { ...live, ...desired };
+    if (
+      merged.downgradeCredits !== null &&
+      merged.shutoffCredits !== null &&
+      merged.downgradeCredits > merged.shutoffCredits
+    ) {
+      throw new StewardError(
+        'plan.credit-thresholds',
+        `creditControls: downgradeCredits (${merged.downgradeCredits}) would exceed shutoffCredits (${merged.shutoffCredits}) once merged with the live settings`,
+        'user',
+        { hint: 'declare both thresholds so they move together' },
+      );
+    }
+    const changed = fields.map((field) => field.path);
+    const step: PlanStep = {
+      id: 'creditControls/settings',
+      kind: 'creditControls',
+      key: KEY,
+      action: 'update',
+      dependsOn: [],
+      ref: {},
+      before: pick(live, changed),
+      after: pick(desired, changed),
+      fields,
+    };
+    return { steps: [step], warnings: [] };
+  },
+
+  current: (step, live) => pick(live, Object.keys('after' in step ? step.after : step.before)),
+
+  async apply(steps, { api }) {
+    const outcomes = new Map<string, StepOutcome>();
+    for (const step of steps) {
+      if (step.action !== 'update') {
+        outcomes.set(step.id, { status: 'failed', error: `credit controls cannot be ${step.action}d` });
+        continue;
+      }
+      outcomes.set(step.id, await attempt(() => api.patchCreditControls(step.after).then(() => undefined)));
+    }
+    return outcomes;
+  },
+};

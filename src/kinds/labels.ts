@@ -1,0 +1,205 @@
+// Label definitions. Identity is the name, case-insensitively (as on the server). A declared
+// `renamedFrom` turns a live label of a former name into a rename (PUT with a new name), so the
+// documents that carry it keep it; a delete + create would strip them.
+import type { Label, LabelCreate, LabelUpdate } from '../api/types.js';
+import { isNotFound, isOutcomeUnknown } from '../api/errors.js';
+import { labelKey } from '../domain/rules.js';
+import { changedFields, pick } from '../plan/fields.js';
+import type { PlanStep, PlanWarning } from '../plan/types.js';
+import { attempt, type DesiredInput, type ResourceKind, type StepOutcome } from './kind.js';
+import { protectedInEnvironment } from './protection.js';
+
+export const LABEL_FIELDS = ['color', 'description', 'verified', 'homepage'] as const;
+
+export interface DesiredLabel {
+  name: string;
+  renamedFrom: string[];
+  /** Only the fields the config declares are managed. */
+  fields: Partial<Pick<Label, (typeof LABEL_FIELDS)[number]>>;
+  /** Document identifiers that carry it, when the config manages them. */
+  documents: string[] | undefined;
+  pruneDocuments: boolean;
+}
+
+export interface DesiredLabels {
+  labels: DesiredLabel[];
+  prune: boolean;
+  isProtected: (name: string) => boolean;
+}
+
+/** What becomes of each label, declared or live. Shared by labels and documentLabels. */
+export type LabelFate =
+  | { fate: 'create'; desired: DesiredLabel }
+  | { fate: 'keep'; desired: DesiredLabel; live: Label }
+  | { fate: 'rename'; desired: DesiredLabel; live: Label }
+  | { fate: 'delete'; live: Label }
+  | { fate: 'ignore'; live: Label };
+
+/** Matches declared labels to live ones: by name, then by a former name; the rest are pruned or left. */
+export function labelFates(desired: DesiredLabels, live: readonly Label[]): LabelFate[] {
+  const byKey = new Map(live.map((label) => [labelKey(label.name), label]));
+  const claimed = new Set<string>();
+  const fates: LabelFate[] = [];
+  for (const label of desired.labels) {
+    const same = byKey.get(labelKey(label.name));
+    if (same) {
+      claimed.add(labelKey(same.name));
+      fates.push({ fate: 'keep', desired: label, live: same });
+      continue;
+    }
+    const former = label.renamedFrom.map((name) => byKey.get(labelKey(name))).find((found) => found && !claimed.has(labelKey(found.name)));
+    if (former) {
+      claimed.add(labelKey(former.name));
+      fates.push({ fate: 'rename', desired: label, live: former });
+    } else {
+      fates.push({ fate: 'create', desired: label });
+    }
+  }
+  for (const label of live) {
+    if (claimed.has(labelKey(label.name))) continue;
+    const doomed = desired.prune && !desired.isProtected(label.name);
+    fates.push(doomed ? { fate: 'delete', live: label } : { fate: 'ignore', live: label });
+  }
+  return fates;
+}
+
+/** The desired labels of a config. */
+export function desiredLabels({ config, environment }: DesiredInput): DesiredLabels {
+  return {
+    labels: (config.labels ?? []).map((label) => {
+      const fields: DesiredLabel['fields'] = {};
+      for (const field of LABEL_FIELDS) if (label[field] !== undefined) Object.assign(fields, { [field]: label[field] });
+      return {
+        name: label.name,
+        renamedFrom: label.renamedFrom ?? [],
+        fields,
+        documents: label.documents,
+        pruneDocuments: label.pruneDocuments === true,
+      };
+    }),
+    prune: config.prune?.labels === true,
+    isProtected: (name) =>
+      protectedInEnvironment(environment, 'labels', [name]) ||
+      (config.labels ?? []).some((label) => label.protect === true && labelKey(label.name) === labelKey(name)),
+  };
+}
+
+/** The plan-step id of a label; documentLabels steps depend on it. */
+export function labelStepId(name: string): string {
+  return `labels/${labelKey(name)}`;
+}
+
+export const labels: ResourceKind<DesiredLabels, Label[]> = {
+  kind: 'labels',
+  readAfter: [],
+
+  declared: (config) => config.labels !== undefined || config.prune?.labels === true,
+
+  emails: () => [],
+
+  desired: desiredLabels,
+
+  read: ({ api }) => api.listLabels(),
+
+  diff(desired, live) {
+    const steps: PlanStep[] = [];
+    const warnings: PlanWarning[] = [];
+    for (const fate of labelFates(desired, live)) {
+      switch (fate.fate) {
+        case 'create':
+          steps.push({ ...base(fate.desired.name), action: 'create', after: { name: fate.desired.name, ...fate.desired.fields } });
+          break;
+        case 'keep':
+        case 'rename': {
+          const after = { name: fate.desired.name, ...fate.desired.fields };
+          const before = pick(fate.live as unknown as Record<string, unknown>, Object.keys(after));
+          const fields = changedFields(before, after);
+          if (fate.fate === 'keep') warnOnLeftoverFormerNames(fate.desired, live, warnings);
+          if (fields.length === 0) break;
+          steps.push({
+            ...base(fate.desired.name),
+            ref: { liveName: fate.live.name },
+            action: 'update',
+            before,
+            after,
+            fields,
+            ...(fate.fate === 'rename' ? { reason: `renamed from "${fate.live.name}"; documents keep it` } : {}),
+          });
+          break;
+        }
+        case 'delete':
+          steps.push({
+            ...base(fate.live.name),
+            ref: { liveName: fate.live.name },
+            action: 'delete',
+            before: pick(fate.live as unknown as Record<string, unknown>, ['name', ...LABEL_FIELDS]),
+            reason: 'pruned: not in the config',
+          });
+          break;
+        case 'ignore':
+          break;
+      }
+    }
+    return { steps, warnings };
+  },
+
+  current(step, live) {
+    const target = step.action === 'delete' ? step.before : step.after;
+    const names = [String(target.name), step.ref.liveName].filter((name): name is string => name !== undefined);
+    const label = names.map((name) => live.find((candidate) => labelKey(candidate.name) === labelKey(name))).find(Boolean);
+    return label === undefined ? undefined : pick(label as unknown as Record<string, unknown>, Object.keys(target));
+  },
+
+  async apply(steps, { api }) {
+    const outcomes = new Map<string, StepOutcome>();
+    for (const step of steps) outcomes.set(step.id, await attempt(() => applyLabelStep(step, api)));
+    return outcomes;
+  },
+};
+
+async function applyLabelStep(step: PlanStep, api: Parameters<ResourceKind['apply']>[1]['api']): Promise<void> {
+  switch (step.action) {
+    case 'create': {
+      const body = step.after as unknown as LabelCreate;
+      try {
+        await api.createLabel(body);
+      } catch (error) {
+        if (!isOutcomeUnknown(error)) throw error;
+        // The response was lost: the label may exist now. Look before sending it again.
+        try {
+          await api.getLabel(body.name);
+        } catch (lookup) {
+          if (!isNotFound(lookup)) throw lookup;
+          await api.createLabel(body);
+        }
+      }
+      return;
+    }
+    case 'update':
+    case 'replace': {
+      const changes: LabelUpdate = {};
+      for (const field of step.fields) Object.assign(changes, { [field.path]: field.after });
+      await api.updateLabel(step.ref.liveName ?? String(step.before.name), changes);
+      return;
+    }
+    case 'delete':
+      await api.deleteLabel(step.ref.liveName ?? String(step.before.name));
+      return;
+  }
+}
+
+function base(name: string) {
+  return { id: labelStepId(name), kind: 'labels' as const, key: name, dependsOn: [], ref: {} };
+}
+
+function warnOnLeftoverFormerNames(label: DesiredLabel, live: readonly Label[], warnings: PlanWarning[]): void {
+  for (const former of label.renamedFrom) {
+    const leftover = live.find((candidate) => labelKey(candidate.name) === labelKey(former));
+    if (leftover) {
+      warnings.push({
+        code: 'labels.rename-target-exists',
+        message: `label "${label.name}" already exists, so "${leftover.name}" (listed in its renamedFrom) is not renamed; documents carrying "${leftover.name}" keep that label`,
+      });
+    }
+  }
+}

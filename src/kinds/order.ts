@@ -1,0 +1,40 @@
+// The one place that says in which order steps run. Creates, updates and replacements go
+// top-down by level; deletes go bottom-up, so nothing is deleted while something still needs it.
+//
+//   level 0   creditControls
+//               │  (user limits fall back to its defaults)
+//   level 1   labels      userCreditLimits      routines
+//               │
+//   level 2   documentLabels   (links need their label; unlinks must precede a label's delete)
+//
+// Resulting sequence: L0 changes, L1 changes, L2 changes and L2 deletes, L1 deletes, L0 deletes.
+// documentLabels' links and unlinks are adjacent, so the applier sends one PATCH per document.
+import type { Kind } from '../config/types.js';
+import type { PlanStep } from '../plan/types.js';
+
+export const LEVELS: Readonly<Record<Kind, number>> = {
+  creditControls: 0,
+  labels: 1,
+  userCreditLimits: 1,
+  routines: 1,
+  documentLabels: 2,
+};
+
+const KIND_ORDER: readonly Kind[] = ['creditControls', 'labels', 'userCreditLimits', 'routines', 'documentLabels'];
+
+/** Sorts steps into the order they must run; stable and deterministic for equal inputs. */
+export function orderSteps(steps: readonly PlanStep[]): PlanStep[] {
+  return [...steps].sort((a, b) => phase(a) - phase(b) || kindRank(a) - kindRank(b) || a.id.localeCompare(b.id));
+}
+
+function phase(step: PlanStep): number {
+  const level = LEVELS[step.kind];
+  const deepest = Math.max(...Object.values(LEVELS));
+  if (step.action !== 'delete') return level * 2;
+  // The deepest level's deletes run right after its changes; shallower deletes after those.
+  return level === deepest ? level * 2 + 1 : (deepest + 1) * 2 + (deepest - level);
+}
+
+function kindRank(step: PlanStep): number {
+  return KIND_ORDER.indexOf(step.kind);
+}

@@ -1,0 +1,166 @@
+// Carrying out routine steps. Two rules from the API's gaps shape this file: an update is a
+// PATCH, retried once as a full PUT when the server answers 405; and a create whose response was
+// lost is looked up by name before it is ever sent again, so it cannot become a duplicate.
+import type { PlatformApi } from '../api/platform.js';
+import { isMethodNotAllowed, isOutcomeUnknown } from '../api/errors.js';
+import type { Routine, RoutineCreate, RoutinePatch, RoutinePut } from '../api/types.js';
+import { StewardError } from '../errors.js';
+import type { PlanStep } from '../plan/types.js';
+import { attempt, type StepOutcome } from './kind.js';
+import type { LiveRoutines } from './routines.js';
+import { liveState, type RoutineState } from './routineState.js';
+
+/** Applies routine steps in order; each step's failure is recorded and the others go on. */
+export async function applyRoutineSteps(steps: PlanStep[], api: PlatformApi, live: LiveRoutines): Promise<Map<string, StepOutcome>> {
+  const writer = new RoutineWriter(api, live);
+  const outcomes = new Map<string, StepOutcome>();
+  for (const step of steps) outcomes.set(step.id, await attempt(() => writer.run(step)));
+  return outcomes;
+}
+
+class RoutineWriter {
+  /** Which update methods the server supports, learnt from the first 405 of each. */
+  private patchWorks = true;
+  private putWorks = true;
+
+  constructor(
+    private readonly api: PlatformApi,
+    private readonly live: LiveRoutines,
+  ) {}
+
+  async run(step: PlanStep): Promise<void> {
+    const options = step.ref.ownerId === undefined ? undefined : { userId: step.ref.ownerId };
+    switch (step.action) {
+      case 'create':
+        await this.create(step.after as unknown as RoutineState, options, []);
+        return;
+      case 'update': {
+        const routine = this.liveRoutine(step, String(step.after.name));
+        await this.update(routine, step, options);
+        return;
+      }
+      case 'replace': {
+        const old = this.liveRoutine(step, String(step.before.name));
+        await this.create(step.after as unknown as RoutineState, options, [old.id]);
+        await this.api.deleteRoutine(old.id, options);
+        return;
+      }
+      case 'delete':
+        await this.api.deleteRoutine(step.ref.routineId ?? this.liveRoutine(step, String(step.before.name)).id, options);
+        return;
+    }
+  }
+
+  /** Creates a routine; if the response was lost, finds it by name before trying again. */
+  private async create(state: RoutineState, options: { userId: string } | undefined, knownIds: string[]): Promise<void> {
+    const body = createBody(state);
+    const existingIds = new Set([...knownIds, ...this.namesakes(options?.userId, state.name).map((r) => r.id)]);
+    let id: string;
+    try {
+      ({ id } = await this.api.createRoutine(body, options));
+    } catch (error) {
+      if (!isOutcomeUnknown(error)) throw error;
+      const created = await this.findCreated(options, state.name, existingIds);
+      id = created?.id ?? (await this.api.createRoutine(body, options)).id;
+    }
+    if (state.paused) await this.setActive(id, state, false, options);
+  }
+
+  private async findCreated(options: { userId: string } | undefined, name: string, existingIds: Set<string>): Promise<Routine | undefined> {
+    for await (const routine of this.api.listRoutines(options)) {
+      if (routine.name === name && !existingIds.has(routine.id)) return routine;
+    }
+    return undefined;
+  }
+
+  private async update(routine: Routine, step: PlanStep & { action: 'update' }, options: { userId: string } | undefined): Promise<void> {
+    const after = step.after as unknown as Partial<RoutineState>;
+    const changed = new Set(step.fields.map((field) => field.path.split('.')[0]!));
+    const content = [...changed].filter((field) => field !== 'paused');
+    if (content.length > 0) {
+      if (this.patchWorks) {
+        try {
+          await this.api.patchRoutine(routine.id, patchBody(after, content), options);
+        } catch (error) {
+          if (!isMethodNotAllowed(error)) throw error;
+          this.patchWorks = false;
+        }
+      }
+      if (!this.patchWorks) {
+        // The full body carries `isActive` too, so a pause or resume rides along.
+        await this.api.putRoutine(routine.id, putBody(routine, after), options);
+        return;
+      }
+    }
+    if (changed.has('paused')) await this.setActive(routine.id, { ...liveState(routine), ...after } as RoutineState, !after.paused, options);
+  }
+
+  /** Pauses or resumes: `isActive` by PUT (documented); by PATCH where PUT answers 405. */
+  private async setActive(id: string, state: RoutineState, isActive: boolean, options: { userId: string } | undefined): Promise<void> {
+    if (this.putWorks) {
+      try {
+        await this.api.putRoutine(id, { ...putFromState(state), isActive }, options);
+        return;
+      } catch (error) {
+        if (!isMethodNotAllowed(error)) throw error;
+        this.putWorks = false;
+      }
+    }
+    await this.api.patchRoutine(id, { isActive }, options);
+  }
+
+  private liveRoutine(step: PlanStep, name: string): Routine {
+    const list = this.namesakes(step.ref.ownerId, name);
+    const byId = list.find((routine) => routine.id === step.ref.routineId);
+    if (byId) return byId;
+    if (list.length === 1) return list[0]!;
+    throw new StewardError('apply.routine-missing', `routine "${name}" is ${list.length === 0 ? 'no longer there' : 'ambiguous'}`, 'user');
+  }
+
+  private namesakes(ownerId: string | undefined, name: string): Routine[] {
+    return (this.live.get(ownerId ?? '') ?? []).filter((routine) => routine.name === name);
+  }
+}
+
+function createBody(state: RoutineState): RoutineCreate {
+  const body: RoutineCreate = {
+    name: state.name,
+    prompt: state.prompt,
+    schedule: state.schedule,
+    timezone: state.timezone,
+    modelId: state.modelId,
+    destination: state.destination,
+  };
+  if (state.branchId !== undefined) body.branchId = state.branchId;
+  if (state.topicName !== undefined) body.topicName = state.topicName;
+  if (state.description !== undefined) body.description = state.description;
+  return body;
+}
+
+function patchBody(after: Partial<RoutineState>, fields: string[]): RoutinePatch {
+  const body: RoutinePatch = {};
+  for (const field of fields) {
+    if (field === 'name' || field === 'prompt' || field === 'schedule' || field === 'timezone') body[field] = after[field]!;
+    else if (field === 'description') body.description = after.description ?? null;
+    else if (field === 'destination') body.destination = after.destination!;
+  }
+  return body;
+}
+
+function putFromState(state: RoutineState): RoutinePut {
+  return {
+    name: state.name,
+    prompt: state.prompt,
+    schedule: state.schedule,
+    timezone: state.timezone,
+    description: state.description ?? null,
+    modelId: state.modelId,
+    destination: state.destination,
+  };
+}
+
+/** The full PUT body: the live routine with the desired fields laid over it. */
+function putBody(routine: Routine, after: Partial<RoutineState>): RoutinePut {
+  const state = { ...liveState(routine), ...after } as RoutineState;
+  return { ...putFromState(state), isActive: !state.paused };
+}

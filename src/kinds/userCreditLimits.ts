@@ -1,0 +1,133 @@
+// Per-user credit limits. Identity is the user id (the config names users by e-mail, resolved
+// through SCIM). A limit is a number, `null` (explicit unlimited override) or "default" (no
+// individual limit). Writes go in bulk PATCHes of up to 1000 users, each applied atomically.
+import type { UserCreditLimitWrite } from '../api/types.js';
+import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
+import type { PlanStep } from '../plan/types.js';
+import { attempt, type ResourceKind, type StepOutcome } from './kind.js';
+import { protectedError, protectedInEnvironment } from './protection.js';
+
+export interface DesiredUserLimit {
+  userId: string;
+  /** How people know the user: the e-mail when the config gave one or SCIM knows it. */
+  display: string;
+  creditLimit: number | null | 'default';
+  protect: boolean;
+}
+
+export interface DesiredUserLimits {
+  users: DesiredUserLimit[];
+  prune: boolean;
+  /** Whether a live limit of this user must survive pruning. */
+  isProtected: (userId: string) => boolean;
+  /** E-mail (or id) of a user id, for undeclared live limits. */
+  display: (userId: string) => string;
+}
+
+/** Live individual limits: user id → limit (null = explicit unlimited). */
+export type LiveUserLimits = Map<string, number | null>;
+
+export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> = {
+  kind: 'userCreditLimits',
+  readAfter: [],
+
+  declared: (config) => config.userCreditLimits !== undefined || config.prune?.userCreditLimits === true,
+
+  emails(config) {
+    return (config.userCreditLimits ?? []).flatMap((entry) => (entry.email === undefined ? [] : [entry.email]));
+  },
+
+  desired({ config, environment, directory }) {
+    const users = (config.userCreditLimits ?? []).map((entry): DesiredUserLimit => {
+      const userId = entry.email === undefined ? entry.userId! : directory.idOf(entry.email);
+      return {
+        userId,
+        display: entry.email ?? directory.display(userId),
+        creditLimit: entry.creditLimit,
+        protect: entry.protect === true,
+      };
+    });
+    return {
+      users,
+      prune: config.prune?.userCreditLimits === true,
+      isProtected: (userId) =>
+        protectedInEnvironment(environment, 'userCreditLimits', [userId, directory.emailOf(userId)]),
+      display: (userId) => directory.display(userId),
+    };
+  },
+
+  async read({ api, directory }) {
+    const live: LiveUserLimits = new Map();
+    for await (const record of api.listUserCreditLimits()) live.set(record.userId, record.creditLimit);
+    await directory.resolveIds([...live.keys()]);
+    return live;
+  },
+
+  diff(desired, live) {
+    const steps: PlanStep[] = [];
+    const declared = new Set<string>();
+    for (const user of desired.users) {
+      declared.add(user.userId);
+      const base = { id: `userCreditLimits/${user.userId}`, kind: 'userCreditLimits' as const, key: user.display, dependsOn: [], ref: { userId: user.userId } };
+      const current = live.has(user.userId) ? { creditLimit: live.get(user.userId)! } : undefined;
+      if (user.creditLimit === 'default') {
+        if (current === undefined) continue;
+        if (user.protect) throw protectedError(`the credit limit of ${user.display}`, 'the config resets it to the default');
+        steps.push({ ...base, action: 'delete', before: current, reason: 'reset to the default limit' });
+        continue;
+      }
+      const after = { creditLimit: user.creditLimit };
+      if (current === undefined) steps.push({ ...base, action: 'create', after });
+      else if (current.creditLimit !== user.creditLimit) {
+        steps.push({ ...base, action: 'update', before: current, after, fields: [{ path: 'creditLimit', before: current.creditLimit, after: user.creditLimit }] });
+      }
+    }
+    if (desired.prune) {
+      for (const [userId, creditLimit] of live) {
+        if (declared.has(userId) || desired.isProtected(userId)) continue;
+        steps.push({
+          id: `userCreditLimits/${userId}`,
+          kind: 'userCreditLimits',
+          key: desired.display(userId),
+          action: 'delete',
+          dependsOn: [],
+          ref: { userId },
+          before: { creditLimit },
+          reason: 'pruned: not in the config; resets to the default limit',
+        });
+      }
+    }
+    return { steps, warnings: [] };
+  },
+
+  current(step, live) {
+    const userId = step.ref.userId!;
+    return live.has(userId) ? { creditLimit: live.get(userId)! } : undefined;
+  },
+
+  /** Bulk PATCHes of at most 1000 users; a batch succeeds or fails as a whole (the server is atomic). */
+  async apply(steps, { api }) {
+    const outcomes = new Map<string, StepOutcome>();
+    for (let start = 0; start < steps.length; start += CREDIT_LIMIT_BATCH_MAX) {
+      const batch = steps.slice(start, start + CREDIT_LIMIT_BATCH_MAX);
+      const outcome = await attempt(async () => {
+        await api.patchUserCreditLimits({ users: batch.map(limitWrite) });
+      });
+      for (const step of batch) outcomes.set(step.id, outcome);
+    }
+    return outcomes;
+  },
+};
+
+/** The bulk-PATCH entry that carries out one step. */
+export function limitWrite(step: PlanStep): UserCreditLimitWrite {
+  const userId = step.ref.userId!;
+  switch (step.action) {
+    case 'delete':
+      return { userId, useDefaultLimit: true };
+    case 'create':
+    case 'update':
+    case 'replace':
+      return { userId, creditLimit: step.after.creditLimit as number | null };
+  }
+}

@@ -1,0 +1,68 @@
+// Saved plans (`plan --out FILE`, `apply FILE`). A plan file records the environment, the base
+// URL and the config's digest, never a token; apply refuses it against anything else.
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { StewardError } from '../errors.js';
+import { ACTION_SEVERITY, PLAN_FORMAT_VERSION, type Plan } from './types.js';
+
+/** Writes the plan as JSON (atomically: a half-written plan file is never left behind). */
+export async function savePlan(plan: Plan, path: string): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(plan, null, 2)}\n`, { mode: 0o600 });
+  await rename(temporary, path);
+}
+
+/** Reads a plan file, refusing anything that is not a plan of this format. */
+export async function loadPlan(path: string): Promise<Plan> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new StewardError('plan-file.unreadable', `cannot read plan file ${path}: ${(error as Error).message}`, 'user');
+  }
+  let plan: Partial<Plan>;
+  try {
+    plan = JSON.parse(text) as Partial<Plan>;
+  } catch {
+    throw new StewardError('plan-file.invalid', `${path} is not a steward plan file (not JSON)`, 'user');
+  }
+  if (plan.formatVersion !== PLAN_FORMAT_VERSION) {
+    throw new StewardError(
+      'plan-file.version',
+      `${path} is not a steward plan file of format ${PLAN_FORMAT_VERSION} (found ${JSON.stringify(plan.formatVersion)})`,
+      'user',
+      { hint: 'make a new plan with `steward plan --out FILE`' },
+    );
+  }
+  const wellFormed =
+    typeof plan.environment === 'string' &&
+    typeof plan.baseUrl === 'string' &&
+    typeof plan.configDigest === 'string' &&
+    Array.isArray(plan.kinds) &&
+    Array.isArray(plan.steps) &&
+    plan.steps.every((step) => typeof step?.id === 'string' && step.action in ACTION_SEVERITY && Array.isArray(step.dependsOn));
+  if (!wellFormed) throw new StewardError('plan-file.invalid', `${path} is not a well-formed steward plan file`, 'user');
+  return plan as Plan;
+}
+
+/** Refuses a plan made for another environment, instance or config. */
+export function checkPlanFits(plan: Plan, target: { environment: string; baseUrl: string; configDigest: string }): void {
+  if (plan.environment !== target.environment) {
+    throw new StewardError(
+      'plan-file.environment',
+      `this plan was made for environment "${plan.environment}", not "${target.environment}"`,
+      'user',
+      { hint: `apply it with --env ${plan.environment}, or make a new plan for ${target.environment}` },
+    );
+  }
+  if (plan.baseUrl !== target.baseUrl) {
+    throw new StewardError('plan-file.base-url', `this plan was made against ${plan.baseUrl}, not ${target.baseUrl}`, 'user');
+  }
+  if (plan.configDigest !== target.configDigest) {
+    throw new StewardError(
+      'plan-file.config-changed',
+      'the configuration has changed since this plan was made',
+      'user',
+      { hint: 'run `steward plan --out FILE` again and review the new plan' },
+    );
+  }
+}

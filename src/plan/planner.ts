@@ -1,0 +1,137 @@
+// Making a plan: preflight → resolve (e-mails → ids) → read the live state of the declared kinds
+// in parallel → diff (pure) → order. Only kinds the config declares are read.
+import type { PlatformApi } from '../api/platform.js';
+import type { Kind, LoadedConfig } from '../config/types.js';
+import type { ResourceKind } from '../kinds/kind.js';
+import { orderSteps } from '../kinds/order.js';
+import { REGISTRY } from '../kinds/registry.js';
+import { Directory } from './directory.js';
+import { preflight } from './preflight.js';
+import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlanStep, type PlanWarning } from './types.js';
+
+export type LiveState = Partial<Record<Kind, unknown>>;
+export type DesiredState = Partial<Record<Kind, unknown>>;
+
+export interface PlanRequest {
+  loaded: LoadedConfig;
+  api: PlatformApi;
+  baseUrl: string;
+  stewardVersion: string;
+  /** Restrict the plan to these kinds (default: every declared kind). */
+  kinds?: readonly Kind[];
+  /** Requests made so far by the client (for the plan's cost line). */
+  requestCount: () => number;
+  registry?: ReadonlyMap<Kind, ResourceKind>;
+  now?: () => Date;
+}
+
+export interface PlanResult extends Observation {
+  plan: Plan;
+}
+
+export interface Observation {
+  /** The kinds the plan covers. */
+  kinds: ResourceKind[];
+  desired: DesiredState;
+  live: LiveState;
+  directory: Directory;
+}
+
+/** Preflight, resolve identities and read the live state of the kinds a plan covers. */
+export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'baseUrl' | 'now'>): Promise<Observation> {
+  const registry = request.registry ?? REGISTRY;
+  const { config, environment } = request.loaded;
+  const kinds = selectKinds(registry, request.loaded, request.kinds);
+  const readKinds = withReadDependencies(registry, kinds);
+  const emails = readKinds.flatMap((kind) => kind.emails(config));
+  const whoami = await preflight(request.api, config, readKinds.map((kind) => kind.kind), emails);
+  const directory = new Directory(
+    whoami.keyScope === 'organization' ? request.api : undefined,
+    whoami.user ? { id: whoami.user.id, email: whoami.user.email } : undefined,
+  );
+  await directory.resolveEmails(emails);
+  const desired: DesiredState = {};
+  for (const kind of readKinds) desired[kind.kind] = kind.desired({ config, environment, directory });
+  const live = await readLive(readKinds, { api: request.api, directory }, desired);
+  return { kinds, desired, live, directory };
+}
+
+/** Reads what the config manages and returns the plan that would make live match it. */
+export async function makePlan(request: PlanRequest): Promise<PlanResult> {
+  const observation = await observe(request);
+  const { steps, warnings } = diffAll(observation.kinds, observation.desired, observation.live);
+  const plan: Plan = {
+    formatVersion: PLAN_FORMAT_VERSION,
+    stewardVersion: request.stewardVersion,
+    environment: request.loaded.environmentName,
+    baseUrl: request.baseUrl,
+    configDigest: request.loaded.digest,
+    createdAt: (request.now?.() ?? new Date()).toISOString(),
+    kinds: observation.kinds.map((kind) => kind.kind),
+    steps,
+    summary: summarize(steps),
+    warnings,
+    requests: request.requestCount(),
+  };
+  return { plan, ...observation };
+}
+
+/** Reads the live state of kinds, in waves that respect `readAfter`, each wave in parallel. */
+export async function readLive(
+  kinds: readonly ResourceKind[],
+  context: { api: PlatformApi; directory: Directory },
+  desired: DesiredState,
+): Promise<LiveState> {
+  const live: LiveState = {};
+  const pending = new Map(kinds.map((kind) => [kind.kind, kind]));
+  while (pending.size > 0) {
+    const ready = [...pending.values()].filter((kind) => kind.readAfter.every((dependency) => !pending.has(dependency)));
+    if (ready.length === 0) throw new Error(`read dependencies form a cycle among ${[...pending.keys()].join(', ')}`);
+    await Promise.all(
+      ready.map(async (kind) => {
+        live[kind.kind] = await kind.read({ ...context, live }, desired[kind.kind]);
+      }),
+    );
+    for (const kind of ready) pending.delete(kind.kind);
+  }
+  return live;
+}
+
+/** Diffs every kind, links cross-kind dependencies and orders the steps. Pure. */
+export function diffAll(kinds: readonly ResourceKind[], desired: DesiredState, live: LiveState): { steps: PlanStep[]; warnings: PlanWarning[] } {
+  const steps: PlanStep[] = [];
+  const warnings: PlanWarning[] = [];
+  const extra: { step: string; on: string }[] = [];
+  for (const kind of kinds) {
+    const result = kind.diff(desired[kind.kind], live[kind.kind], live);
+    steps.push(...result.steps);
+    warnings.push(...result.warnings);
+    extra.push(...(result.dependencies ?? []));
+  }
+  const ids = new Set(steps.map((step) => step.id));
+  const linked = steps.map((step) => {
+    const dependsOn = [...step.dependsOn, ...extra.filter((link) => link.step === step.id).map((link) => link.on)];
+    return { ...step, dependsOn: [...new Set(dependsOn)].filter((id) => ids.has(id)) };
+  });
+  return { steps: orderSteps(linked), warnings };
+}
+
+/** The kinds a plan covers: declared by the config, restricted to `only` when given. */
+export function selectKinds(registry: ReadonlyMap<Kind, ResourceKind>, loaded: LoadedConfig, only?: readonly Kind[]): ResourceKind[] {
+  return [...registry.values()].filter((kind) => kind.declared(loaded.config) && (only === undefined || only.includes(kind.kind)));
+}
+
+/** Adds the kinds whose live state the selected ones need to read first. */
+export function withReadDependencies(registry: ReadonlyMap<Kind, ResourceKind>, kinds: readonly ResourceKind[]): ResourceKind[] {
+  const selected = new Map(kinds.map((kind) => [kind.kind, kind]));
+  const queue = [...kinds];
+  while (queue.length > 0) {
+    for (const dependency of queue.shift()!.readAfter) {
+      if (selected.has(dependency)) continue;
+      const module = registry.get(dependency)!;
+      selected.set(dependency, module);
+      queue.push(module);
+    }
+  }
+  return [...registry.values()].filter((kind) => selected.has(kind.kind));
+}

@@ -1,0 +1,101 @@
+// The plan: plain data made by a pure function of (desired, live). Rendering, saving and
+// applying all read this shape; nothing in it is a token or a live connection.
+import type { Kind } from '../config/types.js';
+
+export type Action = 'create' | 'update' | 'replace' | 'delete';
+
+/** Severity order used to lead with the worst (cloudformation-diff's worstImpact). */
+export const ACTION_SEVERITY: Record<Action, number> = { delete: 3, replace: 2, update: 1, create: 0 };
+
+/** One changed field, by dotted path within the object (`destination.recipientEmails`). */
+export interface FieldChange {
+  path: string;
+  before: unknown;
+  after: unknown;
+}
+
+interface StepBase {
+  /** Unique within a plan: `kind/key`. Dependencies refer to it. */
+  id: string;
+  kind: Kind;
+  /** The object's identity in the domain: a routine name, a label name, a user e-mail. */
+  key: string;
+  /** Steps that must succeed before this one runs (ids). */
+  dependsOn: string[];
+  /** Ids the applier needs that are not compared (a user id, a routine owner's id). */
+  ref: Record<string, string>;
+  /** Why the step is there, when it is not obvious (e.g. "topicName changed", "pruned"). */
+  reason?: string;
+}
+
+export interface CreateStep extends StepBase {
+  action: 'create';
+  after: Record<string, unknown>;
+}
+export interface UpdateStep extends StepBase {
+  action: 'update';
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  fields: FieldChange[];
+}
+export interface ReplaceStep extends StepBase {
+  action: 'replace';
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  fields: FieldChange[];
+}
+export interface DeleteStep extends StepBase {
+  action: 'delete';
+  before: Record<string, unknown>;
+}
+
+/** A discriminated union: every `switch` over `action` ends in a `never` check. */
+export type PlanStep = CreateStep | UpdateStep | ReplaceStep | DeleteStep;
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  replace: number;
+  delete: number;
+}
+
+export interface PlanWarning {
+  code: string;
+  message: string;
+}
+
+export const PLAN_FORMAT_VERSION = 1;
+
+export interface Plan {
+  formatVersion: typeof PLAN_FORMAT_VERSION;
+  stewardVersion: string;
+  environment: string;
+  baseUrl: string;
+  /** Digest of the config the plan was made from; apply refuses a plan whose config changed. */
+  configDigest: string;
+  createdAt: string;
+  /** Kinds whose live state was read (and so whose steps this plan may contain). */
+  kinds: Kind[];
+  steps: PlanStep[];
+  summary: PlanSummary;
+  warnings: PlanWarning[];
+  /** Requests made while planning (the cost at 60 requests/minute). */
+  requests: number;
+}
+
+/** Counts steps by action. */
+export function summarize(steps: readonly PlanStep[]): PlanSummary {
+  const summary: PlanSummary = { create: 0, update: 0, replace: 0, delete: 0 };
+  for (const step of steps) summary[step.action] += 1;
+  return summary;
+}
+
+/** True when the plan deletes or replaces something (CI may gate on it). */
+export function isDestructive(plan: Pick<Plan, 'steps'>): boolean {
+  return plan.steps.some((step) => step.action === 'delete' || step.action === 'replace');
+}
+
+/** Exhaustiveness guard for switches over discriminated unions. */
+export function assertNever(value: never): never {
+  throw new Error(`unhandled case: ${JSON.stringify(value)}`);
+}

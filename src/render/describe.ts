@@ -1,0 +1,111 @@
+// How steps read to people, shared by the terminal and Markdown renderers: symbols, titles and
+// values in the domain's words (a null threshold is "off", a null user limit "unlimited").
+import type { Kind } from '../config/types.js';
+import { ACTION_SEVERITY, type Action, type PlanStep } from '../plan/types.js';
+
+export const SYMBOL: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
+
+export const KIND_NOUN: Record<Kind, [singular: string, plural: string]> = {
+  creditControls: ['credit controls', 'credit controls'],
+  userCreditLimits: ['user credit limit', 'user credit limits'],
+  routines: ['routine', 'routines'],
+  labels: ['label', 'labels'],
+  documentLabels: ['document label', 'document labels'],
+};
+
+/** One line naming the step's object: `routine "Weekly digest"`, `label "draft" on document 1b2c3d4e`. */
+export function stepTitle(step: PlanStep): string {
+  switch (step.kind) {
+    case 'creditControls':
+      return 'credit controls';
+    case 'userCreditLimits':
+      return `user credit limit ${step.key}${userLimitSummary(step)}`;
+    case 'routines':
+      return `routine "${step.key}"`;
+    case 'labels':
+      return `label "${step.key}"`;
+    case 'documentLabels': {
+      const document = `document ${step.ref.document}${step.ref.documentName ? ` "${step.ref.documentName}"` : ''}`;
+      return step.action === 'delete' ? `label "${step.ref.label}" off ${document}` : `label "${step.ref.label}" on ${document}`;
+    }
+  }
+}
+
+function userLimitSummary(step: PlanStep): string {
+  switch (step.action) {
+    case 'create':
+      return `: ${formatValue('userCreditLimits', 'creditLimit', step.after.creditLimit)}`;
+    case 'update':
+    case 'replace':
+      return `: ${formatValue('userCreditLimits', 'creditLimit', step.before.creditLimit)} → ${formatValue('userCreditLimits', 'creditLimit', step.after.creditLimit)}`;
+    case 'delete':
+      return `: ${formatValue('userCreditLimits', 'creditLimit', step.before.creditLimit)} → default`;
+  }
+}
+
+/** A field's value as the domain says it. */
+export function formatValue(kind: Kind, path: string, value: unknown): string {
+  if (value === undefined) return '(unset)';
+  if (value === null) {
+    if (kind === 'creditControls') return path.endsWith('DefaultCredits') ? 'unlimited' : 'off';
+    if (kind === 'userCreditLimits') return 'unlimited';
+    return 'null';
+  }
+  if (typeof value === 'number') return value.toLocaleString('en-US');
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((item) => formatValue(kind, path, item)).join(', ')}]`;
+  return JSON.stringify(value);
+}
+
+/** The detail lines under a step's title: changed fields, or every field of a new object. */
+export function stepDetails(step: PlanStep): string[] {
+  if (step.kind === 'userCreditLimits' || step.kind === 'documentLabels') return [];
+  switch (step.action) {
+    case 'create':
+      return flatten(step.after)
+        .filter(([path]) => path !== 'name')
+        .map(([path, value]) => `${path}: ${formatValue(step.kind, path, value)}`);
+    case 'update':
+    case 'replace':
+      return step.fields.map((field) => `${field.path}: ${formatValue(step.kind, field.path, field.before)} → ${formatValue(step.kind, field.path, field.after)}`);
+    case 'delete':
+      return [];
+  }
+}
+
+function flatten(state: Record<string, unknown>, prefix = ''): [string, unknown][] {
+  return Object.entries(state).flatMap(([key, value]): [string, unknown][] =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? flatten(value as Record<string, unknown>, `${prefix}${key}.`)
+      : [[`${prefix}${key}`, value]],
+  );
+}
+
+/** Worst first: deletes, then replacements. */
+export function destructiveSteps(steps: readonly PlanStep[]): PlanStep[] {
+  return steps
+    .filter((step) => step.action === 'delete' || step.action === 'replace')
+    .sort((a, b) => ACTION_SEVERITY[b.action] - ACTION_SEVERITY[a.action]);
+}
+
+/** `Plan: 3 to add, 2 to change, 1 to replace, 1 to destroy.` */
+export function summaryLine(summary: Record<Action, number>): string {
+  return `Plan: ${summary.create} to add, ${summary.update} to change, ${summary.replace} to replace, ${summary.delete} to destroy.`;
+}
+
+/** Consecutive steps of one kind and action, the unit the renderers fold when it is large. */
+export function groupSteps(steps: readonly PlanStep[]): PlanStep[][] {
+  const groups: PlanStep[][] = [];
+  for (const step of steps) {
+    const last = groups.at(-1);
+    if (last && last[0]!.kind === step.kind && last[0]!.action === step.action) last.push(step);
+    else groups.push([step]);
+  }
+  return groups;
+}
+
+/** "1,204 user credit limits" */
+export function countOf(kind: Kind, count: number): string {
+  const [singular, plural] = KIND_NOUN[kind];
+  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : plural}`;
+}

@@ -1,0 +1,144 @@
+// The plan and the apply report as a person reads them in a terminal. Pure: Plan → string; the
+// command decides where it goes and whether it is coloured.
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { CheckedSteps, StaleStep, StepResult } from '../apply/executor.js';
+import type { Action, Plan, PlanStep } from '../plan/types.js';
+import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
+
+export interface HumanOptions {
+  color: boolean;
+  /** List every step of a large bulk group instead of the first few. */
+  showAll?: boolean;
+}
+
+/** Groups larger than this are folded to their first BULK_PREVIEW steps unless showAll. */
+export const BULK_FOLD_OVER = 10;
+export const BULK_PREVIEW = 5;
+
+function palette(color: boolean): ChalkInstance {
+  return new Chalk({ level: color ? 1 : 0 });
+}
+
+function paint(chalk: ChalkInstance, action: Action, text: string): string {
+  switch (action) {
+    case 'create':
+      return chalk.green(text);
+    case 'update':
+      return chalk.yellow(text);
+    case 'replace':
+      return chalk.magenta(text);
+    case 'delete':
+      return chalk.red(text);
+  }
+}
+
+/** The whole plan: header, destructive steps first, details, summary and cost. */
+export function renderPlan(plan: Plan, options: HumanOptions): string {
+  const chalk = palette(options.color);
+  const lines: string[] = [];
+  lines.push(chalk.bold(`steward plan for environment ${plan.environment} (${plan.baseUrl})`), '');
+  for (const warning of plan.warnings) lines.push(chalk.yellow(`Warning: ${warning.message}`));
+  if (plan.warnings.length > 0) lines.push('');
+  if (plan.steps.length === 0) {
+    lines.push(chalk.green('No changes. The live state matches the configuration.'), '');
+    lines.push(costLine(plan));
+    return `${lines.join('\n')}\n`;
+  }
+  const destructive = destructiveSteps(plan.steps);
+  if (destructive.length > 0) {
+    lines.push(chalk.red.bold(`${destructive.length} destructive change${destructive.length === 1 ? '' : 's'}:`));
+    for (const step of destructive) lines.push(`  ${paint(chalk, step.action, SYMBOL[step.action].padEnd(3))} ${stepTitle(step)}${reasonOf(step)}`);
+    lines.push('');
+  }
+  for (const group of groupSteps(plan.steps)) {
+    lines.push(...renderGroup(group, chalk, options.showAll === true), '');
+  }
+  lines.push(chalk.bold(summaryLine(plan.summary)));
+  lines.push(costLine(plan));
+  return `${lines.join('\n')}\n`;
+}
+
+function renderGroup(group: PlanStep[], chalk: ChalkInstance, showAll: boolean): string[] {
+  const first = group[0]!;
+  const folded = !showAll && group.length > BULK_FOLD_OVER;
+  const shown = folded ? group.slice(0, BULK_PREVIEW) : group;
+  const lines: string[] = [];
+  if (folded) lines.push(paint(chalk, first.action, `${SYMBOL[first.action]} ${countOf(first.kind, group.length)}`));
+  for (const step of shown) {
+    const indent = folded ? '    ' : '';
+    lines.push(`${indent}${paint(chalk, step.action, SYMBOL[step.action].padEnd(3))} ${stepTitle(step)}${reasonOf(step)}`);
+    for (const detail of stepDetails(step)) lines.push(`${indent}      ${chalk.dim(detail)}`);
+  }
+  if (folded) lines.push(chalk.dim(`    … and ${(group.length - shown.length).toLocaleString('en-US')} more (--show-all lists every one)`));
+  return lines;
+}
+
+function reasonOf(step: PlanStep): string {
+  return step.reason === undefined ? '' : ` (${step.reason})`;
+}
+
+function costLine(plan: Plan): string {
+  return `Planning made ${plan.requests} API request${plan.requests === 1 ? '' : 's'}.`;
+}
+
+/** The refusal to apply a plan whose objects changed since it was made. */
+export function renderStale(stale: readonly StaleStep[], options: HumanOptions): string {
+  const chalk = palette(options.color);
+  const lines = [chalk.red.bold(`The plan is stale: ${stale.length} object${stale.length === 1 ? '' : 's'} changed since it was made. Nothing was applied.`)];
+  for (const { step, detail } of stale) lines.push(`  ${SYMBOL[step.action].padEnd(3)} ${stepTitle(step)}: ${detail}`);
+  lines.push('', 'Make a new plan, review it, and apply that one.');
+  return `${lines.join('\n')}\n`;
+}
+
+export interface ApplyReport {
+  results: StepResult[];
+  alreadyApplied: PlanStep[];
+  requests: number;
+}
+
+/** What apply would do (dry run): the steps it would run and those already applied; no writes. */
+export function renderDryRun(checked: CheckedSteps, requests: number, options: HumanOptions): string {
+  const chalk = palette(options.color);
+  const lines: string[] = [];
+  for (const step of checked.alreadyApplied) lines.push(chalk.dim(`  = ${stepTitle(step)} (already applied)`));
+  for (const step of checked.runnable) lines.push(`  ${chalk.cyan('would')} ${SYMBOL[step.action]} ${stepTitle(step)}`);
+  const n = checked.runnable.length;
+  lines.push(
+    '',
+    chalk.bold(`Dry run: ${n} step${n === 1 ? '' : 's'} would be applied, ${checked.alreadyApplied.length} already applied. Nothing was written.`),
+    `The dry run made ${requests} API request${requests === 1 ? '' : 's'}.`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** What apply did, step by step, and the totals. */
+export function renderApplyReport(report: ApplyReport, options: HumanOptions): string {
+  const chalk = palette(options.color);
+  const lines: string[] = [];
+  for (const step of report.alreadyApplied) lines.push(chalk.dim(`  = ${stepTitle(step)} (already applied)`));
+  for (const { step, outcome } of report.results) {
+    const title = `${SYMBOL[step.action]} ${stepTitle(step)}`;
+    switch (outcome.status) {
+      case 'done':
+        lines.push(`${chalk.green('  done')}    ${title}`);
+        break;
+      case 'already-applied':
+        lines.push(chalk.dim(`  = ${stepTitle(step)} (already applied)`));
+        break;
+      case 'failed':
+        lines.push(`${chalk.red('  FAILED')} ${title}: ${outcome.error}`);
+        break;
+      case 'skipped':
+        lines.push(`${chalk.yellow('  skipped')} ${title}: ${outcome.reason}`);
+        break;
+      case 'stale':
+        lines.push(`${chalk.red('  stale')} ${title}: ${outcome.reason}`);
+        break;
+    }
+  }
+  const count = (status: string) => report.results.filter((result) => result.outcome.status === status).length;
+  const applied = report.alreadyApplied.length + count('already-applied');
+  const total = `Apply: ${count('done')} done, ${applied} already applied, ${count('failed')} failed, ${count('skipped')} skipped.`;
+  lines.push('', chalk.bold(total), `Apply made ${report.requests} API request${report.requests === 1 ? '' : 's'}.`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,72 @@
+// The plan as Markdown for a pull-request comment or a CI job summary: the summary and the
+// destructive steps up front, the details folded per kind. GitHub caps a comment at 65,536
+// characters, so the output stays under MARKDOWN_LIMIT by folding large groups harder.
+import type { Plan, PlanStep } from '../plan/types.js';
+import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
+
+export const MARKDOWN_LIMIT = 60_000;
+
+/** Renders the plan; guarantees the result is shorter than MARKDOWN_LIMIT characters. */
+export function renderPlanMarkdown(plan: Plan): string {
+  for (const perGroup of [Infinity, 50, 10, 3, 0]) {
+    const text = render(plan, perGroup);
+    if (text.length < MARKDOWN_LIMIT) return text;
+  }
+  return `${render(plan, 0).slice(0, MARKDOWN_LIMIT - 200)}\n\n… (truncated; the plan file has every step)\n`;
+}
+
+function render(plan: Plan, perGroup: number): string {
+  const lines: string[] = [];
+  lines.push(`### steward plan for \`${escape(plan.environment)}\``, '');
+  if (plan.steps.length === 0) {
+    lines.push('**No changes.** The live state matches the configuration.', '');
+  } else {
+    lines.push(`**${summaryLine(plan.summary)}**`, '');
+  }
+  for (const warning of plan.warnings) lines.push(`> ⚠️ ${escape(warning.message)}`, '');
+  const destructive = destructiveSteps(plan.steps);
+  if (destructive.length > 0) {
+    lines.push(`#### ⚠️ ${destructive.length} destructive change${destructive.length === 1 ? '' : 's'}`, '');
+    const shown = destructive.slice(0, perGroup === Infinity ? undefined : Math.max(perGroup, 10));
+    for (const step of shown) lines.push(`- \`${SYMBOL[step.action]}\` ${escape(stepTitle(step))}${step.reason ? ` — ${escape(step.reason)}` : ''}`);
+    if (shown.length < destructive.length) lines.push(`- … and ${destructive.length - shown.length} more`);
+    lines.push('');
+  }
+  for (const group of groupSteps(plan.steps)) lines.push(...renderGroup(group, perGroup));
+  lines.push(`<sub>Environment \`${escape(plan.environment)}\` at ${escape(plan.baseUrl)} · ${plan.requests} API requests · ${plan.createdAt}</sub>`, '');
+  return lines.join('\n');
+}
+
+function renderGroup(group: PlanStep[], perGroup: number): string[] {
+  const first = group[0]!;
+  const shown = group.slice(0, perGroup);
+  const lines = [`<details><summary><code>${SYMBOL[first.action]}</code> ${countOf(first.kind, group.length)}</summary>`, ''];
+  if (shown.length > 0) {
+    lines.push('```diff');
+    for (const step of shown) {
+      lines.push(`${diffMarker(step)} ${stepTitle(step)}${step.reason ? ` (${step.reason})` : ''}`);
+      for (const detail of stepDetails(step)) lines.push(`${diffMarker(step)}     ${detail}`);
+    }
+    lines.push('```');
+  }
+  if (shown.length < group.length) lines.push('', `… and ${(group.length - shown.length).toLocaleString('en-US')} more (see the plan file)`);
+  lines.push('', '</details>', '');
+  return lines;
+}
+
+/** diff code blocks colour `+` green, `-` red and `!` orange on GitHub. */
+function diffMarker(step: PlanStep): string {
+  switch (step.action) {
+    case 'create':
+      return '+';
+    case 'delete':
+      return '-';
+    case 'update':
+    case 'replace':
+      return '!';
+  }
+}
+
+function escape(text: string): string {
+  return text.replace(/[<>&]/g, (character) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[character]!);
+}

@@ -1,0 +1,194 @@
+// Every end-to-end scenario proves convergence: apply, then plan again, and the plan is empty.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EXIT } from '../../src/cli/plan.js';
+import type { Plan } from '../../src/plan/types.js';
+import { gitopsAgainstDemo, PRODUCTION_TOKEN, type Steward } from './helpers.js';
+
+let steward: Steward;
+afterEach(async () => {
+  await steward?.emulator.close();
+});
+
+async function plannedSteps(steward: Steward): Promise<Plan> {
+  const result = await steward.plan({ json: true });
+  return JSON.parse(result.out) as Plan;
+}
+
+describe('plan and apply the gitops example against the demo dataset', () => {
+  it('plans every kind and action, applies them, and then plans nothing', async () => {
+    steward = await gitopsAgainstDemo();
+    const plan = await plannedSteps(steward);
+    const seen = new Set(plan.steps.map((step) => `${step.kind} ${step.action}`));
+    for (const expected of [
+      'creditControls update',
+      'userCreditLimits create', 'userCreditLimits update', 'userCreditLimits delete',
+      'routines create', 'routines update', 'routines replace', 'routines delete',
+      'labels create', 'labels update', 'labels delete',
+      'documentLabels create', 'documentLabels delete',
+    ]) expect(seen, expected).toContain(expected);
+
+    const applied = await steward.apply();
+    expect(applied.err).toBe('');
+    expect(applied.code).toBe(0);
+    expect(applied.out).toContain('Apply: 18 done, 0 already applied, 0 failed, 0 skipped.');
+
+    const again = await steward.plan();
+    expect(again.code).toBe(EXIT.ok);
+    expect(again.out).toContain('No changes. The live state matches the configuration.');
+  });
+
+  it('keeps document links through a label rename and deletes a label only after unlinking it', async () => {
+    steward = await gitopsAgainstDemo();
+    expect((await steward.apply()).code).toBe(0);
+    const state = steward.emulator.state;
+    expect(state.documentLabels('9d8e7f60')).toEqual(['board-kpis', 'certified', 'finance']);
+    expect(state.labels().map((label) => label.name)).not.toContain('legacy-kpis');
+    expect(state.documentLabels('1b2c3d4e')).toEqual([]);
+    expect(state.labels().map((label) => label.name)).not.toContain('obsolete');
+    const deleteRoutes = steward.emulator.stats().byStatus;
+    expect(deleteRoutes['409']).toBeUndefined();
+  });
+
+  it('applies a saved plan once; a second apply of it finds everything already applied', async () => {
+    steward = await gitopsAgainstDemo();
+    const planFile = join(steward.directory, 'plan.json');
+    expect((await steward.plan({ out: planFile })).code).toBe(EXIT.destructive);
+    expect(await readFile(planFile, 'utf8')).not.toContain(PRODUCTION_TOKEN);
+    expect((await steward.apply(planFile)).code).toBe(0);
+    const writes = steward.emulator.stats().writes;
+    const second = await steward.apply(planFile);
+    expect(second.code).toBe(0);
+    expect(second.out).toContain('Apply: 0 done, 18 already applied, 0 failed, 0 skipped.');
+    expect(steward.emulator.stats().writes).toBe(writes);
+  });
+
+  it('refuses a stale step and writes nothing', async () => {
+    steward = await gitopsAgainstDemo();
+    const planFile = join(steward.directory, 'plan.json');
+    await steward.plan({ out: planFile });
+    // Someone changes grace's limit after the plan was made.
+    const grace = steward.emulator.state.userId('grace@acme.example');
+    const response = await fetch(`${steward.emulator.url}/api/v1/ai/credit-controls/users`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${PRODUCTION_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ users: [{ userId: grace, creditLimit: 650 }] }),
+    });
+    expect(response.status).toBe(200);
+    const writes = steward.emulator.stats().writes;
+    const result = await steward.apply(planFile);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('The plan is stale: 1 object changed since it was made. Nothing was applied.');
+    expect(result.err).toContain('user credit limit grace@acme.example: 500 → 750: it changed since the plan (creditLimit is now 650, the plan expected 500)');
+    expect(steward.emulator.stats().writes).toBe(writes);
+  });
+
+  it('refuses a plan file for another environment or an edited config', async () => {
+    steward = await gitopsAgainstDemo();
+    const planFile = join(steward.directory, 'plan.json');
+    await steward.plan({ out: planFile });
+    const otherEnvironment = await steward.apply(planFile, { env: 'playground' });
+    expect(otherEnvironment.code).toBe(1);
+    expect(otherEnvironment.err).toContain('this plan was made for environment "production", not "playground"');
+
+    const credit = join(steward.directory, 'credit.yaml');
+    await writeFile(credit, (await readFile(credit, 'utf8')).replace('shutoffCredits: 12000', 'shutoffCredits: 13000'));
+    const edited = await steward.apply(planFile);
+    expect(edited.code).toBe(1);
+    expect(edited.err).toContain('the configuration has changed since this plan was made');
+    expect(steward.emulator.stats().writes).toBe(0);
+  });
+
+  it('does everything but the writes in a dry run', async () => {
+    steward = await gitopsAgainstDemo();
+    const planFile = join(steward.directory, 'plan.json');
+    await steward.plan({ out: planFile });
+    const fromFile = await steward.apply(planFile, { dryRun: true });
+    const fresh = await steward.apply(undefined, { dryRun: true });
+    expect(fromFile.out).toContain('Dry run: 18 steps would be applied, 0 already applied. Nothing was written.');
+    expect(fresh.out).toContain('Dry run: 18 steps would be applied');
+    expect(steward.emulator.stats().writes).toBe(0);
+  });
+
+  it('refuses to apply without approval when there is no terminal', async () => {
+    steward = await gitopsAgainstDemo();
+    const result = await steward.apply(undefined, { autoApprove: false });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('apply changes nothing without approval, and there is no terminal to ask on');
+    expect(steward.emulator.stats().writes).toBe(0);
+  });
+});
+
+describe('routines under the API\'s uncertainties', () => {
+  it('updates by PATCH where the server supports it', async () => {
+    steward = await gitopsAgainstDemo({ routineUpdateMethod: 'patch' });
+    expect((await steward.apply(undefined, {})).code).toBe(0);
+    const routes = steward.emulator.stats().byRoute;
+    expect(routes['PATCH /api/v1/ai/routines/{routineId}']).toBe(1);
+    expect(routes['PUT /api/v1/ai/routines/{routineId}']).toBeUndefined();
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  });
+
+  it('falls back to PUT with the full body when PATCH answers 405', async () => {
+    steward = await gitopsAgainstDemo({ routineUpdateMethod: 'put' });
+    expect((await steward.apply()).code).toBe(0);
+    const { byRoute, byStatus } = steward.emulator.stats();
+    expect(byRoute['PATCH /api/v1/ai/routines/{routineId}']).toBe(1);
+    expect(byStatus['405']).toBe(1);
+    expect(byRoute['PUT /api/v1/ai/routines/{routineId}']).toBe(1);
+    const digest = steward.emulator.state.routines('ada@acme.example').find((routine) => routine.name === 'Weekly revenue digest')!;
+    expect(digest.schedule).toBe('0 8 ? * MON *');
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  });
+
+  it('creates a routine exactly once when the create commits but its response is lost', async () => {
+    steward = await gitopsAgainstDemo({ faults: ['POST /api/v1/ai/routines=drop-after-commit'] });
+    const result = await steward.apply();
+    expect(result.code).toBe(0);
+    expect(steward.emulator.stats().faultsFired).toBe(1);
+    const named = (name: string) => steward.emulator.state.routines().filter((routine) => routine.name === name);
+    // The first create (the replacement of "Daily pipeline check") lost its response.
+    expect(named('Daily pipeline check')).toHaveLength(1);
+    expect(named('Monthly marketing recap')).toHaveLength(1);
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  });
+
+  it('finishes a replacement that was interrupted between its create and its delete', async () => {
+    steward = await gitopsAgainstDemo();
+    // GIVEN what an interrupted replacement leaves: the new "Daily pipeline check" beside the old one.
+    const old = steward.emulator.state.routines().find((routine) => routine.name === 'Daily pipeline check')!;
+    const created = await fetch(`${steward.emulator.url}/api/v1/ai/routines`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PRODUCTION_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...pick(old, ['name', 'prompt', 'schedule', 'timezone', 'modelId', 'destination']), topicName: 'orders' }),
+    });
+    expect(created.status).toBe(200);
+    // WHEN steward applies again, THEN it deletes only the old one and converges.
+    const result = await steward.apply();
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('left over from an interrupted replacement');
+    const named = steward.emulator.state.routines().filter((routine) => routine.name === 'Daily pipeline check');
+    expect(named.map((routine) => [routine.id === old.id, routine.topicName])).toEqual([[false, 'orders']]);
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  });
+});
+
+describe('partial failure', () => {
+  it('goes on with independent steps, skips dependent ones, and converges when re-run', async () => {
+    steward = await gitopsAgainstDemo({ faults: ['POST /api/v1/labels=500x2'] });
+    const first = await steward.apply();
+    expect(first.code).toBe(1);
+    expect(first.out).toMatch(/FAILED \+ label "certified": .*500/);
+    expect(first.out).toContain('skipped + label "certified" on document 8f2e1d4c: depends on labels/certified, which did not succeed');
+    expect(first.out).toContain('Apply: 15 done, 0 already applied, 1 failed, 2 skipped.');
+    const second = await steward.apply();
+    expect(second.code).toBe(0);
+    expect(second.out).toContain('Apply: 3 done, 0 already applied, 0 failed, 0 skipped.');
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  });
+});
+
+function pick<T extends object>(object: T, keys: (keyof T)[]): Partial<T> {
+  return Object.fromEntries(keys.map((key) => [key, object[key]])) as Partial<T>;
+}

@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import type { RoutineConfig } from '../../src/config/types.js';
+import { liveLabel, liveRoutine, planOffline } from './builders.js';
+
+const summary = (steps: { action: string; id: string }[]) => steps.map((step) => `${step.action} ${step.id}`);
+
+const CONTROLS = { accountCreditLimit: 0, creditsUsed: 0, periodStart: 0, periodEnd: 0 };
+
+describe('credit controls', () => {
+  it('updates only the declared fields that differ, in one step', () => {
+    const { steps } = planOffline(
+      { creditControls: { shutoffCredits: 12000, downgradeCredits: 8000 } },
+      { creditControls: { ...CONTROLS, downgradeCredits: 8000, shutoffCredits: 10000, userDefaultCredits: 5, entityGroupDefaultCredits: null } },
+    );
+    expect(steps).toHaveLength(1);
+    expect(steps[0]).toMatchObject({ action: 'update', before: { shutoffCredits: 10000 }, after: { shutoffCredits: 12000 } });
+  });
+
+  it('refuses a plan whose merged thresholds the server would reject', () => {
+    expect(() =>
+      planOffline(
+        { creditControls: { downgradeCredits: 900 } },
+        { creditControls: { ...CONTROLS, downgradeCredits: 100, shutoffCredits: 500, userDefaultCredits: null, entityGroupDefaultCredits: null } },
+      ),
+    ).toThrow('downgradeCredits (900) would exceed shutoffCredits (500)');
+  });
+
+  it('plans nothing when live already matches, including null = off', () => {
+    const { steps } = planOffline(
+      { creditControls: { shutoffCredits: null } },
+      { creditControls: { ...CONTROLS, downgradeCredits: null, shutoffCredits: null, userDefaultCredits: null, entityGroupDefaultCredits: null } },
+    );
+    expect(steps).toEqual([]);
+  });
+});
+
+describe('user credit limits', () => {
+  const live = new Map<string, number | null>([
+    ['u-grace', 500],
+    ['u-ken', 100],
+    ['u-linus', null],
+  ]);
+
+  it('creates, changes, tells explicit unlimited from the default, and resets to the default', () => {
+    const { steps } = planOffline(
+      {
+        userCreditLimits: [
+          { email: 'ada@acme.example', creditLimit: null },
+          { email: 'GRACE@acme.example', creditLimit: 750 },
+          { email: 'ken@acme.example', creditLimit: 'default' },
+          { userId: 'u-linus', creditLimit: null },
+        ],
+      },
+      { userCreditLimits: live },
+    );
+    expect(summary(steps)).toEqual(['create userCreditLimits/u-ada', 'update userCreditLimits/u-grace', 'delete userCreditLimits/u-ken']);
+    expect(steps[0]).toMatchObject({ key: 'ada@acme.example', after: { creditLimit: null } });
+    expect(steps[2]).toMatchObject({ before: { creditLimit: 100 }, reason: 'reset to the default limit' });
+  });
+
+  it('prunes undeclared limits only when asked, and never protected ones', () => {
+    const declared = { userCreditLimits: [{ email: 'grace@acme.example', creditLimit: 500 }] };
+    expect(planOffline(declared, { userCreditLimits: live }).steps).toEqual([]);
+    const pruned = planOffline({ ...declared, prune: { userCreditLimits: true } }, { userCreditLimits: live }, {
+      baseUrl: 'http://127.0.0.1:1',
+      tokenEnv: 'TOKEN',
+      protect: { userCreditLimits: ['linus@acme.example'] },
+    });
+    expect(summary(pruned.steps)).toEqual(['delete userCreditLimits/u-ken']);
+  });
+});
+
+describe('routines', () => {
+  const digest: RoutineConfig = {
+    name: 'Weekly digest',
+    prompt: 'Summarise revenue.',
+    schedule: '0 9 ? * MON *',
+    timezone: 'UTC',
+    modelId: 'm-sales',
+    destination: { type: 'email', recipientEmails: ['ada@acme.example'], userGroupIds: [] },
+  };
+  const own = (routines: ReturnType<typeof liveRoutine>[]) => ({ routines: new Map([['', routines]]) });
+
+  it('ignores server-managed fields and recipient order', () => {
+    const live = liveRoutine({
+      name: 'Weekly digest',
+      lastRun: { completedAt: '2026-11-01T09:00:00Z', label: 'ok', state: 'COMPLETED' },
+      recipientCount: 7,
+      updatedAt: '2026-11-02T00:00:00Z',
+      destination: { type: 'email', recipientEmails: ['ada@acme.example'], userGroupIds: [] },
+    });
+    const config = { ...digest, destination: { type: 'email' as const, recipientEmails: ['ADA@acme.example'], userGroupIds: [] } };
+    expect(planOffline({ routines: [config] }, own([live])).steps).toEqual([]);
+  });
+
+  it('updates changed fields in place and shows only them', () => {
+    const { steps } = planOffline({ routines: [{ ...digest, schedule: '0 8 ? * MON *', paused: true }] }, own([liveRoutine({ name: 'Weekly digest' })]));
+    expect(steps).toHaveLength(1);
+    expect(steps[0]).toMatchObject({ action: 'update', ref: { routineId: 'r-weekly-digest' } });
+    expect(steps[0]!.action === 'update' && steps[0]!.fields).toEqual([
+      { path: 'schedule', before: '0 9 ? * MON *', after: '0 8 ? * MON *' },
+      { path: 'paused', before: false, after: true },
+    ]);
+  });
+
+  it('replaces a routine whose model, branch or topic changes', () => {
+    const { steps } = planOffline({ routines: [{ ...digest, topicName: 'orders' }] }, own([liveRoutine({ name: 'Weekly digest', topicName: 'pipeline' })]));
+    expect(steps[0]).toMatchObject({ action: 'replace', reason: 'topicName cannot change in place' });
+  });
+
+  it('refuses to replace a protected routine', () => {
+    expect(() => planOffline({ routines: [{ ...digest, modelId: 'm-other', protect: true }] }, own([liveRoutine({ name: 'Weekly digest' })]))).toThrow(
+      'routine "Weekly digest" is protected, but changing modelId replaces it',
+    );
+  });
+
+  it('reports two live routines of one name instead of picking one', () => {
+    const twins = [liveRoutine({ name: 'Weekly digest', id: 'r-1', prompt: 'a' }), liveRoutine({ name: 'Weekly digest', id: 'r-2', prompt: 'b' })];
+    expect(() => planOffline({ routines: [digest] }, own(twins))).toThrow(/2 live routines .* are named "Weekly digest" \(ids r-1, r-2\)/);
+  });
+
+  it('finishes an interrupted replacement: the namesake that already matches stays, the other goes', () => {
+    const twins = [liveRoutine({ name: 'Weekly digest', id: 'r-old', topicName: 'pipeline' }), liveRoutine({ name: 'Weekly digest', id: 'r-new', topicName: 'orders' })];
+    const { steps } = planOffline({ routines: [{ ...digest, topicName: 'orders' }] }, own(twins));
+    expect(summary(steps)).toEqual(['delete routines//Weekly digest#r-old']);
+  });
+
+  it('deletes undeclared routines only with prune on, and keeps protected names', () => {
+    const live = own([liveRoutine({ name: 'Weekly digest' }), liveRoutine({ name: 'Old experiment' }), liveRoutine({ name: 'Keep me' })]);
+    expect(planOffline({ routines: [digest] }, live).steps).toEqual([]);
+    const { steps } = planOffline({ routines: [digest], prune: { routines: true } }, live, {
+      baseUrl: 'http://127.0.0.1:1',
+      tokenEnv: 'TOKEN',
+      protect: { routines: ['Keep me'] },
+    });
+    expect(summary(steps)).toEqual(['delete routines//Old experiment']);
+  });
+
+  it('creates a missing routine with every declared field', () => {
+    const { steps } = planOffline({ routines: [digest] }, own([]));
+    expect(steps[0]).toMatchObject({ action: 'create', after: { name: 'Weekly digest', paused: false, modelId: 'm-sales' } });
+  });
+});
+
+describe('labels and document labels', () => {
+  const docs = (entries: Record<string, string[]>) =>
+    new Map(Object.entries(entries).map(([label, identifiers]) => [label, new Map(identifiers.map((id) => [id, `Doc ${id}`]))]));
+
+  it('renames a label declared with renamedFrom, so its documents keep it', () => {
+    const { steps } = planOffline(
+      { labels: [{ name: 'board-kpis', renamedFrom: ['legacy-kpis'], documents: ['d1'] }] },
+      { labels: [liveLabel({ name: 'legacy-kpis', usage_count: 1 })], documentLabels: docs({ 'board-kpis': ['d1'] }) },
+    );
+    expect(summary(steps)).toEqual(['update labels/board-kpis']);
+    expect(steps[0]).toMatchObject({ ref: { liveName: 'legacy-kpis' }, before: { name: 'legacy-kpis' }, after: { name: 'board-kpis' } });
+  });
+
+  it('matches names case-insensitively and manages only declared fields', () => {
+    const { steps } = planOffline({ labels: [{ name: 'finance', color: '#000000' }] }, { labels: [liveLabel({ name: 'finance', color: '#ffffff', verified: true })] });
+    expect(steps[0]).toMatchObject({ action: 'update', fields: [{ path: 'color', before: '#ffffff', after: '#000000' }] });
+  });
+
+  it('creates a label before linking it, and unlinks a pruned label before deleting it', () => {
+    const { steps } = planOffline(
+      { labels: [{ name: 'certified', verified: true, documents: ['d1'] }], prune: { labels: true } },
+      { labels: [liveLabel({ name: 'obsolete', usage_count: 1 })], documentLabels: docs({ obsolete: ['d9'] }) },
+    );
+    expect(summary(steps)).toEqual([
+      'create labels/certified',
+      'create documentLabels/d1/certified',
+      'delete documentLabels/d9/obsolete',
+      'delete labels/obsolete',
+    ]);
+    expect(steps[1]!.dependsOn).toEqual(['labels/certified']);
+    expect(steps[3]!.dependsOn).toEqual(['documentLabels/d9/obsolete']);
+  });
+
+  it('takes a label off unlisted documents only with pruneDocuments', () => {
+    const live = { labels: [liveLabel({ name: 'draft', usage_count: 2 })], documentLabels: docs({ draft: ['d1', 'd2'] }) };
+    expect(planOffline({ labels: [{ name: 'draft', documents: ['d1'] }] }, live).steps).toEqual([]);
+    expect(summary(planOffline({ labels: [{ name: 'draft', documents: ['d1'], pruneDocuments: true }] }, live).steps)).toEqual([
+      'delete documentLabels/d2/draft',
+    ]);
+  });
+
+  it('never deletes a protected label', () => {
+    const { steps } = planOffline({ labels: [], prune: { labels: true } }, { labels: [liveLabel({ name: 'Keep' })], documentLabels: new Map() }, {
+      baseUrl: 'http://127.0.0.1:1',
+      tokenEnv: 'TOKEN',
+      protect: { labels: ['keep'] },
+    });
+    expect(steps).toEqual([]);
+  });
+});
