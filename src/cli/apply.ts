@@ -14,9 +14,9 @@ import { makePlan, observe, type LiveState } from '../plan/planner.js';
 import type { Plan, PlanStep } from '../plan/types.js';
 import { renderApplyReport, renderDryRun, renderPlan, renderStale } from '../render/human.js';
 import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
-import { connectionOptions } from './plan.js';
+import { connectionOptions, targetingOf, targetOptions, type TargetOptions } from './plan.js';
 
-export interface ApplyOptions extends ConnectionOptions {
+export interface ApplyOptions extends ConnectionOptions, TargetOptions {
   autoApprove?: boolean;
   dryRun?: boolean;
   json?: boolean;
@@ -27,6 +27,11 @@ export async function runApply(planFile: string | undefined, options: ApplyOptio
   let client: ApiClient | undefined;
   try {
     const saved = planFile === undefined ? undefined : await loadPlan(resolve(io.cwd, planFile));
+    if (saved !== undefined && (options.target?.length || options.exclude?.length)) {
+      throw new StewardError('cli.target', '--target and --exclude shape a new plan; a saved plan is applied exactly as it was made', 'user', {
+        hint: 'pass them to `steward plan --out FILE` instead',
+      });
+    }
     const loaded = await loadForEnvironment(io, { ...options, env: options.env ?? saved?.environment });
     if (saved !== undefined) {
       checkPlanFits(saved, { environment: loaded.environmentName, baseUrl: baseUrlOf(loaded, options), configDigest: loaded.digest });
@@ -72,6 +77,7 @@ async function applyFresh(loaded: LoadedConfig, { client, api }: Connection, opt
     baseUrl: baseUrlOf(loaded, options),
     stewardVersion: STEWARD_VERSION,
     requestCount: () => client.stats().requests,
+    targeting: targetingOf(options),
   });
   const color = useColor(io, options.color);
   if (!options.json) io.stdout(renderPlan(plan, { color }));
@@ -110,14 +116,14 @@ async function execute(
   return results.some((result) => result.outcome.status !== 'done') ? 1 : 0;
 }
 
-export function registerApply(program: Command): void {
-  connectionOptions(program.command('apply'))
+export function registerApply(program: Command, io: () => CommandIo = processIo): void {
+  targetOptions(connectionOptions(program.command('apply')))
     .argument('[planfile]', 'a plan saved with `steward plan --out FILE`; applies exactly its steps')
     .description('make the live state match the configuration')
     .option('--auto-approve', 'apply without asking (needed when there is no terminal)')
     .option('--dry-run', 'do everything but the writes: show which steps would run')
     .option('--json', 'print the apply report as JSON')
     .action(async (planFile: string | undefined, options: ApplyOptions) => {
-      process.exitCode = await runApply(planFile, options, processIo());
+      process.exitCode = await runApply(planFile, options, io());
     });
 }

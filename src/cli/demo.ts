@@ -53,11 +53,11 @@ export async function runDemo(io: CommandIo): Promise<number> {
   }
 }
 
-export function registerDemo(program: Command): void {
+export function registerDemo(program: Command, io: () => CommandIo = processIo): void {
   program
     .command('demo')
     .description('validate, plan and apply the bundled examples against the embedded emulator')
     .action(async () => {
-      process.exitCode = await runDemo(processIo());
+      process.exitCode = await runDemo(io());
     });
 }

@@ -4,21 +4,27 @@
 import type { Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Kind } from '../config/types.js';
 import { makePlan } from '../plan/planner.js';
 import { savePlan } from '../plan/planFile.js';
+import { parseSelectors, type Targeting } from '../plan/targeting.js';
 import { isDestructive, type Plan } from '../plan/types.js';
 import { renderPlan } from '../render/human.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
 import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
 
-export interface PlanOptions extends ConnectionOptions {
+export interface TargetOptions {
+  target?: string[];
+  exclude?: string[];
+}
+
+export interface PlanOptions extends ConnectionOptions, TargetOptions {
   out?: string;
   json?: boolean;
   markdown?: boolean | string;
   detailedExitcode?: boolean;
   showAll?: boolean;
-  kinds?: readonly Kind[];
+  /** `drift` reports the same plan as drift (steward drift). */
+  purpose?: 'plan' | 'drift';
 }
 
 export const EXIT = { ok: 0, error: 1, changes: 2, destructive: 3 } as const;
@@ -26,6 +32,7 @@ export const EXIT = { ok: 0, error: 1, changes: 2, destructive: 3 } as const;
 /** Runs `steward plan`; returns the exit code. */
 export async function runPlan(options: PlanOptions, io: CommandIo): Promise<number> {
   try {
+    const targeting = targetingOf(options);
     const loaded = await loadForEnvironment(io, options);
     const { client, api } = connect(io, loaded, options);
     let plan: Plan;
@@ -36,7 +43,7 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
         baseUrl: baseUrlOf(loaded, options),
         stewardVersion: STEWARD_VERSION,
         requestCount: () => client.stats().requests,
-        ...(options.kinds ? { kinds: options.kinds } : {}),
+        targeting,
       }));
     } finally {
       await client.close();
@@ -57,18 +64,34 @@ async function emitPlan(plan: Plan, options: PlanOptions, io: CommandIo): Promis
     return;
   }
   if (typeof options.markdown === 'string') {
-    await writeFile(resolve(io.cwd, options.markdown), renderPlanMarkdown(plan), { flag: 'a' });
+    await writeFile(resolve(io.cwd, options.markdown), renderPlanMarkdown(plan, options.purpose), { flag: 'a' });
   } else if (options.markdown) {
-    io.stdout(renderPlanMarkdown(plan));
+    io.stdout(renderPlanMarkdown(plan, options.purpose));
     return;
   }
-  io.stdout(renderPlan(plan, { color: useColor(io, options.color), showAll: options.showAll === true }));
+  io.stdout(renderPlan(plan, { color: useColor(io, options.color), showAll: options.showAll === true, purpose: options.purpose ?? 'plan' }));
 }
 
 /** 0 no changes; with detailed codes 2 changes and 3 destructive changes. */
 export function planExitCode(plan: Plan, detailed: boolean): number {
   if (!detailed || plan.steps.length === 0) return EXIT.ok;
   return isDestructive(plan) ? EXIT.destructive : EXIT.changes;
+}
+
+/** The parsed `--target` and `--exclude` selectors (errors before anything is read). */
+export function targetingOf(options: TargetOptions): Targeting {
+  return {
+    include: parseSelectors(options.target ?? [], '--target'),
+    exclude: parseSelectors(options.exclude ?? [], '--exclude'),
+  };
+}
+
+/** `--target` and `--exclude`, repeatable. */
+export function targetOptions(command: Command): Command {
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
+  return command
+    .option('-t, --target <kind[/name]>', 'only this kind or object, and what it depends on (repeatable)', collect)
+    .option('-x, --exclude <kind[/name]>', 'leave this kind or object out (repeatable); excluded kinds are not read', collect);
 }
 
 /** Options every plan-like command takes. */
@@ -81,8 +104,8 @@ export function connectionOptions(command: Command): Command {
     .option('--no-color', 'never colour the output');
 }
 
-export function registerPlan(program: Command): void {
-  connectionOptions(program.command('plan'))
+export function registerPlan(program: Command, io: () => CommandIo = processIo): void {
+  targetOptions(connectionOptions(program.command('plan')))
     .description('show what apply would change, without changing anything')
     .option('-o, --out <file>', 'save the plan for `steward apply FILE`')
     .option('--json', 'print the plan as JSON (the plan-file format)')
@@ -90,6 +113,6 @@ export function registerPlan(program: Command): void {
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 3 when something is deleted or replaced')
     .option('--show-all', 'list every step of large bulk changes')
     .action(async (options: PlanOptions) => {
-      process.exitCode = await runPlan(options, processIo());
+      process.exitCode = await runPlan(options, io());
     });
 }

@@ -1,31 +1,29 @@
 // Builds the commander program: one file per command in this folder, each registered with one
 // line below. Kept apart from main.ts so tests can build the program without running it.
 import { Command } from 'commander';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { registerApply } from './apply.js';
+import { processIo, STEWARD_VERSION, type CommandIo } from './context.js';
 import { registerDemo } from './demo.js';
+import { registerDrift } from './drift.js';
 import { registerEmulator } from './emulator.js';
 import { registerPlan } from './plan.js';
 import { registerValidate } from './validate.js';
 
-const packageJson = JSON.parse(
-  readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'),
-) as { version: string };
-
-export function buildProgram(): Command {
+/** The program; `io` is where commands read and write (tests pass their own). */
+export function buildProgram(io: () => CommandIo = processIo): Command {
   const program = new Command('steward')
     .description(
       'Declarative configuration for an analytics platform: AI credit controls, per-user ' +
         'credit limits, AI routines and labels, kept in git and applied through the REST API.',
     )
-    .version(packageJson.version)
+    .version(STEWARD_VERSION)
     .showHelpAfterError();
   // Commands: one registration line each.
-  registerValidate(program);
-  registerPlan(program);
-  registerApply(program);
-  registerEmulator(program);
-  registerDemo(program);
+  registerValidate(program, io);
+  registerPlan(program, io);
+  registerApply(program, io);
+  registerDrift(program, io);
+  registerEmulator(program, { io });
+  registerDemo(program, io);
   return program;
 }

@@ -72,7 +72,7 @@ function count(n: number, noun: string): string {
 }
 
 /** Registers `steward validate`. */
-export function registerValidate(program: Command): void {
+export function registerValidate(program: Command, io: () => CommandIo = processIo): void {
   program
     .command('validate')
     .description('check a configuration (file or directory) without contacting any server')
@@ -81,6 +81,6 @@ export function registerValidate(program: Command): void {
     .option('--json', 'print the findings as JSON')
     .option('--no-color', 'do not colour the output')
     .action(async (path: string | undefined, options: ValidateOptions) => {
-      process.exitCode = await runValidate(path, options, processIo());
+      process.exitCode = await runValidate(path, options, io());
     });
 }

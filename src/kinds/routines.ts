@@ -114,7 +114,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
           steps.push({ ...base, ref, action: 'update', before, after: { ...routine.state }, fields });
           continue;
         }
-        if (routine.protect || desired.isProtected(name)) {
+        if (routine.protect) {
           throw protectedError(`routine "${name}"`, `changing ${forcing.map((f) => f.path).join(', ')} replaces it`);
         }
         steps.push({

@@ -7,6 +7,7 @@ import { orderSteps } from '../kinds/order.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { Directory } from './directory.js';
 import { preflight } from './preflight.js';
+import { filterSteps, targetedKinds, type Targeting } from './targeting.js';
 import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlanStep, type PlanWarning } from './types.js';
 
 export type LiveState = Partial<Record<Kind, unknown>>;
@@ -19,6 +20,8 @@ export interface PlanRequest {
   stewardVersion: string;
   /** Restrict the plan to these kinds (default: every declared kind). */
   kinds?: readonly Kind[];
+  /** `--target` / `--exclude`: restricts the kinds read and the steps kept. */
+  targeting?: Targeting;
   /** Requests made so far by the client (for the plan's cost line). */
   requestCount: () => number;
   registry?: ReadonlyMap<Kind, ResourceKind>;
@@ -41,7 +44,8 @@ export interface Observation {
 export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'baseUrl' | 'now'>): Promise<Observation> {
   const registry = request.registry ?? REGISTRY;
   const { config, environment } = request.loaded;
-  const kinds = selectKinds(registry, request.loaded, request.kinds);
+  const only = request.targeting ? targetedKinds(request.targeting) : undefined;
+  const kinds = selectKinds(registry, request.loaded, request.kinds).filter((kind) => only === undefined || only.includes(kind.kind));
   const readKinds = withReadDependencies(registry, kinds);
   const emails = readKinds.flatMap((kind) => kind.emails(config));
   const whoami = await preflight(request.api, config, readKinds.map((kind) => kind.kind), emails);
@@ -59,7 +63,9 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
 /** Reads what the config manages and returns the plan that would make live match it. */
 export async function makePlan(request: PlanRequest): Promise<PlanResult> {
   const observation = await observe(request);
-  const { steps, warnings } = diffAll(observation.kinds, observation.desired, observation.live);
+  const diffed = diffAll(observation.kinds, observation.desired, observation.live);
+  const steps = request.targeting ? filterSteps(diffed.steps, request.targeting) : diffed.steps;
+  const { warnings } = diffed;
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     stewardVersion: request.stewardVersion,

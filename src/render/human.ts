@@ -9,6 +9,8 @@ export interface HumanOptions {
   color: boolean;
   /** List every step of a large bulk group instead of the first few. */
   showAll?: boolean;
+  /** `drift` words the same plan as a drift report. */
+  purpose?: 'plan' | 'drift';
 }
 
 /** Groups larger than this are folded to their first BULK_PREVIEW steps unless showAll. */
@@ -36,14 +38,16 @@ function paint(chalk: ChalkInstance, action: Action, text: string): string {
 export function renderPlan(plan: Plan, options: HumanOptions): string {
   const chalk = palette(options.color);
   const lines: string[] = [];
-  lines.push(chalk.bold(`steward plan for environment ${plan.environment} (${plan.baseUrl})`), '');
+  const drift = options.purpose === 'drift';
+  lines.push(chalk.bold(`steward ${drift ? 'drift check' : 'plan'} for environment ${plan.environment} (${plan.baseUrl})`), '');
   for (const warning of plan.warnings) lines.push(chalk.yellow(`Warning: ${warning.message}`));
   if (plan.warnings.length > 0) lines.push('');
   if (plan.steps.length === 0) {
-    lines.push(chalk.green('No changes. The live state matches the configuration.'), '');
+    lines.push(chalk.green(drift ? 'No drift. The live state matches the configuration.' : 'No changes. The live state matches the configuration.'), '');
     lines.push(costLine(plan));
     return `${lines.join('\n')}\n`;
   }
+  if (drift) lines.push(chalk.yellow.bold(`Drift: the live state differs from the configuration in ${plan.steps.length} place${plan.steps.length === 1 ? '' : 's'}. Applying the configuration would:`), '');
   const destructive = destructiveSteps(plan.steps);
   if (destructive.length > 0) {
     lines.push(chalk.red.bold(`${destructive.length} destructive change${destructive.length === 1 ? '' : 's'}:`));

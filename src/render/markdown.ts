@@ -7,20 +7,22 @@ import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryL
 export const MARKDOWN_LIMIT = 60_000;
 
 /** Renders the plan; guarantees the result is shorter than MARKDOWN_LIMIT characters. */
-export function renderPlanMarkdown(plan: Plan): string {
+export function renderPlanMarkdown(plan: Plan, purpose: 'plan' | 'drift' = 'plan'): string {
   for (const perGroup of [Infinity, 50, 10, 3, 0]) {
-    const text = render(plan, perGroup);
+    const text = render(plan, perGroup, purpose);
     if (text.length < MARKDOWN_LIMIT) return text;
   }
-  return `${render(plan, 0).slice(0, MARKDOWN_LIMIT - 200)}\n\n… (truncated; the plan file has every step)\n`;
+  return `${render(plan, 0, purpose).slice(0, MARKDOWN_LIMIT - 200)}\n\n… (truncated; the plan file has every step)\n`;
 }
 
-function render(plan: Plan, perGroup: number): string {
+function render(plan: Plan, perGroup: number, purpose: 'plan' | 'drift'): string {
   const lines: string[] = [];
-  lines.push(`### steward plan for \`${escape(plan.environment)}\``, '');
+  const drift = purpose === 'drift';
+  lines.push(`### steward ${drift ? 'drift check' : 'plan'} for \`${escape(plan.environment)}\``, '');
   if (plan.steps.length === 0) {
-    lines.push('**No changes.** The live state matches the configuration.', '');
+    lines.push(`**No ${drift ? 'drift' : 'changes'}.** The live state matches the configuration.`, '');
   } else {
+    if (drift) lines.push(`**Drift:** the live state differs from the configuration in ${plan.steps.length} place${plan.steps.length === 1 ? '' : 's'}. Applying the configuration would:`, '');
     lines.push(`**${summaryLine(plan.summary)}**`, '');
   }
   for (const warning of plan.warnings) lines.push(`> ⚠️ ${escape(warning.message)}`, '');

@@ -1,0 +1,114 @@
+// One config, two deployments whose ids differ; targeting, drift, preflight and request cost.
+import { afterEach, describe, expect, it } from 'vitest';
+import { runDrift } from '../../src/cli/drift.js';
+import { EXIT } from '../../src/cli/plan.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { captureIo, copyExample, gitopsAgainstDemo, PRODUCTION_TOKEN, Steward } from './helpers.js';
+
+const started: RunningEmulator[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((emulator) => emulator.close()));
+});
+
+async function steward(options: Parameters<typeof gitopsAgainstDemo>[0] = {}): Promise<Steward> {
+  const instance = await gitopsAgainstDemo(options);
+  started.push(instance.emulator);
+  return instance;
+}
+
+describe('one config, production and playground', () => {
+  it('plans and converges against both deployments, whose ids differ', async () => {
+    const directory = await copyExample('gitops');
+    const production = await startEmulator({ dataset: 'demo' });
+    const playground = await startEmulator({ dataset: 'demo-playground' });
+    started.push(production, playground);
+    expect(production.state.userId('grace@acme.example')).not.toBe(playground.state.userId('grace@acme.example'));
+    const env = { STEWARD_PRODUCTION_TOKEN: PRODUCTION_TOKEN, STEWARD_PLAYGROUND_TOKEN: 'playground-org-admin-token' };
+    for (const [name, emulator] of [['production', production], ['playground', playground]] as const) {
+      const target = new Steward(emulator, directory, name, env);
+      const applied = await target.apply();
+      expect(applied.code, applied.err).toBe(0);
+      expect((await target.plan()).code).toBe(EXIT.ok);
+    }
+    // The playground protects its routines: "Old experiment" survives there, not in production.
+    expect(playground.state.routines().map((routine) => routine.name)).toContain('Old experiment');
+    expect(production.state.routines().map((routine) => routine.name)).not.toContain('Old experiment');
+  });
+});
+
+describe('targeting', () => {
+  it('reads and writes nothing of excluded kinds', async () => {
+    const target = await steward();
+    const result = await target.apply(undefined, { target: ['labels'] });
+    expect(result.code, result.err).toBe(0);
+    const routes = Object.keys(target.emulator.stats().byRoute);
+    expect(routes.filter((route) => /routines|credit-controls|scim/.test(route))).toEqual([]);
+    expect(routes).toContain('PUT /api/v1/labels/{name}');
+    const rest = await target.plan();
+    expect(rest.out).not.toMatch(/label "/);
+    expect(rest.out).toContain('routine "Old experiment"');
+  });
+
+  it('targets one object', async () => {
+    const target = await steward();
+    const plan = await target.plan({ target: ['routines/Weekly revenue digest'] });
+    expect(plan.code).toBe(EXIT.changes);
+    expect(plan.out).toContain('Plan: 0 to add, 1 to change, 0 to replace, 0 to destroy.');
+  });
+});
+
+describe('drift', () => {
+  it('exits 2 with a report when live differs, and 0 once it matches', async () => {
+    const target = await steward();
+    const io = () => captureIo(target.env, target.directory);
+    const options = { config: target.directory, env: 'production', baseUrl: target.emulator.url };
+    const before = io();
+    expect(await runDrift({ ...options, markdown: true }, before)).toBe(EXIT.changes);
+    expect(before.result(0).out).toContain('### steward drift check for `production`');
+    await target.apply();
+    const after = io();
+    expect(await runDrift(options, after)).toBe(EXIT.ok);
+    expect(after.result(0).out).toContain('No drift. The live state matches the configuration.');
+  });
+});
+
+describe('preflight', () => {
+  it('says what a member key cannot do before reading anything', async () => {
+    const target = await steward();
+    const member = new Steward(target.emulator, target.directory, 'production', { STEWARD_PRODUCTION_TOKEN: 'demo-org-member-token' });
+    const result = await member.plan();
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('creditControls and userCreditLimits need an Organization Admin key; this key\'s organization role is MEMBER');
+    expect(target.emulator.stats().requests).toBe(1);
+  });
+
+  it('says a personal token cannot resolve e-mails through SCIM', async () => {
+    const target = await steward();
+    const personal = new Steward(target.emulator, target.directory, 'production', { STEWARD_PRODUCTION_TOKEN: 'demo-ada-personal-token' });
+    const result = await personal.plan();
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('users named by e-mail are resolved through SCIM, which needs an organization API key');
+    expect(result.err).not.toContain('demo-ada-personal-token');
+  });
+
+  it('names a missing token variable', async () => {
+    const target = await steward();
+    const result = await new Steward(target.emulator, target.directory, 'production', {}).plan();
+    expect(result.err).toContain('the environment variable STEWARD_PRODUCTION_TOKEN is not set');
+  });
+});
+
+describe('cost', () => {
+  it('reads with list endpoints only, one documents query per label in use', async () => {
+    const target = await steward();
+    const plan = await target.plan();
+    const { byRoute, requests } = target.emulator.stats();
+    expect(plan.out).toContain(`Planning made ${requests} API requests.`);
+    expect(Object.keys(byRoute).filter((route) => route.includes('{'))).toEqual([]);
+    // Document links are managed for marketing and draft (in use) and certified (not created yet,
+    // so nothing to read); obsolete, about to be deleted, is on no document.
+    expect(byRoute['GET /api/v1/documents']).toBe(2);
+    expect(byRoute['GET /api/v1/whoami']).toBe(1);
+    expect(byRoute['GET /api/v1/labels']).toBe(1);
+  });
+});
