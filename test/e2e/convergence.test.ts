@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/plan.js';
 import type { Plan } from '../../src/plan/types.js';
-import { gitopsAgainstDemo, PRODUCTION_TOKEN, type Steward } from './helpers.js';
+import { runApply } from '../../src/cli/apply.js';
+import { captureIo, gitopsAgainstDemo, PRODUCTION_TOKEN, type Steward } from './helpers.js';
 
 let steward: Steward;
 afterEach(async () => {
@@ -109,6 +110,22 @@ describe('plan and apply the gitops example against the demo dataset', () => {
     expect(fromFile.out).toContain('Dry run: 18 steps would be applied, 0 already applied. Nothing was written.');
     expect(fresh.out).toContain('Dry run: 18 steps would be applied');
     expect(steward.emulator.stats().writes).toBe(0);
+  });
+
+  it('asks on a terminal and applies only after "yes"', async () => {
+    steward = await gitopsAgainstDemo();
+    const ask = async (answer: boolean) => {
+      const io = { ...captureIo(steward.env, steward.directory), confirm: async () => answer };
+      const code = await runApply(undefined, { config: steward.directory, env: 'production', baseUrl: steward.emulator.url }, io);
+      return io.result(code);
+    };
+    const declined = await ask(false);
+    expect(declined.code).toBe(1);
+    expect(declined.out).toContain('Apply cancelled. Nothing was changed.');
+    expect(steward.emulator.stats().writes).toBe(0);
+    const accepted = await ask(true);
+    expect(accepted.code).toBe(0);
+    expect(accepted.out).toContain('Apply: 18 done');
   });
 
   it('refuses to apply without approval when there is no terminal', async () => {
