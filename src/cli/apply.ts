@@ -15,6 +15,7 @@ import type { Plan, PlanStep } from '../plan/types.js';
 import { renderApplyReport, renderDryRun, renderPlan, renderStale } from '../render/human.js';
 import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
 import { connectionOptions, targetingOf, targetOptions, type TargetOptions } from './plan.js';
+import { reloadPromotion } from './diff.js';
 
 export interface ApplyOptions extends ConnectionOptions, TargetOptions {
   autoApprove?: boolean;
@@ -40,7 +41,7 @@ export async function runApply(planFile: string | undefined, options: ApplyOptio
     client = connection.client;
     return saved === undefined
       ? await applyFresh(loaded, connection, options, io)
-      : await applySaved(saved, loaded, connection, options, io);
+      : await applySaved(saved, await reloadPromotion(io, loaded, saved, options), connection, options, io);
   } catch (error) {
     return reportError(io, error, options.json === true);
   } finally {

@@ -4,8 +4,10 @@ import { Command } from 'commander';
 import { registerApply } from './apply.js';
 import { processIo, STEWARD_VERSION, type CommandIo } from './context.js';
 import { registerDemo } from './demo.js';
+import { registerDiff } from './diff.js';
 import { registerDrift } from './drift.js';
 import { registerEmulator } from './emulator.js';
+import { registerExport } from './export.js';
 import { registerPlan } from './plan.js';
 import { registerValidate } from './validate.js';
 
@@ -23,6 +25,8 @@ export function buildProgram(io: () => CommandIo = processIo): Command {
   registerPlan(program, io);
   registerApply(program, io);
   registerDrift(program, io);
+  registerExport(program, io);
+  registerDiff(program, io);
   registerEmulator(program, { io });
   registerDemo(program, io);
   return program;

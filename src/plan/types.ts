@@ -66,6 +66,15 @@ export interface PlanWarning {
 
 export const PLAN_FORMAT_VERSION = 1;
 
+/** Where a promotion plan's desired state came from (`steward diff --env TARGET --against SOURCE`). */
+export interface PlanPromotion {
+  /** The source environment, whose live state the plan's environment is made to match. */
+  from: string;
+  fromBaseUrl: string;
+  /** sha256 of the source's live state as mapped through the config; apply refuses the plan once it differs. */
+  sourceDigest: string;
+}
+
 export interface Plan {
   formatVersion: typeof PLAN_FORMAT_VERSION;
   stewardVersion: string;
@@ -81,6 +90,8 @@ export interface Plan {
   warnings: PlanWarning[];
   /** Requests made while planning (the cost at 60 requests/minute). */
   requests: number;
+  /** Present on a promotion plan: the desired state is another environment's live state. */
+  promotion?: PlanPromotion;
 }
 
 /** Counts steps by action. */

@@ -3,6 +3,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckedSteps, StaleStep, StepResult } from '../apply/executor.js';
 import type { Action, Plan, PlanStep } from '../plan/types.js';
+import { promotionHeading, promotionNoChanges } from './promotion.js';
 import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
 
 export interface HumanOptions {
@@ -39,11 +40,11 @@ export function renderPlan(plan: Plan, options: HumanOptions): string {
   const chalk = palette(options.color);
   const lines: string[] = [];
   const drift = options.purpose === 'drift';
-  lines.push(chalk.bold(`steward ${drift ? 'drift check' : 'plan'} for environment ${plan.environment} (${plan.baseUrl})`), '');
+  lines.push(chalk.bold(promotionHeading(plan, 'text') ?? `steward ${drift ? 'drift check' : 'plan'} for environment ${plan.environment} (${plan.baseUrl})`), '');
   for (const warning of plan.warnings) lines.push(chalk.yellow(`Warning: ${warning.message}`));
   if (plan.warnings.length > 0) lines.push('');
   if (plan.steps.length === 0) {
-    lines.push(chalk.green(drift ? 'No drift. The live state matches the configuration.' : 'No changes. The live state matches the configuration.'), '');
+    lines.push(chalk.green(drift ? 'No drift. The live state matches the configuration.' : `No changes. ${promotionNoChanges(plan) ?? 'The live state matches the configuration.'}`), '');
     lines.push(costLine(plan));
     return `${lines.join('\n')}\n`;
   }

@@ -3,6 +3,7 @@
 // characters, so the output stays under MARKDOWN_LIMIT by folding large groups harder.
 import type { Plan, PlanStep } from '../plan/types.js';
 import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
+import { promotionHeading, promotionNoChanges } from './promotion.js';
 
 export const MARKDOWN_LIMIT = 60_000;
 
@@ -18,9 +19,9 @@ export function renderPlanMarkdown(plan: Plan, purpose: 'plan' | 'drift' = 'plan
 function render(plan: Plan, perGroup: number, purpose: 'plan' | 'drift'): string {
   const lines: string[] = [];
   const drift = purpose === 'drift';
-  lines.push(`### steward ${drift ? 'drift check' : 'plan'} for \`${escape(plan.environment)}\``, '');
+  lines.push(`### ${promotionHeading(plan, 'markdown') ?? `steward ${drift ? 'drift check' : 'plan'} for \`${escape(plan.environment)}\``}`, '');
   if (plan.steps.length === 0) {
-    lines.push(`**No ${drift ? 'drift' : 'changes'}.** The live state matches the configuration.`, '');
+    lines.push(`**No ${drift ? 'drift' : 'changes'}.** ${promotionNoChanges(plan) ?? 'The live state matches the configuration.'}`, '');
   } else {
     if (drift) lines.push(`**Drift:** the live state differs from the configuration in ${plan.steps.length} place${plan.steps.length === 1 ? '' : 's'}. Applying the configuration would:`, '');
     lines.push(`**${summaryLine(plan.summary)}**`, '');

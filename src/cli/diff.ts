@@ -1,0 +1,132 @@
+// `steward diff --env production --against playground`: promotion. What production would change
+// to match playground's live state, named through the config (users by e-mail, routines and
+// labels by name, models through each environment's variables), as a plan that
+// `steward apply --env production FILE` applies. Exit codes as `steward plan`.
+import type { Command } from 'commander';
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { ApiClient } from '../api/client.js';
+import type { LoadedConfig } from '../config/types.js';
+import { StewardError } from '../errors.js';
+import { savePlan } from '../plan/planFile.js';
+import { makePlan } from '../plan/planner.js';
+import type { Plan } from '../plan/types.js';
+import { readPromotion, sourceEnvironment } from '../promote/source.js';
+import { renderPlan } from '../render/human.js';
+import { renderPlanMarkdown } from '../render/markdown.js';
+import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
+import { connectionOptions, planExitCode } from './plan.js';
+
+export interface DiffOptions extends ConnectionOptions {
+  /** The source environment, whose live state the target is planned to match. */
+  against?: string;
+  againstBaseUrl?: string;
+  out?: string;
+  json?: boolean;
+  markdown?: boolean | string;
+  detailedExitcode?: boolean;
+  showAll?: boolean;
+}
+
+/** Runs the promotion diff; returns the exit code of `steward plan` for the same plan. */
+export async function runDiff(options: DiffOptions, io: CommandIo): Promise<number> {
+  const clients: ApiClient[] = [];
+  try {
+    if (options.against === undefined) throw new StewardError('cli.against', 'steward diff needs --against ENV: the environment to promote from', 'user');
+    const loaded = await loadForEnvironment(io, options);
+    const source = connectSource(io, loaded, options.against, { baseUrl: options.againstBaseUrl, debug: options.debug });
+    clients.push(source.client);
+    const target = connect(io, loaded, options);
+    clients.push(target.client);
+    const promotion = await readPromotion(loaded, { name: options.against, api: source.api });
+    const { plan: targetPlan } = await makePlan({
+      loaded: promotion.loaded,
+      api: target.api,
+      baseUrl: baseUrlOf(loaded, options),
+      stewardVersion: STEWARD_VERSION,
+      requestCount: () => source.client.stats().requests + target.client.stats().requests,
+    });
+    const plan: Plan = {
+      ...targetPlan,
+      warnings: [...promotion.warnings, ...targetPlan.warnings],
+      promotion: { from: options.against, fromBaseUrl: source.baseUrl, sourceDigest: promotion.sourceDigest },
+    };
+    if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out));
+    await emit(plan, options, io);
+    if (options.out !== undefined && !options.json) {
+      io.stderr(`Saved the promotion plan to ${options.out}. Apply it with: steward apply --env ${plan.environment} ${options.out}\n`);
+    }
+    return planExitCode(plan, options.detailedExitcode === true);
+  } catch (error) {
+    return reportError(io, error, options.json === true);
+  } finally {
+    await Promise.all(clients.map((client) => client.close()));
+  }
+}
+
+/**
+ * For `steward apply` of a saved plan: a promotion plan's desired state is rebuilt from its source,
+ * which must not have changed since the plan was made (else a StewardError); any other plan's
+ * config is returned as it is.
+ */
+export async function reloadPromotion(io: CommandIo, loaded: LoadedConfig, plan: Plan, options: Pick<ConnectionOptions, 'debug'>): Promise<LoadedConfig> {
+  if (plan.promotion === undefined) return loaded;
+  const { from, fromBaseUrl, sourceDigest } = plan.promotion;
+  let source: ReturnType<typeof connectSource>;
+  try {
+    source = connectSource(io, loaded, from, { baseUrl: fromBaseUrl, debug: options.debug });
+  } catch (error) {
+    if (!(error instanceof StewardError) || error.code !== 'auth.missing-token') throw error;
+    throw new StewardError(error.code, `this is a promotion plan from ${from}, which apply reads again to check it has not changed; ${error.message}`, 'user', { hint: error.hint });
+  }
+  try {
+    const promotion = await readPromotion(loaded, { name: from, api: source.api });
+    if (promotion.sourceDigest !== sourceDigest) {
+      throw new StewardError('plan-file.source-changed', `${from} has changed since this promotion plan was made; nothing was applied`, 'user', {
+        hint: `make a new one: steward diff --env ${plan.environment} --against ${from} --out FILE`,
+      });
+    }
+    return promotion.loaded;
+  } finally {
+    await source.client.close();
+  }
+}
+
+/** A client for the source environment: its own token variable, and its own base URL override. */
+function connectSource(io: CommandIo, loaded: LoadedConfig, name: string, options: { baseUrl: string | undefined; debug: boolean | undefined }) {
+  const environment = sourceEnvironment(loaded, name);
+  const baseUrl = options.baseUrl ?? environment.baseUrl;
+  const connection = connect(io, { ...loaded, environmentName: name, environment }, { baseUrl, debug: options.debug });
+  return { ...connection, baseUrl };
+}
+
+/** Prints the plan as `steward plan` would; `--markdown FILE` appends it to FILE (a CI job summary). */
+async function emit(plan: Plan, options: DiffOptions, io: CommandIo): Promise<void> {
+  if (options.json) {
+    io.stdout(`${JSON.stringify(plan, null, 2)}\n`);
+    return;
+  }
+  if (typeof options.markdown === 'string') {
+    await writeFile(resolve(io.cwd, options.markdown), renderPlanMarkdown(plan), { flag: 'a' });
+  } else if (options.markdown) {
+    io.stdout(renderPlanMarkdown(plan));
+    return;
+  }
+  io.stdout(renderPlan(plan, { color: useColor(io, options.color), showAll: options.showAll === true }));
+}
+
+/** Registers `steward diff` (promotion). */
+export function registerDiff(program: Command, io: () => CommandIo = processIo): void {
+  connectionOptions(program.command('diff'))
+    .description('promotion: what --env would change to match the live state of --against, as a plan')
+    .requiredOption('-a, --against <name>', 'the environment to promote from (e.g. playground)')
+    .option('--against-base-url <url>', "override the --against environment's base URL (e.g. a local emulator)")
+    .option('-o, --out <file>', 'save the plan for `steward apply --env NAME FILE`')
+    .option('--json', 'print the plan as JSON (the plan-file format)')
+    .option('--markdown [file]', 'print the plan as Markdown (or append it to FILE, e.g. $GITHUB_STEP_SUMMARY)')
+    .option('--detailed-exitcode', 'exit 0 when there are no differences, 2 when there are, 3 when something is deleted or replaced')
+    .option('--show-all', 'list every step of large bulk changes')
+    .action(async (options: DiffOptions) => {
+      process.exitCode = await runDiff(options, io());
+    });
+}

@@ -1,0 +1,118 @@
+// Reading an instance's live state as a whole, for export and promotion: the same list endpoints
+// and read functions a plan uses (pageSize 100, one documents query per label in use), with a
+// "desired" that covers everything live, and user ids resolved to e-mails through SCIM.
+import type { PlatformApi } from '../api/platform.js';
+import type { CreditControls, Label, Routine, Whoami } from '../api/types.js';
+import type { Kind } from '../config/types.js';
+import { emailKey, labelKey } from '../domain/rules.js';
+import { StewardError } from '../errors.js';
+import { creditControls } from '../kinds/creditControls.js';
+import { documentLabels } from '../kinds/documentLabels.js';
+import type { ReadContext } from '../kinds/kind.js';
+import { labels, type DesiredLabels } from '../kinds/labels.js';
+import { routines, type RoutineOwner } from '../kinds/routines.js';
+import { userCreditLimits } from '../kinds/userCreditLimits.js';
+import { Directory } from '../plan/directory.js';
+
+/** One individual credit limit, with the user's e-mail when SCIM knows it. */
+export interface LiveUserLimit {
+  userId: string;
+  email: string | undefined;
+  creditLimit: number | null;
+}
+
+/** The routines of one owner: `owner` undefined is the API key's own user. */
+export interface LiveOwnerRoutines {
+  owner: string | undefined;
+  routines: Routine[];
+}
+
+/** What was read, per kind; a kind not asked for is absent. */
+export interface LiveSnapshot {
+  creditControls?: CreditControls;
+  userCreditLimits?: LiveUserLimit[];
+  routines?: LiveOwnerRoutines[];
+  labels?: Label[];
+  /** Label name (as live) → identifiers of the documents carrying it. */
+  documents?: Map<string, string[]>;
+  /** The user the API key acts as. */
+  caller: { id: string; email: string };
+}
+
+export interface SnapshotRequest {
+  kinds: readonly Kind[];
+  /** E-mails of other users whose routines are read too (organization keys). */
+  owners?: readonly string[];
+}
+
+/** Reads the live state of `kinds` with the fewest requests; throws one clear error when the key cannot. */
+export async function readSnapshot(api: PlatformApi, request: SnapshotRequest): Promise<LiveSnapshot> {
+  const kinds = new Set(request.kinds);
+  const whoami = await api.whoami();
+  checkPermissions(whoami, kinds, request.owners ?? []);
+  const caller = { id: whoami.user.id, email: whoami.user.email };
+  const directory = new Directory(whoami.keyScope === 'organization' ? api : undefined, caller);
+  const owners = await routineOwners(directory, kinds.has('routines') ? request.owners ?? [] : []);
+  const context: ReadContext = { api, directory, live: {} };
+  const snapshot: LiveSnapshot = { caller };
+  await Promise.all([
+    kinds.has('creditControls') ? creditControls.read(context, {}).then((live) => void (snapshot.creditControls = live)) : undefined,
+    kinds.has('userCreditLimits') ? readUserLimits(context).then((live) => void (snapshot.userCreditLimits = live)) : undefined,
+    kinds.has('routines') ? readRoutines(context, owners).then((live) => void (snapshot.routines = live)) : undefined,
+    kinds.has('labels') || kinds.has('documentLabels') ? readLabels(context, kinds.has('documentLabels')).then((live) => Object.assign(snapshot, live)) : undefined,
+  ]);
+  return snapshot;
+}
+
+function checkPermissions(whoami: Whoami, kinds: ReadonlySet<Kind>, owners: readonly string[]): void {
+  const problems: string[] = [];
+  const adminKinds = (['creditControls', 'userCreditLimits'] as const).filter((kind) => kinds.has(kind));
+  if (whoami.orgRole !== 'ORG_ADMIN' && adminKinds.length > 0) {
+    problems.push(`${adminKinds.join(' and ')} need an Organization Admin key; this key's organization role is ${whoami.orgRole}`);
+  }
+  if (whoami.keyScope === 'user' && kinds.has('routines') && owners.length > 0) {
+    problems.push('reading other users\' routines needs an organization API key; this is a personal (user-scoped) token');
+  }
+  if (problems.length > 0) {
+    throw new StewardError('read.permissions', `this API key cannot read what was asked:\n  - ${problems.join('\n  - ')}`, 'user', {
+      hint: 'leave those kinds out (--kind), or use an organization key with the Organization Admin role',
+    });
+  }
+}
+
+/** The owners whose routines are read: the key's own user first, then each other e-mail once. */
+async function routineOwners(directory: Directory, emails: readonly string[]): Promise<(RoutineOwner & { email: string | undefined })[]> {
+  await directory.resolveEmails(emails);
+  const owners = new Map<string, RoutineOwner & { email: string | undefined }>([['', { key: '', userId: undefined, display: undefined, email: undefined }]]);
+  for (const email of emails) {
+    const userId = directory.idOf(email);
+    if (userId === directory.caller?.id || owners.has(userId)) continue;
+    owners.set(userId, { key: userId, userId, display: emailKey(email), email: emailKey(email) });
+  }
+  return [...owners.values()];
+}
+
+async function readUserLimits(context: ReadContext): Promise<LiveUserLimit[]> {
+  const everyone = { users: [], prune: false, isProtected: () => false, display: (userId: string) => userId };
+  const live = await userCreditLimits.read(context, everyone);
+  return [...live].map(([userId, creditLimit]) => ({ userId, email: context.directory.emailOf(userId), creditLimit }));
+}
+
+async function readRoutines(context: ReadContext, owners: (RoutineOwner & { email: string | undefined })[]): Promise<LiveOwnerRoutines[]> {
+  const live = await routines.read(context, { routines: [], owners, prune: false, isProtected: () => false });
+  return owners.map((owner) => ({ owner: owner.email, routines: live.get(owner.key) ?? [] }));
+}
+
+/** Every label; with `withDocuments`, the documents of each label in use (none asked for unused ones). */
+async function readLabels(context: ReadContext, withDocuments: boolean): Promise<Pick<LiveSnapshot, 'labels' | 'documents'>> {
+  const live = await labels.read(context, { labels: [], prune: false, isProtected: () => false });
+  if (!withDocuments) return { labels: live };
+  const everyLabel: DesiredLabels = {
+    labels: live.map((label) => ({ name: label.name, renamedFrom: [], fields: {}, documents: [], pruneDocuments: false })),
+    prune: false,
+    isProtected: () => false,
+  };
+  const carrying = await documentLabels.read({ ...context, live: { labels: live } }, everyLabel);
+  const documents = new Map(live.map((label) => [label.name, [...(carrying.get(labelKey(label.name))?.keys() ?? [])]]));
+  return { labels: live, documents };
+}

@@ -1,0 +1,54 @@
+// Configuration sections → the YAML a person would write: the schema line first, a comment
+// saying what the file holds, `version: 1`, one blank line between sections, colours, schedules
+// and document identifiers quoted (as the examples do), short lists inline, empty recipient lists
+// left out (their default), and long text never folded.
+import { Document, isScalar, isSeq, Scalar, visit } from 'yaml';
+import type { ConfigSections } from './mapping.js';
+
+/** Lists up to this long are written inline (`[a, b]`); longer ones one item per line, for reviewable diffs. */
+export const INLINE_LIST_MAX = 5;
+
+const QUOTED_KEYS = new Set(['color', 'schedule']);
+
+/** The YAML text of `sections`: `header` lines become comments after the schema line. Pure. */
+export function configYaml(sections: ConfigSections, options: { schema: string; header: readonly string[] }): string {
+  const document = new Document({ version: 1, ...compact(sections) });
+  visit(document, {
+    Pair(_, pair) {
+      if (!isScalar(pair.key)) return;
+      const key = String(pair.key.value);
+      if (QUOTED_KEYS.has(key) && isScalar(pair.value) && typeof pair.value.value === 'string') pair.value.type = Scalar.QUOTE_DOUBLE;
+      if (key === 'documents' && isSeq(pair.value)) {
+        pair.value.flow = pair.value.items.length <= INLINE_LIST_MAX;
+        for (const item of pair.value.items) if (isScalar(item)) item.type = Scalar.QUOTE_DOUBLE;
+      }
+      if ((key === 'recipientEmails' || key === 'userGroupIds') && isSeq(pair.value)) pair.value.flow = pair.value.items.length <= INLINE_LIST_MAX;
+    },
+  });
+  const contents = document.contents;
+  if (contents !== null && 'items' in contents) {
+    for (const pair of (contents.items as { key: unknown }[]).slice(1)) {
+      if (isScalar(pair.key)) pair.key.spaceBefore = true;
+    }
+  }
+  const comments = [`# yaml-language-server: $schema=${options.schema}`, '#', ...options.header.map((line) => (line === '' ? '#' : `# ${line}`))];
+  return `${comments.join('\n')}\n${document.toString({ lineWidth: 0, flowCollectionPadding: false })}`;
+}
+
+/** Leaves out empty recipient lists of e-mail destinations, which is what absent means. */
+function compact(sections: ConfigSections): ConfigSections {
+  if (sections.routines === undefined) return sections;
+  const routines = sections.routines.map((routine) => {
+    if (routine.destination.type !== 'email') return routine;
+    const { recipientEmails, userGroupIds, ...rest } = routine.destination;
+    return {
+      ...routine,
+      destination: {
+        ...rest,
+        ...(recipientEmails.length > 0 ? { recipientEmails } : {}),
+        ...(userGroupIds.length > 0 ? { userGroupIds } : {}),
+      },
+    };
+  });
+  return { ...sections, routines: routines as ConfigSections['routines'] };
+}

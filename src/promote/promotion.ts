@@ -1,0 +1,124 @@
+// Promotion, the pure part: another environment's live state (as configuration sections, named
+// by e-mail and name) becomes the desired state of the target. Ids go through the variables of
+// both environments; the config still decides what is pruned and what is protected.
+import { createHash } from 'node:crypto';
+import type { EnvironmentConfig, LabelConfig, PrunableKind, RoutineConfig, StewardConfig, UserCreditLimitConfig } from '../config/types.js';
+import { emailKey, labelKey } from '../domain/rules.js';
+import { translateIds } from '../export/ids.js';
+import type { ConfigSections } from '../export/mapping.js';
+import type { PlanWarning } from '../plan/types.js';
+
+export interface PromotionInput {
+  /** The loaded configuration (its environments, prune settings and protect flags are kept). */
+  config: StewardConfig;
+  source: { name: string; environment: EnvironmentConfig };
+  target: { name: string; environment: EnvironmentConfig };
+  /** The source's live state, mapped with the source's ids. */
+  sections: ConfigSections;
+}
+
+export interface PromotedState {
+  /** The configuration to plan the target against. */
+  config: StewardConfig;
+  /** The target environment, also protecting every object the config marks `protect: true`. */
+  environment: EnvironmentConfig;
+  warnings: PlanWarning[];
+}
+
+/**
+ * The desired state of a promotion: the source's sections with the target's ids, the config's
+ * `prune`, and its protection (per-object `protect`, `renamedFrom` and `pruneDocuments` carried
+ * over by name). Throws for an id no variable maps (see translateIds). Pure.
+ */
+export function promotedConfig(input: PromotionInput): PromotedState {
+  const { config } = input;
+  const translated = translateIds(input.sections, { name: input.source.name, variables: input.source.environment.variables ?? {} }, { name: input.target.name, variables: input.target.environment.variables ?? {} });
+  const sections: ConfigSections = {};
+  if (translated.creditControls !== undefined) sections.creditControls = translated.creditControls;
+  if (translated.userCreditLimits !== undefined) sections.userCreditLimits = translated.userCreditLimits.map((entry) => withUserFlags(entry, config));
+  if (translated.routines !== undefined) sections.routines = translated.routines.map((routine) => withRoutineFlags(routine, config));
+  if (translated.labels !== undefined) sections.labels = translated.labels.map((label, _, all) => withLabelFlags(label, all, config));
+  const environment = withProtection(input.target.environment, config);
+  return {
+    config: {
+      version: 1,
+      environments: { ...config.environments, [input.target.name]: environment },
+      ...sections,
+      ...(config.prune === undefined ? {} : { prune: config.prune }),
+    },
+    environment,
+    warnings: ownerWarnings(input),
+  };
+}
+
+/** sha256 of sections in a canonical form: equal for equal states, whatever the key order. */
+export function sectionsDigest(sections: ConfigSections): string {
+  return `sha256:${createHash('sha256').update(canonical(sections)).digest('hex')}`;
+}
+
+function withUserFlags(entry: UserCreditLimitConfig, config: StewardConfig): UserCreditLimitConfig {
+  const declared = (config.userCreditLimits ?? []).find((candidate) =>
+    entry.email !== undefined ? candidate.email !== undefined && emailKey(candidate.email) === emailKey(entry.email) : candidate.userId === entry.userId,
+  );
+  return declared?.protect === true ? { ...entry, protect: true } : entry;
+}
+
+function withRoutineFlags(routine: RoutineConfig, config: StewardConfig): RoutineConfig {
+  // Routine names are unique within a configuration, whoever owns them.
+  const declared = (config.routines ?? []).find((candidate) => candidate.name === routine.name);
+  return declared?.protect === true ? { ...routine, protect: true } : routine;
+}
+
+function withLabelFlags(label: LabelConfig, all: readonly LabelConfig[], config: StewardConfig): LabelConfig {
+  const declared = (config.labels ?? []).find((candidate) => labelKey(candidate.name) === labelKey(label.name));
+  if (declared === undefined) return label;
+  // A former name the source still has as a label of its own is not a rename here.
+  const names = new Set(all.map((other) => labelKey(other.name)));
+  const renamedFrom = (declared.renamedFrom ?? []).filter((former) => !names.has(labelKey(former)));
+  return {
+    ...label,
+    ...(renamedFrom.length > 0 ? { renamedFrom } : {}),
+    ...(declared.pruneDocuments === true && label.documents !== undefined ? { pruneDocuments: true } : {}),
+    ...(declared.protect === true ? { protect: true } : {}),
+  };
+}
+
+/**
+ * The target environment, protecting by name every object the config marks `protect: true`:
+ * one the source lacks would otherwise be pruned, though the config forbids deleting it.
+ */
+function withProtection(environment: EnvironmentConfig, config: StewardConfig): EnvironmentConfig {
+  const flagged: Record<PrunableKind, string[]> = {
+    userCreditLimits: (config.userCreditLimits ?? []).filter((entry) => entry.protect === true).map((entry) => entry.email ?? entry.userId!),
+    routines: (config.routines ?? []).filter((routine) => routine.protect === true).map((routine) => routine.name),
+    labels: (config.labels ?? []).filter((label) => label.protect === true).map((label) => label.name),
+  };
+  const protect = { ...environment.protect };
+  for (const kind of Object.keys(flagged) as PrunableKind[]) {
+    const rule = protect[kind];
+    if (flagged[kind].length === 0 || rule === true) continue;
+    protect[kind] = [...new Set([...(rule ?? []), ...flagged[kind]])];
+  }
+  return Object.keys(protect).length === 0 ? environment : { ...environment, protect };
+}
+
+function ownerWarnings(input: PromotionInput): PlanWarning[] {
+  if (input.sections.routines === undefined) return [];
+  const withRoutines = new Set(input.sections.routines.map((routine) => (routine.owner === undefined ? '' : emailKey(routine.owner))));
+  const owners = [...new Set((input.config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [emailKey(routine.owner)])))];
+  return owners
+    .filter((owner) => !withRoutines.has(owner))
+    .map((owner) => ({
+      code: 'promote.owner-without-routines',
+      message: `${owner} has no routines in ${input.source.name}, so their routines in ${input.target.name} are left as they are (a promotion compares the routines of owners the source has)`,
+    }));
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, child]) => child !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, child]) => `${JSON.stringify(key)}:${canonical(child)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,73 @@
+// Promotion, the reading part: read the source environment's live state for the kinds the config
+// declares (and the routine owners it names), map it through names, and return the target's
+// loaded config with that desired state. `steward diff` plans with it; `steward apply` of a
+// promotion plan rebuilds it to check that the source has not changed.
+import type { PlatformApi } from '../api/platform.js';
+import type { EnvironmentConfig, LoadedConfig } from '../config/types.js';
+import { closest, listNames } from '../config/suggest.js';
+import { StewardError } from '../errors.js';
+import { toConfigSections } from '../export/mapping.js';
+import { readSnapshot, type LiveSnapshot } from '../export/snapshot.js';
+import { REGISTRY } from '../kinds/registry.js';
+import { selectKinds } from '../plan/planner.js';
+import type { PlanWarning } from '../plan/types.js';
+import { promotedConfig, sectionsDigest } from './promotion.js';
+
+export interface Promotion {
+  /** The target's loaded config, its desired state replaced by the source's. */
+  loaded: LoadedConfig;
+  /** Digest of the source's state as mapped (see sectionsDigest). */
+  sourceDigest: string;
+  warnings: PlanWarning[];
+}
+
+/** The source environment's settings; throws a clear error for an unknown one or the target itself. */
+export function sourceEnvironment(loaded: LoadedConfig, name: string): EnvironmentConfig {
+  const declared = Object.keys(loaded.config.environments);
+  if (name === loaded.environmentName) {
+    throw new StewardError('promote.same-environment', `--against ${name} names the environment being planned; a promotion compares two environments`, 'user', {
+      hint: `pass another environment: ${declared.filter((other) => other !== name).join(', ') || 'declare a second one'}`,
+    });
+  }
+  const environment = loaded.config.environments[name];
+  if (environment === undefined) {
+    const suggestion = closest(name, declared);
+    throw new StewardError('promote.unknown-environment', `--against ${name}: unknown environment; this configuration declares ${listNames(declared)}`, 'user', {
+      hint: suggestion === undefined ? `pass ${listNames(declared, 'or')}` : `did you mean \`${suggestion}\`?`,
+    });
+  }
+  return environment;
+}
+
+/** Reads the source and returns the promotion's desired state for the target. */
+export async function readPromotion(loaded: LoadedConfig, source: { name: string; api: PlatformApi }): Promise<Promotion> {
+  const kinds = selectKinds(REGISTRY, loaded).map((kind) => kind.kind);
+  const owners = (loaded.config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [routine.owner]));
+  const snapshot = await readSnapshot(source.api, { kinds, owners }).catch((error: unknown) => {
+    // Say which deployment does not know a routine owner: both are read in one command.
+    if (!(error instanceof StewardError) || error.code !== 'plan.unknown-user') throw error;
+    throw new StewardError(error.code, `${source.name}: ${error.message}`, error.fault, { hint: error.hint });
+  });
+  requireEmails(snapshot, source.name);
+  const sections = toConfigSections(snapshot, { labelFields: kinds.includes('labels') });
+  const promoted = promotedConfig({
+    config: loaded.config,
+    source: { name: source.name, environment: sourceEnvironment(loaded, source.name) },
+    target: { name: loaded.environmentName, environment: loaded.environment },
+    sections,
+  });
+  return {
+    loaded: { ...loaded, config: promoted.config, environment: promoted.environment },
+    sourceDigest: sectionsDigest(sections),
+    warnings: promoted.warnings,
+  };
+}
+
+/** Users are matched across environments by e-mail: a limit whose user SCIM cannot name cannot be promoted. */
+function requireEmails(snapshot: LiveSnapshot, source: string): void {
+  const unnamed = (snapshot.userCreditLimits ?? []).filter((limit) => limit.email === undefined).map((limit) => limit.userId);
+  if (unnamed.length === 0) return;
+  throw new StewardError('promote.unnamed-user', `${source} has individual credit limits for users whose e-mail SCIM does not give (${unnamed.join(', ')}); users are matched across environments by e-mail`, 'user', {
+    hint: `use an organization key for ${source} (SCIM needs one), or remove those limits there`,
+  });
+}

@@ -1,0 +1,311 @@
+// `steward export` against the emulator: the YAML it writes, and the promise that matters — put
+// beside the environments file, it validates and plans to no changes, for every kind.
+import { existsSync } from 'node:fs';
+import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { validateConfig } from '../../src/config/load.js';
+import { KINDS, type Kind } from '../../src/config/types.js';
+import { Deployments, planDirectory, type EnvironmentName } from './deployments.js';
+
+let deployments: Deployments;
+beforeEach(async () => {
+  deployments = await Deployments.start();
+});
+afterEach(async () => {
+  await deployments.close();
+});
+
+/** Exports, puts the file beside the environments, and checks it validates and plans nothing. */
+async function expectRoundTrip(environment: EnvironmentName, options: { kind?: Kind[]; owner?: string[] } = {}): Promise<string> {
+  const exported = await deployments.export(environment, options);
+  expect(exported.err).not.toContain('Error');
+  expect(exported.code).toBe(0);
+  const directory = await deployments.besideEnvironments(exported.out);
+  expect(await validateConfig(directory, { processEnv: {} })).toEqual([]);
+  const plan = await planDirectory(deployments, directory, environment);
+  expect(plan.err).toBe('');
+  expect(plan.out).toContain('No changes. The live state matches the configuration.');
+  expect(plan.code).toBe(0);
+  return exported.out;
+}
+
+/** The export with what changes from run to run (time, port, temporary path) replaced. */
+function stable(yaml: string, environment: EnvironmentName): string {
+  return yaml
+    .replace(/\$schema=\S+/, '$schema=SCHEMA')
+    .replace(deployments.emulator(environment).url, 'http://emulator')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/, 'TIME');
+}
+
+describe('steward export', () => {
+  it('writes the live state as configuration: users by e-mail, models as ${var.…}, every field, nothing server-managed', async () => {
+    const exported = await deployments.export('production', { owner: ['grace@acme.example'] });
+    expect(exported.code).toBe(0);
+    expect(exported.err).toMatch(/^Exported creditControls, userCreditLimits, routines, labels, documentLabels of production with \d+ API requests\.\n$/);
+    expect(stable(exported.out, 'production')).toBe(`# yaml-language-server: $schema=SCHEMA
+#
+# Exported by steward 0.1.0 from environment production (http://emulator) at TIME.
+# It holds credit controls, individual user credit limits, the routines of ada@acme.example,
+# grace@acme.example, labels with the documents that carry them.
+#
+# \`steward plan --env production\` with this file beside the environments shows no changes.
+# Nothing is pruned: live objects this file does not list are left alone until you add
+# \`prune:\` (and \`pruneDocuments: true\` on labels) to make it the whole truth.
+version: 1
+
+creditControls:
+  downgradeCredits: 8000
+  shutoffCredits: 10000
+  userDefaultCredits: 200
+  entityGroupDefaultCredits: null
+
+userCreditLimits:
+  - email: analyst01@acme.example
+    creditLimit: 50
+  - email: grace@acme.example
+    creditLimit: 500
+  - email: ken@acme.example
+    creditLimit: 100
+  - email: linus@acme.example
+    creditLimit: null
+
+routines:
+  - name: Daily pipeline check
+    description: null
+    prompt: List deals that moved stage yesterday.
+    schedule: "0 8 ? * MON-FRI *"
+    timezone: America/New_York
+    modelId: \${var.salesModelId}
+    branchId: null
+    topicName: pipeline
+    destination:
+      type: slack
+      recipientId: C0PIPELINE1
+      slackRecipientType: channel
+  - name: Old experiment
+    description: null
+    prompt: Compare campaign spend month over month.
+    schedule: "0 6 1 * ? *"
+    timezone: UTC
+    modelId: \${var.marketingModelId}
+    branchId: null
+    topicName: campaigns
+    destination:
+      type: email
+      recipientEmails: [ada@acme.example]
+    paused: true
+  - name: Weekly revenue digest
+    description: null
+    prompt: Summarise last week's revenue by region and call out anomalies.
+    schedule: "0 9 ? * MON *"
+    timezone: Europe/Berlin
+    modelId: \${var.salesModelId}
+    branchId: null
+    topicName: orders
+    destination:
+      type: email
+      recipientEmails: [ada@acme.example, grace@acme.example]
+  - name: Grace's weekly KPIs
+    owner: grace@acme.example
+    description: null
+    prompt: Summarise this week's KPIs.
+    schedule: "0 7 ? * FRI *"
+    timezone: UTC
+    modelId: \${var.salesModelId}
+    branchId: null
+    topicName: orders
+    destination:
+      type: email
+      recipientEmails: [grace@acme.example]
+
+labels:
+  - name: draft
+    color: null
+    description: null
+    verified: false
+    homepage: false
+    documents: ["1b2c3d4e"]
+  - name: finance
+    color: "#0366d6"
+    description: Finance-owned content
+    verified: true
+    homepage: true
+    documents: ["8f2e1d4c", "9d8e7f60"]
+  - name: legacy-kpis
+    color: "#6f42c1"
+    description: KPIs shown to the board
+    verified: false
+    homepage: false
+    documents: ["9d8e7f60"]
+  - name: marketing
+    color: "#d73a4a"
+    description: null
+    verified: false
+    homepage: false
+    documents: ["5e4d3c2b"]
+  - name: obsolete
+    color: "#cccccc"
+    description: No longer used
+    verified: false
+    homepage: false
+    documents: []
+`);
+  });
+
+  it('writes the same file for both deployments, whose ids differ: only the header says where it came from', async () => {
+    const production = await deployments.export('production', { owner: ['grace@acme.example'] });
+    const playground = await deployments.export('playground', { owner: ['grace@acme.example'] });
+    const body = (yaml: string) => yaml.slice(yaml.indexOf('version: 1'));
+    expect(body(playground.out)).toBe(body(production.out));
+    expect(playground.out).toContain('from environment playground');
+  });
+
+  it('reads with the fewest requests: list endpoints, one documents query per label in use, none for unused labels', async () => {
+    await deployments.export('production');
+    const { byRoute } = deployments.production.stats();
+    expect(byRoute['GET /api/v1/documents']).toBe(4); // draft, finance, legacy-kpis, marketing; not obsolete
+    expect(byRoute['GET /api/v1/labels']).toBe(1);
+    expect(byRoute['GET /api/v1/ai/routines']).toBe(1);
+    expect(byRoute['GET /api/v1/ai/credit-controls/users']).toBe(1);
+    expect(byRoute['GET /api/v1/ai/credit-controls']).toBe(1);
+    expect(Object.keys(byRoute).filter((route) => route.includes('{'))).toEqual([]);
+  });
+
+  describe('round-trips to an empty plan', () => {
+    for (const environment of ['production', 'playground'] as const) {
+      for (const kind of KINDS) {
+        it(`${kind} alone, from ${environment}`, async () => {
+          const yaml = await expectRoundTrip(environment, { kind: [kind] });
+          const sections = ['creditControls', 'userCreditLimits', 'routines', 'labels'].filter((section) => yaml.includes(`\n${section}:\n`));
+          expect(sections).toEqual([kind === 'documentLabels' ? 'labels' : kind]);
+        });
+      }
+      it(`every kind together, with another user's routines, from ${environment}`, async () => {
+        await expectRoundTrip(environment, { owner: ['grace@acme.example'] });
+      });
+    }
+
+    it('exports label names with their documents only, for documentLabels alone', async () => {
+      const yaml = await expectRoundTrip('production', { kind: ['documentLabels'] });
+      expect(yaml).toContain('  - name: finance\n    documents: ["8f2e1d4c", "9d8e7f60"]\n');
+      expect(yaml).not.toContain('color:');
+    });
+
+    it('after the gitops example is applied', async () => {
+      expect((await deployments.apply('production')).code).toBe(0);
+      const yaml = await expectRoundTrip('production', { owner: ['grace@acme.example'] });
+      expect(yaml).toContain('  - name: board-kpis\n');
+      expect(yaml).toContain('  - name: Monthly marketing recap\n    description: Campaign results for the marketing lead, first of the month.\n');
+      expect(yaml).toContain('  - email: margaret@acme.example\n    creditLimit: 300\n');
+      expect(yaml).not.toContain('analyst01');
+    });
+
+    it('keeps live text that looks like a variable reference as text', async () => {
+      const created = await deployments.call('production', 'POST', '/api/v1/ai/routines', {
+        name: 'Template test',
+        prompt: 'Explain what ${var.salesModelId} means here.',
+        schedule: '0 9 ? * MON *',
+        timezone: 'UTC',
+        modelId: '5b0e7a52-6c1d-4f3a-9e2b-8d7c6b5a4f30',
+        destination: { type: 'slack', recipientId: 'C0PIPELINE1', slackRecipientType: 'channel' },
+      });
+      expect(created.status).toBe(200);
+      const yaml = await expectRoundTrip('production', { kind: ['routines'] });
+      expect(yaml).toContain('prompt: Explain what $${var.salesModelId} means here.\n');
+    });
+
+    it('writes a model id no variable holds as a literal id, with a warning on stderr', async () => {
+      const directory = await mkdtemp(join(tmpdir(), 'steward-no-marketing-'));
+      const environments = await readFile(join(deployments.gitops, 'environments.yaml'), 'utf8');
+      await writeFile(join(directory, 'environments.yaml'), environments.replace(/\n\s+marketingModelId: .*/g, ''));
+      const exported = await deployments.export('production', { config: directory, kind: ['routines'] });
+      expect(exported.code).toBe(0);
+      expect(exported.err).toContain(
+        'Warning: routine "Old experiment": modelId a3d9c1e7-2f4b-4e8a-b6c5-0d1e2f3a4b5c is written as a literal id because no variable of environment production holds it',
+      );
+      expect(exported.out).toContain('modelId: a3d9c1e7-2f4b-4e8a-b6c5-0d1e2f3a4b5c\n');
+      await writeFile(join(directory, 'exported.yaml'), exported.out);
+      const plan = await planDirectory(deployments, directory, 'production');
+      expect(plan.code).toBe(0);
+    });
+  });
+
+  it('writes --out FILE, whose schema line points at steward\'s schema from where the file is', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'steward-adopt-'));
+    await copyFile(join(deployments.gitops, 'environments.yaml'), join(directory, 'environments.yaml'));
+    const out = join(directory, 'exported.yaml');
+    const result = await deployments.export('production', { out, kind: ['labels'] });
+    expect(result.code).toBe(0);
+    expect(result.out).toBe('');
+    expect(result.err).toContain(`to ${out} with`);
+    const text = await readFile(out, 'utf8');
+    const schema = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text)?.[1];
+    expect(schema).toBeDefined();
+    expect(existsSync(resolve(dirname(out), schema!))).toBe(true);
+    expect((await planDirectory(deployments, directory, 'production')).code).toBe(0);
+  });
+
+  describe('errors', () => {
+    it('names an unknown kind, with a suggestion', async () => {
+      const result = await deployments.export('production', { kind: ['routine'] });
+      expect(result).toMatchObject({ code: 1, out: '' });
+      expect(result.err).toBe(
+        'Error: --kind routine: unknown kind\nHint: did you mean `routines`? kinds: creditControls, userCreditLimits, routines, labels, documentLabels\n',
+      );
+    });
+
+    it('says when --out cannot be written', async () => {
+      const result = await deployments.export('production', { kind: ['labels'], out: join(deployments.gitops, 'missing', 'live.yaml') });
+      expect(result.code).toBe(1);
+      expect(result.err).toBe(`Error: cannot write ${join(deployments.gitops, 'missing', 'live.yaml')}: the directory ${join(deployments.gitops, 'missing')} does not exist\n`);
+    });
+
+    it('names an unknown environment', async () => {
+      const result = await deployments.export('staging' as EnvironmentName);
+      expect(result.code).toBe(1);
+      expect(result.err).toContain('unknown environment `staging`; this configuration declares `production` and `playground`');
+    });
+
+    it('says which variable should hold the token, without reading anything', async () => {
+      deployments.env = {};
+      const result = await deployments.export('production');
+      expect(result.code).toBe(1);
+      expect(result.err).toContain('the environment variable STEWARD_PRODUCTION_TOKEN is not set; it holds the API token for environment "production"');
+      expect(deployments.production.stats().requests).toBe(0);
+    });
+
+    it('says what the key cannot read before reading it', async () => {
+      deployments.env = { STEWARD_PRODUCTION_TOKEN: 'demo-org-member-token' };
+      const result = await deployments.export('production');
+      expect(result.code).toBe(1);
+      expect(result.err).toContain('creditControls and userCreditLimits need an Organization Admin key; this key\'s organization role is MEMBER');
+      const labelsOnly = await deployments.export('production', { kind: ['labels'] });
+      expect(labelsOnly.code).toBe(0);
+    });
+
+    it('refuses --owner without routines, and an owner who is not a user', async () => {
+      const withoutRoutines = await deployments.export('production', { kind: ['labels'], owner: ['grace@acme.example'] });
+      expect(withoutRoutines.err).toContain('--owner selects whose routines are exported, but routines are not among the exported kinds');
+      const unknown = await deployments.export('production', { kind: ['routines'], owner: ['nobody@acme.example'] });
+      expect(unknown.code).toBe(1);
+      expect(unknown.err).toContain('this e-mail address is not a user of the instance: nobody@acme.example');
+    });
+
+    it('refuses two live routines of one name, which a configuration cannot hold', async () => {
+      const created = await deployments.call('production', 'POST', '/api/v1/ai/routines', {
+        name: 'Old experiment',
+        prompt: 'Again.',
+        schedule: '0 9 ? * MON *',
+        timezone: 'UTC',
+        modelId: '5b0e7a52-6c1d-4f3a-9e2b-8d7c6b5a4f30',
+        destination: { type: 'slack', recipientId: 'C0PIPELINE1', slackRecipientType: 'channel' },
+      });
+      expect(created.status).toBe(200);
+      const result = await deployments.export('production', { kind: ['routines'] });
+      expect(result.code).toBe(1);
+      expect(result.err).toContain('two live routines are named "Old experiment" (both owned by the API key\'s user)');
+    });
+  });
+});

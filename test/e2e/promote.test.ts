@@ -1,0 +1,228 @@
+// Promotion against two emulators: `steward diff --env production --against playground` shows,
+// as a plan with production's ids, what production would change to match playground's live
+// state; `steward apply` of that plan converges, and refuses it once playground has changed.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli/program.js';
+import type { Plan } from '../../src/plan/types.js';
+import { Deployments } from './deployments.js';
+import { captureIo } from './helpers.js';
+
+let deployments: Deployments;
+beforeEach(async () => {
+  deployments = await Deployments.start();
+});
+afterEach(async () => {
+  await deployments.close();
+});
+
+const PRODUCTION_MARKETING_MODEL = 'a3d9c1e7-2f4b-4e8a-b6c5-0d1e2f3a4b5c';
+
+async function promotionPlan(): Promise<Plan> {
+  const result = await deployments.diff({ json: true });
+  expect(result.err).toBe('');
+  return JSON.parse(result.out) as Plan;
+}
+
+/** Output with the emulators' ports replaced. */
+function stable(text: string): string {
+  return text.replaceAll(deployments.production.url, 'http://production').replaceAll(deployments.playground.url, 'http://playground');
+}
+
+describe('steward diff --against (promotion)', () => {
+  it('finds nothing to change between the two demo deployments: their ids differ, their state does not', async () => {
+    const result = await deployments.diff();
+    expect(result.code).toBe(0);
+    expect(stable(result.out)).toMatch(
+      /^steward promotion from playground \(http:\/\/playground\) to production \(http:\/\/production\)\n\nNo changes\. production matches the live state of playground\.\n\nPlanning made \d+ API requests\.\n$/,
+    );
+  });
+
+  it('shows exactly what was changed in playground, with production\'s ids', async () => {
+    // GIVEN someone changes playground through the app: grace's limit, a label colour, a routine's schedule.
+    const grace = deployments.playground.state.userId('grace@acme.example');
+    const digest = deployments.playground.state.routines('ada@acme.example').find((routine) => routine.name === 'Weekly revenue digest')!;
+    for (const [method, path, body] of [
+      ['PATCH', '/api/v1/ai/credit-controls/users', { users: [{ userId: grace, creditLimit: 650 }] }],
+      ['PUT', '/api/v1/labels/marketing', { color: '#ff0000' }],
+      ['PATCH', `/api/v1/ai/routines/${digest.id}`, { schedule: '0 7 ? * MON *' }],
+    ] as const) expect((await deployments.call('playground', method, path, body)).status).toBe(200);
+
+    // WHEN production is compared with playground, THEN the plan holds those three changes, nothing else.
+    const result = await deployments.diff();
+    expect(result.code).toBe(2);
+    expect(stable(result.out).replace(/Planning made \d+/, 'Planning made N')).toBe(`steward promotion from playground (http://playground) to production (http://production)
+
+~   label "marketing"
+      color: "#d73a4a" → "#ff0000"
+
+~   user credit limit grace@acme.example: 500 → 650
+
+~   routine "Weekly revenue digest"
+      schedule: "0 9 ? * MON *" → "0 7 ? * MON *"
+
+Plan: 0 to add, 3 to change, 0 to replace, 0 to destroy.
+Planning made N API requests.
+`);
+    const plan = await promotionPlan();
+    const productionDigest = deployments.production.state.routines('ada@acme.example').find((routine) => routine.name === 'Weekly revenue digest')!;
+    expect(plan.steps.map((step) => step.ref)).toEqual([
+      { liveName: 'marketing' },
+      { userId: deployments.production.state.userId('grace@acme.example') },
+      { routineId: productionDigest.id },
+    ]);
+  });
+
+  it('plans the gitops changes applied to playground for production, except what playground protects', async () => {
+    // GIVEN the gitops example applied to playground (which protects its routines from pruning).
+    expect((await deployments.apply('playground')).code).toBe(0);
+    const gitops = JSON.parse((await deployments.plan('production', { json: true })).out) as Plan;
+    const promotion = await promotionPlan();
+
+    // THEN production's promotion plan is its gitops plan, except "Old experiment", still in playground.
+    const summary = (plan: Plan) => plan.steps.map((step) => `${step.action} ${step.id}`);
+    expect(summary(promotion)).toEqual(summary(gitops).filter((step) => step !== 'delete routines//Old experiment'));
+    expect(summary(gitops)).toContain('delete routines//Old experiment');
+    expect(promotion.promotion).toEqual({ from: 'playground', fromBaseUrl: deployments.playground.url, sourceDigest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+    expect(promotion).toMatchObject({ environment: 'production', baseUrl: deployments.production.url, configDigest: gitops.configDigest });
+
+    // AND it speaks production's ids: models, users and routines.
+    const recap = promotion.steps.find((step) => step.id === 'routines//Monthly marketing recap');
+    expect(recap).toMatchObject({ action: 'create', after: { modelId: PRODUCTION_MARKETING_MODEL } });
+    const margaret = promotion.steps.find((step) => step.key === 'margaret@acme.example');
+    expect(margaret?.ref).toEqual({ userId: deployments.production.state.userId('margaret@acme.example') });
+    const pipeline = deployments.production.state.routines('ada@acme.example').find((routine) => routine.name === 'Daily pipeline check')!;
+    expect(promotion.steps.find((step) => step.action === 'replace')?.ref).toEqual({ routineId: pipeline.id });
+  });
+
+  it('applies the promotion plan to production, after which production matches playground', async () => {
+    expect((await deployments.apply('playground')).code).toBe(0);
+    const planFile = join(deployments.gitops, 'promote.json');
+    const made = await deployments.diff({ out: planFile });
+    expect(made.code).toBe(3);
+    expect(made.err).toBe(`Saved the promotion plan to ${planFile}. Apply it with: steward apply --env production ${planFile}\n`);
+    expect(await readFile(planFile, 'utf8')).not.toContain('token');
+
+    const applied = await deployments.apply('production', planFile);
+    expect(applied.err).toBe('');
+    expect(applied.code).toBe(0);
+    expect(applied.out).toContain('Apply: 17 done, 0 already applied, 0 failed, 0 skipped.');
+
+    const again = await deployments.diff();
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('No changes. production matches the live state of playground.');
+    const recap = deployments.production.state.routines('ada@acme.example').find((routine) => routine.name === 'Monthly marketing recap');
+    expect(recap?.modelId).toBe(PRODUCTION_MARKETING_MODEL);
+    // The config's own plan for production now only prunes what playground kept.
+    const plan = JSON.parse((await deployments.plan('production', { json: true })).out) as Plan;
+    expect(plan.steps.map((step) => `${step.action} ${step.id}`)).toEqual(['delete routines//Old experiment']);
+  });
+
+  it('writes the Markdown plan to a file, as the CI recipe does, and prints the plan', async () => {
+    await deployments.call('playground', 'PUT', '/api/v1/labels/finance', { description: 'Owned by finance' });
+    const summaryFile = join(deployments.gitops, 'summary.md');
+    await writeFile(summaryFile, '');
+    const result = await deployments.diff({ markdown: summaryFile, detailedExitcode: false });
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('~   label "finance"\n      description: "Finance-owned content" → "Owned by finance"\n');
+    const markdown = await readFile(summaryFile, 'utf8');
+    expect(markdown).toMatch(/^### steward promotion from `playground` to `production`\n/);
+    expect(markdown).toContain('**Plan: 0 to add, 1 to change, 0 to replace, 0 to destroy.**');
+  });
+
+  it('accepts the command line of the CI recipe', async () => {
+    const summaryFile = join(deployments.gitops, 'summary.md');
+    const io = captureIo(deployments.env, deployments.gitops);
+    const program = buildProgram(() => io).exitOverride();
+    await program.parseAsync(
+      ['diff', '--config', deployments.gitops, '--env', 'production', '--against', 'playground', '--markdown', summaryFile,
+        '--base-url', deployments.production.url, '--against-base-url', deployments.playground.url],
+      { from: 'user' },
+    );
+    expect(process.exitCode).toBe(0);
+    process.exitCode = undefined;
+    expect(await readFile(summaryFile, 'utf8')).toContain('**No changes.** production matches the live state of playground.');
+  });
+});
+
+describe('applying a promotion plan', () => {
+  async function savedPlan(): Promise<string> {
+    await deployments.call('playground', 'PUT', '/api/v1/labels/marketing', { color: '#ff0000' });
+    const planFile = join(deployments.gitops, 'promote.json');
+    expect((await deployments.diff({ out: planFile })).code).toBe(2);
+    return planFile;
+  }
+
+  it('refuses it once playground has changed, and writes nothing', async () => {
+    const planFile = await savedPlan();
+    await deployments.call('playground', 'PUT', '/api/v1/labels/finance', { color: '#000000' });
+    const result = await deployments.apply('production', planFile);
+    expect(result.code).toBe(1);
+    expect(result.err).toBe(
+      'Error: playground has changed since this promotion plan was made; nothing was applied\nHint: make a new one: steward diff --env production --against playground --out FILE\n',
+    );
+    expect(deployments.production.stats().writes).toBe(0);
+  });
+
+  it('refuses it when the config has changed', async () => {
+    const planFile = await savedPlan();
+    await deployments.editEnvironments((text) => text.replace('requestsPerMinute: 6000', 'requestsPerMinute: 5000'));
+    const result = await deployments.apply('production', planFile);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('the configuration has changed since this plan was made');
+  });
+
+  it('needs the playground token too, to check that playground has not changed', async () => {
+    const planFile = await savedPlan();
+    deployments.env = { STEWARD_PRODUCTION_TOKEN: deployments.env.STEWARD_PRODUCTION_TOKEN };
+    const result = await deployments.apply('production', planFile);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(
+      'this is a promotion plan from playground, which apply reads again to check it has not changed; the environment variable STEWARD_PLAYGROUND_TOKEN is not set',
+    );
+    expect(deployments.production.stats().writes).toBe(0);
+  });
+});
+
+describe('promotion errors', () => {
+  it('names an unknown source environment, with a suggestion', async () => {
+    const result = await deployments.diff({ against: 'playgrond' });
+    expect(result.code).toBe(1);
+    expect(result.err).toBe('Error: --against playgrond: unknown environment; this configuration declares `production` and `playground`\nHint: did you mean `playground`?\n');
+  });
+
+  it('refuses to compare an environment with itself', async () => {
+    const result = await deployments.diff({ against: 'production' });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('--against production names the environment being planned; a promotion compares two environments');
+  });
+
+  it('says which variable should hold the source\'s token, before any request', async () => {
+    deployments.env = { STEWARD_PRODUCTION_TOKEN: deployments.env.STEWARD_PRODUCTION_TOKEN };
+    const result = await deployments.diff();
+    expect(result.code).toBe(1);
+    expect(result.err).toBe(
+      'Error: the environment variable STEWARD_PLAYGROUND_TOKEN is not set; it holds the API token for environment "playground"\nHint: export STEWARD_PLAYGROUND_TOKEN=<token> (in CI, from a secret)\n',
+    );
+    expect(deployments.production.stats().requests + deployments.playground.stats().requests).toBe(0);
+  });
+
+  it('names the routine and the model id that no variable of the source maps', async () => {
+    await deployments.editEnvironments((text) => text.replace(/\n\s+marketingModelId: e4f6a8b0-1c3d-4e5f-9a7b-6c8d0e2f4a61/, ''));
+    const result = await deployments.diff();
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(
+      'Error: routine "Old experiment": modelId e4f6a8b0-1c3d-4e5f-9a7b-6c8d0e2f4a61 of playground is not the value of any variable of environment playground, so steward cannot tell what it is in production',
+    );
+    expect(deployments.production.stats().writes).toBe(0);
+  });
+
+  it('prints errors as the JSON envelope with --json', async () => {
+    const result = await deployments.diff({ against: 'playgrond', json: true });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.out)).toEqual({
+      error: { code: 'promote.unknown-environment', fault: 'user', message: '--against playgrond: unknown environment; this configuration declares `production` and `playground`', hint: 'did you mean `playground`?' },
+    });
+  });
+});

@@ -1,0 +1,158 @@
+// Live state → configuration: each kind's mapping, and the property export relies on: the
+// mapped sections, planned against the state they came from, plan nothing.
+import { describe, expect, it } from 'vitest';
+import type { CreditControls } from '../../src/api/types.js';
+import { creditControlsConfig, labelsConfig, routineConfig, routinesConfig, toConfigSections, userCreditLimitsConfig } from '../../src/export/mapping.js';
+import type { LiveSnapshot } from '../../src/export/snapshot.js';
+import { labelKey } from '../../src/domain/rules.js';
+import { liveLabel, liveRoutine, planOffline, USERS } from '../plan/builders.js';
+
+const CONTROLS: CreditControls = {
+  downgradeCredits: 8000,
+  shutoffCredits: 10000,
+  userDefaultCredits: 200,
+  entityGroupDefaultCredits: null,
+  accountCreditLimit: 12000,
+  creditsUsed: 3120.5,
+  periodStart: 0,
+  periodEnd: 1,
+};
+
+describe('credit controls', () => {
+  it('writes the four settings steward manages, and nothing server-managed', () => {
+    expect(creditControlsConfig(CONTROLS)).toEqual({ downgradeCredits: 8000, shutoffCredits: 10000, userDefaultCredits: 200, entityGroupDefaultCredits: null });
+  });
+});
+
+describe('user credit limits', () => {
+  it('names users by e-mail where known, else by id, sorted, keeping null (explicit unlimited)', () => {
+    const config = userCreditLimitsConfig([
+      { userId: 'u-ken', email: 'ken@acme.example', creditLimit: 100 },
+      { userId: 'u-unknown', email: undefined, creditLimit: 5 },
+      { userId: 'u-grace', email: 'grace@acme.example', creditLimit: null },
+    ]);
+    expect(config).toEqual([
+      { email: 'grace@acme.example', creditLimit: null },
+      { email: 'ken@acme.example', creditLimit: 100 },
+      { userId: 'u-unknown', creditLimit: 5 },
+    ]);
+  });
+});
+
+describe('routines', () => {
+  it('writes every compared field, nulls included, and no server-managed one', () => {
+    const live = liveRoutine({
+      name: 'Weekly revenue digest',
+      topicName: 'orders',
+      destination: { type: 'email', recipientEmails: ['Grace@acme.example', 'ada@acme.example'], userGroupIds: ['g-2', 'g-1'] },
+      lastRun: { completedAt: '2026-01-05T09:00:00.000Z', label: 'ok', state: 'SUCCESS' },
+    });
+    expect(routineConfig(live, 'grace@acme.example')).toEqual({
+      name: 'Weekly revenue digest',
+      owner: 'grace@acme.example',
+      description: null,
+      prompt: 'Summarise revenue.',
+      schedule: '0 9 ? * MON *',
+      timezone: 'UTC',
+      modelId: 'm-sales',
+      branchId: null,
+      topicName: 'orders',
+      destination: { type: 'email', recipientEmails: ['ada@acme.example', 'grace@acme.example'], userGroupIds: ['g-1', 'g-2'] },
+    });
+  });
+
+  it('writes paused only when the routine is paused (its default is false), and no owner for the key\'s own', () => {
+    expect(routineConfig(liveRoutine({ name: 'Old', disabled: true }), undefined)).toMatchObject({ name: 'Old', paused: true });
+    expect(routineConfig(liveRoutine({ name: 'Old', disabled: true }), undefined)).not.toHaveProperty('owner');
+    expect(routineConfig(liveRoutine({ name: 'New' }), undefined)).not.toHaveProperty('paused');
+  });
+
+  it('sorts by owner (the key\'s own first) and name', () => {
+    const config = routinesConfig([
+      { owner: undefined, routines: [liveRoutine({ name: 'b' }), liveRoutine({ name: 'a' })] },
+      { owner: 'grace@acme.example', routines: [liveRoutine({ name: 'c' })] },
+    ]);
+    expect(config.map((routine) => `${routine.owner ?? '-'} ${routine.name}`)).toEqual(['- a', '- b', 'grace@acme.example c']);
+  });
+
+  it('refuses two routines of one name, which a configuration cannot hold', () => {
+    expect(() => routinesConfig([{ owner: undefined, routines: [liveRoutine({ name: 'x', id: 'r1' }), liveRoutine({ name: 'x', id: 'r2' })] }])).toThrow(
+      'two live routines are named "x" (both owned by the API key\'s user)',
+    );
+    expect(() =>
+      routinesConfig([
+        { owner: undefined, routines: [liveRoutine({ name: 'x' })] },
+        { owner: 'grace@acme.example', routines: [liveRoutine({ name: 'x' })] },
+      ]),
+    ).toThrow('owned by the API key\'s user and by grace@acme.example');
+  });
+});
+
+describe('labels', () => {
+  const live = [liveLabel({ name: 'marketing', color: '#d73a4a', usage_count: 2 }), liveLabel({ name: 'Draft', verified: true })];
+  const documents = new Map([['marketing', ['5e4d3c2b', '3a9b7c6d']], ['Draft', []]]);
+
+  it('writes every field and the sorted documents of each label, sorted by name case-insensitively', () => {
+    expect(labelsConfig(live, documents, true)).toEqual([
+      { name: 'Draft', color: null, description: null, verified: true, homepage: false, documents: [] },
+      { name: 'marketing', color: '#d73a4a', description: null, verified: false, homepage: false, documents: ['3a9b7c6d', '5e4d3c2b'] },
+    ]);
+  });
+
+  it('writes names and documents only when label fields are not exported, and no documents when they were not read', () => {
+    expect(labelsConfig(live, documents, false)).toEqual([
+      { name: 'Draft', documents: [] },
+      { name: 'marketing', documents: ['3a9b7c6d', '5e4d3c2b'] },
+    ]);
+    expect(labelsConfig(live, undefined, true)[0]).not.toHaveProperty('documents');
+  });
+});
+
+describe('round trip', () => {
+  it('GIVEN a live state, WHEN its sections are planned against it, THEN nothing changes', () => {
+    const [ada, grace, ken] = USERS as [(typeof USERS)[0], (typeof USERS)[0], (typeof USERS)[0]];
+    const routines = {
+      own: [liveRoutine({ name: 'Digest', topicName: 'orders', description: 'Weekly' }), liveRoutine({ name: 'Paused', disabled: true, branchId: 'b-1' })],
+      grace: [liveRoutine({ name: 'KPIs', destination: { type: 'slack', recipientId: 'C0KPIS0001', slackRecipientType: 'channel' } })],
+    };
+    const labels = [liveLabel({ name: 'finance', color: '#0366d6', verified: true, homepage: true, usage_count: 2 }), liveLabel({ name: 'unused' })];
+    const snapshot: LiveSnapshot = {
+      caller: ada,
+      creditControls: CONTROLS,
+      userCreditLimits: [
+        { userId: grace.id, email: grace.email, creditLimit: 500 },
+        { userId: ken.id, email: undefined, creditLimit: null },
+      ],
+      routines: [{ owner: undefined, routines: routines.own }, { owner: grace.email, routines: routines.grace }],
+      labels,
+      documents: new Map([['finance', ['9d8e7f60', '8f2e1d4c']], ['unused', []]]),
+    };
+    const live = {
+      creditControls: CONTROLS,
+      userCreditLimits: new Map<string, number | null>([[grace.id, 500], [ken.id, null]]),
+      routines: new Map([['', routines.own], [grace.id, routines.grace]]),
+      labels,
+      documentLabels: new Map([[labelKey('finance'), new Map([['8f2e1d4c', 'Revenue overview'], ['9d8e7f60', 'Board KPIs']])], ['unused', new Map()]]),
+    };
+    const sections = toConfigSections(snapshot, { labelFields: true });
+    expect(planOffline(sections, live).steps).toEqual([]);
+
+    // The same sections notice any difference: every kind is really compared.
+    const differing = {
+      ...live,
+      creditControls: { ...CONTROLS, shutoffCredits: 9000 },
+      userCreditLimits: new Map<string, number | null>([[grace.id, 400], [ken.id, null]]),
+      routines: new Map([['', routines.own], [grace.id, [{ ...routines.grace[0]!, description: 'changed' }]]]),
+      labels: [{ ...labels[0]!, homepage: false }, labels[1]!],
+      documentLabels: new Map([[labelKey('finance'), new Map([['8f2e1d4c', 'Revenue overview']])], ['unused', new Map()]]),
+    };
+    const summary = planOffline(sections, differing).steps.map((step) => `${step.action} ${step.id}`);
+    expect(summary).toEqual([
+      'update creditControls/settings',
+      'update labels/finance',
+      `update userCreditLimits/${grace.id}`,
+      `update routines/${grace.id}/KPIs`,
+      'create documentLabels/9d8e7f60/finance',
+    ]);
+  });
+});

@@ -1,0 +1,76 @@
+// The YAML writer: the exact text a user gets, and that it reads back as the same values.
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { configYaml, INLINE_LIST_MAX } from '../../src/export/yaml.js';
+
+describe('configYaml', () => {
+  it('writes the schema line, the header, version 1 and each section, quoting colours, schedules and document identifiers', () => {
+    const text = configYaml(
+      {
+        creditControls: { downgradeCredits: 8000, shutoffCredits: null },
+        routines: [
+          {
+            name: "Grace's KPIs",
+            owner: 'grace@acme.example',
+            description: null,
+            prompt: 'Summarise: KPIs # all of them',
+            schedule: '0 7 ? * FRI *',
+            timezone: 'UTC',
+            modelId: '${var.salesModelId}',
+            branchId: null,
+            topicName: 'orders',
+            destination: { type: 'email', recipientEmails: ['grace@acme.example'], userGroupIds: [] },
+            paused: true,
+          },
+        ],
+        labels: [{ name: 'finance', color: '#0366d6', description: 'yes', verified: true, homepage: false, documents: ['8f2e1d4c', '12e4'] }],
+      },
+      { schema: '../schemas/steward.schema.json', header: ['Exported for a test.', '', 'Second paragraph.'] },
+    );
+    expect(text).toBe(`# yaml-language-server: $schema=../schemas/steward.schema.json
+#
+# Exported for a test.
+#
+# Second paragraph.
+version: 1
+
+creditControls:
+  downgradeCredits: 8000
+  shutoffCredits: null
+
+routines:
+  - name: Grace's KPIs
+    owner: grace@acme.example
+    description: null
+    prompt: "Summarise: KPIs # all of them"
+    schedule: "0 7 ? * FRI *"
+    timezone: UTC
+    modelId: \${var.salesModelId}
+    branchId: null
+    topicName: orders
+    destination:
+      type: email
+      recipientEmails: [grace@acme.example]
+    paused: true
+
+labels:
+  - name: finance
+    color: "#0366d6"
+    description: yes
+    verified: true
+    homepage: false
+    documents: ["8f2e1d4c", "12e4"]
+`);
+    expect(parse(text).labels[0]).toEqual({ name: 'finance', color: '#0366d6', description: 'yes', verified: true, homepage: false, documents: ['8f2e1d4c', '12e4'] });
+    expect(parse(text).routines[0].prompt).toBe('Summarise: KPIs # all of them');
+  });
+
+  it('writes long lists one item per line, and long text on one line', () => {
+    const documents = Array.from({ length: INLINE_LIST_MAX + 1 }, (_, index) => `r000${index}`);
+    const prompt = 'word '.repeat(60).trim();
+    const text = configYaml({ labels: [{ name: 'reports', documents, description: prompt }] }, { schema: 's.json', header: [] });
+    expect(text).toContain(`    documents:\n${documents.map((identifier) => `      - "${identifier}"\n`).join('')}`);
+    expect(text).toContain(`description: ${prompt}\n`);
+    expect(parse(text).labels[0].documents).toEqual(documents);
+  });
+});
