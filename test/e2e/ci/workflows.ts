@@ -1,0 +1,141 @@
+// Reads the GitHub Actions workflows of examples/ci/ as data: jobs, steps, their environment with
+// `${{ secrets.X }}`-style values resolved from test values, and the `steward ...` commands of a
+// step's `run:` script, expanded the way the runner's bash would expand them.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { expandWord, simpleCommands } from './shellWords.js';
+
+export const CI_EXAMPLES = fileURLToPath(new URL('../../../examples/ci/', import.meta.url));
+export const WORKFLOW_FILES = ['plan.yml', 'apply.yml', 'drift.yml', 'promote.yml'] as const;
+
+export type Env = Record<string, string>;
+
+/** The repository secrets, as the recipes' README asks for them (the emulators' demo tokens). */
+export const SECRETS: Env = {
+  STEWARD_PRODUCTION_TOKEN: 'demo-org-admin-token',
+  STEWARD_PLAYGROUND_TOKEN: 'playground-org-admin-token',
+};
+/** What `github.token` reads as in the tests. */
+export const GITHUB_TOKEN = 'ghs_test-workflow-token';
+
+export interface Step {
+  id?: string;
+  name?: string;
+  if?: string;
+  uses?: string;
+  run?: string;
+  shell?: string;
+  env?: Env;
+  with?: Record<string, string | number | boolean>;
+  'continue-on-error'?: boolean;
+}
+
+export interface Job {
+  name?: string;
+  if?: string;
+  needs?: string | string[];
+  environment?: string | { name: string; url?: string };
+  permissions?: Record<string, string> | string;
+  concurrency?: Concurrency;
+  outputs?: Env;
+  env?: Env;
+  'runs-on': string;
+  'timeout-minutes'?: number;
+  steps: Step[];
+}
+
+export type Concurrency = string | { group: string; 'cancel-in-progress'?: boolean };
+
+export interface Workflow {
+  file: string;
+  name: string;
+  on: Record<string, unknown>;
+  permissions?: Record<string, string> | string;
+  concurrency?: Concurrency;
+  defaults?: { run?: { shell?: string } };
+  env?: Env;
+  jobs: Record<string, Job>;
+}
+
+/** The workflow file examples/ci/NAME, parsed. */
+export function loadWorkflow(file: string): Workflow {
+  const text = readFileSync(`${CI_EXAMPLES}${file}`, 'utf8');
+  return { file, ...(parse(text) as Omit<Workflow, 'file'>) };
+}
+
+/** The step of `job` whose id (or else name) is `ref`; throws when there is none. */
+export function stepOf(workflow: Workflow, job: string, ref: string): Step {
+  const steps = jobOf(workflow, job).steps;
+  const step = steps.find((candidate) => candidate.id === ref) ?? steps.find((candidate) => candidate.name === ref);
+  if (step === undefined) throw new Error(`${workflow.file}: job ${job} has no step ${ref}`);
+  return step;
+}
+
+/** The job `id`; throws when there is none. */
+export function jobOf(workflow: Workflow, id: string): Job {
+  const job = workflow.jobs[id];
+  if (job === undefined) throw new Error(`${workflow.file}: no job ${id}`);
+  return job;
+}
+
+/** Values for the expression contexts a workflow's `env:` may use. */
+export interface ExpressionContext {
+  secrets: Env;
+  vars: Env;
+  github: Env;
+}
+
+/** Replaces every `${{ context.name }}` in `value`; throws for anything else, or an unknown name. */
+export function evaluate(value: string, context: ExpressionContext): string {
+  return value.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_, expression: string) => {
+    const path = /^(secrets|vars|github)\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(expression);
+    if (path === null) throw new Error(`unsupported expression in env: \${{ ${expression} }}`);
+    const resolved = context[path[1] as keyof ExpressionContext][path[2]!];
+    // Unset secrets and variables read as empty strings on GitHub too.
+    return resolved ?? '';
+  });
+}
+
+/** The environment a step's script sees from the workflow: workflow, job, then step `env:`. */
+export function stepEnv(workflow: Workflow, job: string, step: Step, context: ExpressionContext): Env {
+  const layers = [workflow.env ?? {}, jobOf(workflow, job).env ?? {}, step.env ?? {}];
+  const env: Env = {};
+  for (const layer of layers) for (const [name, value] of Object.entries(layer)) env[name] = evaluate(String(value), context);
+  return env;
+}
+
+/** A `steward ...` command of a script: its source text and arguments after expansion. */
+export interface StewardCommand {
+  source: string;
+  args: string[];
+}
+
+/** Every command of `script` that runs steward, in order, with its words expanded from `env`. */
+export function stewardCommands(script: string, env: Env): StewardCommand[] {
+  return simpleCommands(script)
+    .filter((command) => command.words[0]?.source === 'steward')
+    .map((command) => {
+      const scoped: Env = { ...env };
+      for (const assignment of command.assignments) scoped[assignment.name] = expandWord(assignment.value, env);
+      const args = command.words.slice(1).map((word) => expandWord(word.parts, scoped));
+      return { source: command.words.map((word) => word.source).join(' '), args };
+    });
+}
+
+/** Every `run:` script of the workflow, with where it is. */
+export function runScripts(workflow: Workflow): { job: string; step: Step; script: string }[] {
+  return Object.entries(workflow.jobs).flatMap(([job, { steps }]) =>
+    steps.filter((step) => step.run !== undefined).map((step) => ({ job, step, script: step.run! })),
+  );
+}
+
+/** Every string in the workflow with its path (`jobs.plan.steps.3.env.TOKEN`). */
+export function stringsOf(value: unknown, path: string[] = []): { path: string[]; text: string }[] {
+  if (typeof value === 'string') return [{ path, text: value }];
+  if (Array.isArray(value)) return value.flatMap((item, index) => stringsOf(item, [...path, String(index)]));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, item]) => stringsOf(item, [...path, key]));
+  }
+  return [];
+}
