@@ -145,11 +145,6 @@ export interface RoutinePatch {
   timezone?: string;
   description?: string | null;
   destination?: RoutineDestination;
-  /**
-   * Pause (false) or resume (true). The documented way is PUT; a server that answers PUT with
-   * 405 accepts it here (steward's fallback for pausing and resuming).
-   */
-  isActive?: boolean;
 }
 
 /** Body of `PUT /api/v1/ai/routines/{id}` (documented form): full body plus `isActive`. */

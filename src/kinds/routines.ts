@@ -95,14 +95,14 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
           continue;
         }
         const keys = Object.keys(routine.state);
-        const [match, leftovers] = pickLiveMatch(candidates, routine, keys, owner);
+        const [match, leftovers] = pickLiveMatch(candidates, routine, keys, owner, routine.protect || desired.isProtected(name));
         for (const leftover of leftovers) {
           steps.push({
             ...baseStep(owner, name, leftover.id),
             action: 'delete',
             before: pick(liveState(leftover), keys),
             ref: { ...ownerRef(owner), routineId: leftover.id },
-            reason: 'a second routine of this name, left over from an interrupted replacement',
+            reason: `a second routine of this name on another ${differingForcingFields(leftover, routine.state).join('/')}, left over from an interrupted replacement`,
           });
         }
         const before = pick(liveState(match), keys);
@@ -164,14 +164,24 @@ function groupByName(list: Routine[]): Map<string, Routine[]> {
 }
 
 /**
- * The live routine a declared one corresponds to. With namesakes, exactly one of them must
- * already equal the desired state (what an interrupted replacement leaves: the new routine and
- * the old one); the others are then leftovers. Anything else is an ambiguity for the user.
+ * The live routine a declared one corresponds to. With namesakes, steward goes on only in the
+ * one situation it can explain: an interrupted replacement, which leaves the new routine (equal
+ * to the config) beside the old one (on another model, branch or topic, which cannot change in
+ * place). Then the old ones are leftovers to delete, unless the routine is protected. Anything
+ * else is an ambiguity for the user: steward never picks one silently.
  */
-function pickLiveMatch(candidates: Routine[], routine: DesiredRoutine, keys: string[], owner: RoutineOwner): [Routine, Routine[]] {
+function pickLiveMatch(
+  candidates: Routine[],
+  routine: DesiredRoutine,
+  keys: string[],
+  owner: RoutineOwner,
+  isProtected: boolean,
+): [Routine, Routine[]] {
   if (candidates.length === 1) return [candidates[0]!, []];
   const equal = candidates.filter((candidate) => matches(pick(liveState(candidate), keys), routine.state));
-  if (equal.length === 1) return [equal[0]!, candidates.filter((candidate) => candidate !== equal[0])];
+  const others = candidates.filter((candidate) => !equal.includes(candidate));
+  const leftovers = equal.length === 1 && !isProtected && others.every((other) => differingForcingFields(other, routine.state).length > 0);
+  if (leftovers) return [equal[0]!, others];
   const whose = owner.display === undefined ? 'this API key\'s user' : owner.display;
   throw new StewardError(
     'plan.ambiguous-routine',
@@ -179,6 +189,13 @@ function pickLiveMatch(candidates: Routine[], routine: DesiredRoutine, keys: str
     'user',
     { hint: 'rename or delete the extra routines in the app, then plan again' },
   );
+}
+
+/** The replace-forcing fields (model, branch, topic) on which a live routine differs from the config. */
+function differingForcingFields(live: Routine, desired: RoutineState): string[] {
+  const state = liveState(live) as unknown as Record<string, unknown>;
+  const wanted = desired as unknown as Record<string, unknown>;
+  return REPLACE_FIELDS.filter((field) => field in wanted && state[field] !== wanted[field]);
 }
 
 function baseStep(owner: RoutineOwner, name: string, routineId?: string) {

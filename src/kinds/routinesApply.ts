@@ -19,9 +19,8 @@ export async function applyRoutineSteps(steps: PlanStep[], api: PlatformApi, liv
 }
 
 class RoutineWriter {
-  /** Which update methods the server supports, learnt from the first 405 of each. */
+  /** Whether the server updates by PATCH; learnt from its first 405. */
   private patchWorks = true;
-  private putWorks = true;
 
   constructor(
     private readonly api: PlatformApi,
@@ -63,7 +62,16 @@ class RoutineWriter {
       const created = await this.findCreated(options, state.name, existingIds);
       id = created?.id ?? (await this.api.createRoutine(body, options)).id;
     }
-    if (state.paused) await this.setActive(id, state, false, options);
+    if (!state.paused) return;
+    try {
+      await this.setActive(id, state, false, options);
+    } catch (error) {
+      // A routine meant to be paused must not be left running: take the new one away again.
+      await this.api.deleteRoutine(id, options);
+      throw new StewardError('apply.cannot-pause', `${(error as Error).message}; the new routine was deleted again rather than left active`, 'server', {
+        cause: error,
+      });
+    }
   }
 
   private async findCreated(options: { userId: string } | undefined, name: string, existingIds: Set<string>): Promise<Routine | undefined> {
@@ -95,18 +103,22 @@ class RoutineWriter {
     if (changed.has('paused')) await this.setActive(routine.id, { ...liveState(routine), ...after } as RoutineState, !after.paused, options);
   }
 
-  /** Pauses or resumes: `isActive` by PUT (documented); by PATCH where PUT answers 405. */
+  /**
+   * Pauses or resumes with `isActive`, which only the documented PUT carries (the newer PATCH
+   * has no such field). A server that answers PUT with 405 cannot do it through the API.
+   */
   private async setActive(id: string, state: RoutineState, isActive: boolean, options: { userId: string } | undefined): Promise<void> {
-    if (this.putWorks) {
-      try {
-        await this.api.putRoutine(id, { ...putFromState(state), isActive }, options);
-        return;
-      } catch (error) {
-        if (!isMethodNotAllowed(error)) throw error;
-        this.putWorks = false;
-      }
+    try {
+      await this.api.putRoutine(id, { ...putFromState(state), isActive }, options);
+    } catch (error) {
+      if (!isMethodNotAllowed(error)) throw error;
+      throw new StewardError(
+        'apply.cannot-pause',
+        `cannot ${isActive ? 'resume' : 'pause'} routine "${state.name}": this server updates routines only by PATCH, which has no isActive (PUT answers 405 Method Not Allowed)`,
+        'server',
+        { hint: `${isActive ? 'resume' : 'pause'} it in the app, or remove \`paused\` from the config` },
+      );
     }
-    await this.api.patchRoutine(id, { isActive }, options);
   }
 
   private liveRoutine(step: PlanStep, name: string): Routine {

@@ -159,6 +159,38 @@ describe('routines under the API\'s uncertainties', () => {
     expect((await steward.plan()).code).toBe(EXIT.ok);
   });
 
+  it('pauses through PUT, and on a PATCH-only server says it cannot rather than leave a routine running', async () => {
+    const pausedRoutine = `
+  - name: Quarterly board pack
+    prompt: Draft the quarterly board KPIs.
+    schedule: "0 7 1 JAN,APR,JUL,OCT ? *"
+    timezone: UTC
+    modelId: \${var.salesModelId}
+    paused: true
+    destination:
+      type: email
+      recipientEmails: [ada@acme.example]
+`;
+    for (const method of ['put', 'patch'] as const) {
+      steward = await gitopsAgainstDemo({ routineUpdateMethod: method });
+      const routinesFile = join(steward.directory, 'routines.yaml');
+      await writeFile(routinesFile, (await readFile(routinesFile, 'utf8')).replace(/\nroutines:\n/, `\nroutines:\n${pausedRoutine}`));
+      const result = await steward.apply();
+      const packs = steward.emulator.state.routines().filter((routine) => routine.name === 'Quarterly board pack');
+      if (method === 'put') {
+        expect(result.code, result.out).toBe(0);
+        expect(packs.map((routine) => routine.disabled)).toEqual([true]);
+        expect((await steward.plan()).code).toBe(EXIT.ok);
+      } else {
+        expect(result.code).toBe(1);
+        expect(result.out).toContain('cannot pause routine "Quarterly board pack": this server updates routines only by PATCH');
+        expect(result.out).toContain('the new routine was deleted again rather than left active');
+        expect(packs).toEqual([]);
+      }
+      await steward.emulator.close();
+    }
+  });
+
   it('creates a routine exactly once when the create commits but its response is lost', async () => {
     steward = await gitopsAgainstDemo({ faults: ['POST /api/v1/ai/routines=drop-after-commit'] });
     const result = await steward.apply();

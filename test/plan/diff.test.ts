@@ -125,6 +125,17 @@ describe('routines', () => {
     expect(summary(steps)).toEqual(['delete routines//Weekly digest#r-old']);
   });
 
+  it('never takes a namesake that differs in anything but model, branch or topic for a leftover', () => {
+    // A colleague's routine of the same name, on the same model: an ambiguity, whatever prune says.
+    const twins = [liveRoutine({ name: 'Weekly digest', id: 'r-mine' }), liveRoutine({ name: 'Weekly digest', id: 'r-theirs', prompt: 'dup' })];
+    expect(() => planOffline({ routines: [digest], prune: { routines: true } }, own(twins))).toThrow(/2 live routines .* "Weekly digest"/);
+  });
+
+  it('does not delete a leftover of a protected routine, and says why it stops', () => {
+    const twins = [liveRoutine({ name: 'Weekly digest', id: 'r-old', topicName: 'pipeline' }), liveRoutine({ name: 'Weekly digest', id: 'r-new', topicName: 'orders' })];
+    expect(() => planOffline({ routines: [{ ...digest, topicName: 'orders', protect: true }] }, own(twins))).toThrow('will not pick one');
+  });
+
   it('deletes undeclared routines only with prune on, and keeps protected names', () => {
     const live = own([liveRoutine({ name: 'Weekly digest' }), liveRoutine({ name: 'Old experiment' }), liveRoutine({ name: 'Keep me' })]);
     expect(planOffline({ routines: [digest] }, live).steps).toEqual([]);
