@@ -7,7 +7,7 @@ import { StewardError } from '../errors.js';
 import { apiErrorFromNetwork, apiErrorFromResponse, ApiError, type RequestContext } from './errors.js';
 import { formatAttempt, formatRetryWait, redactingLog, Redactor } from './log.js';
 import { defaultBurst, pacerKey, sharedPacer, type Pacer, type PacerClock } from './pacing.js';
-import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type AttemptFailure, type HttpMethod, type RetryPolicyOptions } from './retry.js';
+import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type AttemptFailure, type HttpMethod, type RetryDecision, type RetryPolicyOptions } from './retry.js';
 import { Transport, TransportFailure, type RawResponse } from './transport.js';
 import { encodeQuery, resolveInstanceOrigin, type QueryValue } from './url.js';
 
@@ -26,12 +26,16 @@ export interface ClientOptions {
   writeConcurrency?: number;
   /** Total time one request may spend waiting between retries, default 60 000 ms. */
   retryBudgetMs?: number;
+  /** Total time all requests of this client together may spend waiting between retries, default 300 000 ms. */
+  totalRetryBudgetMs?: number;
   /** Retries per request at most, default 8. */
   maxRetries?: number;
   /** Connect, headers and body timeout of one attempt, default 30 000 ms. */
   timeoutMs?: number;
   /** `--debug` request log sink; receives already redacted lines. */
   log?: (line: string) => void;
+  /** Told (redacted) when a retry waits a second or more, so a slow failure is not a silent one. */
+  notice?: (line: string) => void;
   /** Jitter source in [0, 1), injectable for tests. */
   random?: () => number;
   /** Waits between retries, injectable for tests. */
@@ -77,13 +81,19 @@ function checkToken(token: string): void {
   if (typeof token !== 'string' || token.trim() === '') {
     throw new StewardError('config.missing-token', 'No API token was given.', 'user');
   }
-  if (/[\s\x00-\x1f\x7f]/.test(token)) {
+  if (/[^\x21-\x7e]/.test(token)) {
     throw new StewardError(
       'config.invalid-token',
-      'The API token contains whitespace or control characters; check how it was copied.',
+      'The API token contains whitespace or characters an HTTP header cannot carry (only printable ASCII); check how it was copied.',
       'user',
     );
   }
+}
+
+/** Stops retrying once the client as a whole has waited its total budget, however many requests fail. */
+function withinTotalBudget(decision: RetryDecision, spentMs: number, budgetMs: number): RetryDecision {
+  if (!decision.retry || spentMs + decision.delayMs <= budgetMs) return decision;
+  return { retry: false, outcomeUnknown: false, note: `the run's total retry budget of ${Math.round(budgetMs / 1000)}s is spent` };
 }
 
 /** An authenticated, paced, retrying client of one platform instance. */
@@ -92,6 +102,10 @@ export class ApiClient {
   readonly #token: string;
   private readonly redactor: Redactor;
   private readonly log: (line: string) => void;
+  private readonly notice: (line: string) => void;
+  /** Time spent waiting between retries by all requests of this client. */
+  private retryWaitedMs = 0;
+  private readonly totalRetryBudgetMs: number;
   private readonly transport: Transport;
   private readonly pacer: Pacer;
   private readonly releasePacer: () => void;
@@ -110,6 +124,8 @@ export class ApiClient {
     this.#token = options.token;
     this.redactor = new Redactor(options.token);
     this.log = redactingLog(options.log, this.redactor);
+    this.notice = redactingLog(options.notice, this.redactor);
+    this.totalRetryBudgetMs = options.totalRetryBudgetMs ?? 300_000;
     const requestsPerMinute = positive(options.requestsPerMinute, 60, 'requestsPerMinute');
     const burst = positive(options.burst, defaultBurst(requestsPerMinute), 'burst');
     const writeConcurrency = Math.floor(positive(options.writeConcurrency, 4, 'writeConcurrency'));
@@ -233,7 +249,11 @@ export class ApiClient {
         failure = { kind: 'network', notSent: outcome.failure.failure.notSent, permanent: outcome.failure.failure.permanent };
       }
 
-      const decision = decideRetry(context.method as HttpMethod, failure, retries, waitedMs, this.retryPolicy);
+      const decision = withinTotalBudget(
+        decideRetry(context.method as HttpMethod, failure, retries, waitedMs, this.retryPolicy),
+        this.retryWaitedMs,
+        this.totalRetryBudgetMs,
+      );
       if (!decision.retry) {
         const extra = {
           outcomeUnknown: decision.outcomeUnknown,
@@ -253,7 +273,10 @@ export class ApiClient {
       }
       retries += 1;
       waitedMs += decision.delayMs;
-      this.log(formatRetryWait(context.method, pathAndQuery, decision.reason, decision.delayMs, retries));
+      this.retryWaitedMs += decision.delayMs;
+      const wait = formatRetryWait(context.method, pathAndQuery, decision.reason, decision.delayMs, retries);
+      this.log(wait);
+      if (decision.delayMs >= 1000) this.notice(wait);
       await this.sleep(decision.delayMs);
     }
   }

@@ -38,6 +38,9 @@ export interface RetryPolicyOptions {
   random: () => number;
 }
 
+/** Retries of a request that never reached a server (connection refused, host unreachable). */
+export const NOT_SENT_MAX_RETRIES = 2;
+
 export const DEFAULT_RETRY_POLICY: Omit<RetryPolicyOptions, 'random' | 'budgetMs'> = {
   maxRetries: 8,
   baseDelayMs: 1_000,
@@ -90,6 +93,10 @@ export function decideRetry(
     // A write whose request may have reached the server cannot be repeated blindly.
     if (!isIdempotent(method) && !failure.notSent) return { retry: false, outcomeUnknown: true, note: undefined };
     if (failure.permanent) return { retry: false, outcomeUnknown: false, note: undefined };
+    // Nothing answered at all (refused, unreachable): worth a quick second try, not minutes.
+    if (failure.notSent && retriesSoFar >= NOT_SENT_MAX_RETRIES) {
+      return { retry: false, outcomeUnknown: false, note: `gave up after ${retriesSoFar} retries: nothing answered at that address` };
+    }
   } else {
     // A 429 means the server did nothing, so even a POST may go again; after any 5xx a write
     // may or may not have been applied.

@@ -157,7 +157,9 @@ export class Transport {
         code: code ?? 'ENETWORK',
         detail: this.redactor.redact(detail),
         notSent: code !== undefined && NOT_SENT_CODES.has(code),
-        permanent: code !== undefined && PERMANENT_CODES.has(code),
+        // Errors without a system or undici code (a forbidden port, a header that cannot be
+        // encoded) come from the request itself: trying again cannot help.
+        permanent: code === undefined || PERMANENT_CODES.has(code),
         cause: sanitize(error, this.redactor),
       });
     }

@@ -134,7 +134,7 @@ describe('transport', () => {
     )) as ApiError;
     expect(error.outcomeUnknown).toBe(false);
     expect(error.code).toBe('api.network');
-    expect(error.message).toMatch(/^creating label "finance": network error \(connect ECONNREFUSED 127\.0\.0\.1:\d+\) \(gave up after 2 retries\)$/);
+    expect(error.message).toMatch(/^creating label "finance": network error \(connect ECONNREFUSED 127\.0\.0\.1:\d+\) \(gave up after 2 retries: nothing answered at that address\)$/);
     expect(api.stats()).toMatchObject({ requests: 3, retries: 2 });
   });
 });
