@@ -11,17 +11,20 @@ export class StewardError extends Error {
     readonly code: string,
     message: string,
     readonly fault: Fault = 'user',
-    options?: { cause?: unknown; hint?: string },
+    options?: { cause?: unknown; hint?: string; details?: Record<string, unknown> },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.hint = options?.hint;
+    this.details = options?.details;
   }
   readonly hint: string | undefined;
+  /** Machine-readable particulars for the `--json` envelope (e.g. the diagnostics of a config). */
+  readonly details: Record<string, unknown> | undefined;
 }
 
 /** The `--json` envelope of an error: the same shape whatever went wrong. */
 export interface ErrorEnvelope {
-  error: { code: string; fault: Fault; message: string; hint?: string };
+  error: { code: string; fault: Fault; message: string; hint?: string; [detail: string]: unknown };
 }
 
 /** Turns anything thrown into the `--json` error envelope. */
@@ -33,6 +36,7 @@ export function toErrorEnvelope(error: unknown): ErrorEnvelope {
         fault: error.fault,
         message: error.message,
         ...(error.hint === undefined ? {} : { hint: error.hint }),
+        ...error.details,
       },
     };
   }

@@ -72,6 +72,12 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, { client, api }: Con
 
 /** No plan file: plan now, show it, get approval, apply. */
 async function applyFresh(loaded: LoadedConfig, { client, api }: Connection, options: ApplyOptions, io: CommandIo): Promise<number> {
+  if (!options.autoApprove && !options.dryRun && io.confirm === undefined) {
+    // Refused before reading anything: no request is spent on a plan nobody can approve.
+    throw new StewardError('apply.needs-approval', 'apply changes nothing without approval, and there is no terminal to ask on', 'user', {
+      hint: 'pass --auto-approve, or apply a reviewed plan file: steward plan --out plan.json && steward apply plan.json',
+    });
+  }
   const { plan, live } = await makePlan({
     loaded,
     api,
@@ -87,12 +93,7 @@ async function applyFresh(loaded: LoadedConfig, { client, api }: Connection, opt
     io.stdout(renderDryRun({ runnable: plan.steps, alreadyApplied: [], stale: [] }, client.stats().requests, { color }));
     return 0;
   }
-  if (!options.autoApprove) {
-    if (io.confirm === undefined) {
-      throw new StewardError('apply.needs-approval', 'apply changes nothing without approval, and there is no terminal to ask on', 'user', {
-        hint: 'pass --auto-approve, or apply a reviewed plan file: steward plan --out plan.json && steward apply plan.json',
-      });
-    }
+  if (!options.autoApprove && io.confirm !== undefined) {
     const approved = await io.confirm(`\nApply these changes to ${plan.environment}? Only 'yes' is accepted: `);
     if (!approved) {
       io.stdout('Apply cancelled. Nothing was changed.\n');
@@ -109,10 +110,14 @@ async function execute(
   options: ApplyOptions,
   io: CommandIo,
 ): Promise<number> {
-  const before = context.client.stats().requests;
+  const reading = context.client.stats().requests;
   const results = await runSteps(steps, { api: context.api, live: context.live }, REGISTRY);
-  const report = { results, alreadyApplied, requests: context.client.stats().requests - before };
-  if (options.json) io.stdout(`${JSON.stringify({ results: results.map(({ step, outcome }) => ({ id: step.id, action: step.action, ...outcome })), alreadyApplied: alreadyApplied.map((step) => step.id), requests: report.requests }, null, 2)}\n`);
+  const requests = { reading, writing: context.client.stats().requests - reading };
+  const report = { results, alreadyApplied, requests };
+  if (options.json) {
+    const steps = results.map(({ step, outcome }) => ({ id: step.id, action: step.action, ...outcome }));
+    io.stdout(`${JSON.stringify({ results: steps, alreadyApplied: alreadyApplied.map((step) => step.id), requests }, null, 2)}\n`);
+  }
   else io.stdout(renderApplyReport(report, { color: useColor(io, options.color) }));
   return results.some((result) => result.outcome.status !== 'done') ? 1 : 0;
 }

@@ -9,7 +9,7 @@ import { PlatformApi } from '../api/platform.js';
 import { loadConfig } from '../config/load.js';
 import type { LoadedConfig } from '../config/types.js';
 import { StewardError, toErrorEnvelope } from '../errors.js';
-import { renderDiagnostics, githubAnnotations } from '../render/diagnostics.js';
+import { diagnosticToJson, githubAnnotations, renderDiagnostics } from '../render/diagnostics.js';
 
 /** Where a command reads and writes; tests pass their own. */
 export interface CommandIo {
@@ -29,6 +29,8 @@ export interface ConnectionOptions {
   baseUrl?: string;
   debug?: boolean;
   color?: boolean;
+  /** Overrides the environment's request budget (for a raised limit, or a local emulator). */
+  requestsPerMinute?: number;
 }
 
 export const STEWARD_VERSION = (
@@ -62,7 +64,10 @@ export async function loadForEnvironment(io: CommandIo, options: ConnectionOptio
   if (!result.ok) {
     io.stderr(renderDiagnostics(result.diagnostics, { color, sources }));
     if (io.env.GITHUB_ACTIONS === 'true') io.stdout(githubAnnotations(result.diagnostics));
-    throw new StewardError('config.invalid', `the configuration at ${path} is not valid`, 'user');
+    const errors = result.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
+    throw new StewardError('config.invalid', `the configuration at ${path} is not valid (${errors} error${errors === 1 ? '' : 's'} above)`, 'user', {
+      details: { diagnostics: result.diagnostics.map(diagnosticToJson) },
+    });
   }
   if (result.diagnostics.length > 0) io.stderr(renderDiagnostics(result.diagnostics, { color, sources }));
   return result.loaded;
@@ -80,16 +85,18 @@ export function connect(io: CommandIo, loaded: LoadedConfig, options: Connection
   if (token === undefined || token === '') {
     throw new StewardError(
       'auth.missing-token',
-      `the environment variable ${variable} is not set; it holds the API token for environment "${loaded.environmentName}"`,
+      `the environment variable ${variable} is ${token === '' ? 'empty' : 'not set'}; it holds the API token for environment "${loaded.environmentName}"`,
       'user',
       { hint: `export ${variable}=<token> (in CI, from a secret)` },
     );
   }
+  const requestsPerMinute = options.requestsPerMinute ?? loaded.environment.requestsPerMinute;
   const client = new ApiClient({
     baseUrl: baseUrlOf(loaded, options),
     token,
-    ...(loaded.environment.requestsPerMinute === undefined ? {} : { requestsPerMinute: loaded.environment.requestsPerMinute }),
-    ...(options.debug ? { log: (line: string) => io.stderr(`${line}\n`) } : {}),
+    ...(requestsPerMinute === undefined ? {} : { requestsPerMinute }),
+    // --debug logs every attempt; without it, only retries that make the user wait are told.
+    ...(options.debug ? { log: (line: string) => io.stderr(`${line}\n`) } : { notice: (line: string) => io.stderr(`${line}\n`) }),
   });
   return { client, api: new PlatformApi(client) };
 }

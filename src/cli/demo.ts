@@ -9,7 +9,10 @@ import { processIo, useColor, type CommandIo } from './context.js';
 import { runPlan } from './plan.js';
 import { runValidate } from './validate.js';
 
-const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The emulator has no rate limit; the demo lifts the 60/min pacing a real instance needs. */
+const DEMO_REQUESTS_PER_MINUTE = 600;
 
 /** The token the demo dataset's organization admin key accepts: a local demo value, not a secret. */
 export const DEMO_TOKEN = 'demo-org-admin-token';
@@ -19,14 +22,14 @@ export async function runDemo(io: CommandIo): Promise<number> {
   const emulator = await startEmulator({ dataset: 'demo', port: 0 });
   const started = Date.now();
   const env = { ...io.env, STEWARD_PRODUCTION_TOKEN: DEMO_TOKEN };
-  const demoIo: CommandIo = { ...io, env, cwd: EXAMPLES };
+  const demoIo: CommandIo = { ...io, env, cwd: PACKAGE_ROOT };
   const heading = (text: string) => io.stdout(`\n${useColor(io, undefined) ? `\u001b[1m${text}\u001b[22m` : text}\n\n`);
-  const connection = { config: 'gitops', env: 'production', baseUrl: emulator.url };
-  const shown = `--config examples/gitops --env production --base-url ${emulator.url}`;
+  const connection = { config: 'examples/gitops', env: 'production', baseUrl: emulator.url, requestsPerMinute: DEMO_REQUESTS_PER_MINUTE };
+  const shown = `--config examples/gitops --env production --base-url ${emulator.url} --requests-per-minute ${DEMO_REQUESTS_PER_MINUTE}`;
   try {
     io.stdout(`Started the platform emulator at ${emulator.url} with the built-in demo dataset.\n`);
     heading('$ steward validate examples/single && steward validate examples/gitops');
-    for (const example of ['single', 'gitops']) {
+    for (const example of ['examples/single', 'examples/gitops']) {
       if ((await runValidate(example, {}, demoIo)) !== 0) return 1;
     }
     heading(`$ steward plan ${shown}`);

@@ -1,9 +1,10 @@
 // `steward plan`: what apply would change, as text, JSON or Markdown; optionally saved to a file.
 // Exit codes with --detailed-exitcode: 0 no changes, 2 changes, 3 changes that delete or
 // replace something, 1 error. Without it: 0 unless something went wrong.
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { StewardError } from '../errors.js';
 import { makePlan } from '../plan/planner.js';
 import { savePlan } from '../plan/planFile.js';
 import { parseSelectors, type Targeting } from '../plan/targeting.js';
@@ -32,6 +33,9 @@ export const EXIT = { ok: 0, error: 1, changes: 2, destructive: 3 } as const;
 /** Runs `steward plan`; returns the exit code. */
 export async function runPlan(options: PlanOptions, io: CommandIo): Promise<number> {
   try {
+    if (options.json && options.markdown !== undefined && options.markdown !== false) {
+      throw new StewardError('cli.options', 'choose one of --json and --markdown', 'user');
+    }
     const targeting = targetingOf(options);
     const loaded = await loadForEnvironment(io, options);
     const { client, api } = connect(io, loaded, options);
@@ -94,12 +98,19 @@ export function targetOptions(command: Command): Command {
     .option('-x, --exclude <kind[/name]>', 'leave this kind or object out (repeatable); excluded kinds are not read', collect);
 }
 
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return number;
+}
+
 /** Options every plan-like command takes. */
 export function connectionOptions(command: Command): Command {
   return command
     .option('-c, --config <path>', 'config file or directory (default: ./steward.yaml, else the current directory)')
     .option('-e, --env <name>', 'environment to act on (required when the config declares several)')
     .option('--base-url <url>', "override the environment's base URL (e.g. a local emulator)")
+    .option('--requests-per-minute <n>', "override the environment's request budget (default 60)", positiveInteger)
     .option('--debug', 'log every API request (method, path, status, duration; tokens redacted) to stderr')
     .option('--no-color', 'never colour the output');
 }

@@ -95,6 +95,8 @@ async function routineOwners(directory: Directory, emails: readonly string[]): P
 async function readUserLimits(context: ReadContext): Promise<LiveUserLimit[]> {
   const everyone = { users: [], prune: false, isProtected: () => false, display: (userId: string) => userId };
   const live = await userCreditLimits.read(context, everyone);
+  // Export names every user it can by e-mail (reading resolves only those a prune would touch).
+  await context.directory.resolveIds([...live.keys()]);
   return [...live].map(([userId, creditLimit]) => ({ userId, email: context.directory.emailOf(userId), creditLimit }));
 }
 

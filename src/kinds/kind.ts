@@ -49,6 +49,8 @@ export interface ResourceKind<Desired = unknown, Live = unknown> {
   declared(config: StewardConfig): boolean;
   /** E-mail addresses this kind needs resolved to user ids before `desired`. */
   emails(config: StewardConfig): string[];
+  /** User ids the config names directly; planning checks they exist (where SCIM allows). */
+  userIds?(config: StewardConfig): string[];
   /** The desired state, with identities resolved. Pure. */
   desired(input: DesiredInput): Desired;
   /** Reads the live state with the fewest requests (list endpoints only). */

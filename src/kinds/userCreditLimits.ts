@@ -37,6 +37,10 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
     return (config.userCreditLimits ?? []).flatMap((entry) => (entry.email === undefined ? [] : [entry.email]));
   },
 
+  userIds(config) {
+    return (config.userCreditLimits ?? []).flatMap((entry) => (entry.userId === undefined ? [] : [entry.userId]));
+  },
+
   desired({ config, environment, directory }) {
     const users = (config.userCreditLimits ?? []).map((entry): DesiredUserLimit => {
       const userId = entry.email === undefined ? entry.userId! : directory.idOf(entry.email);
@@ -56,10 +60,14 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
     };
   },
 
-  async read({ api, directory }) {
+  async read({ api, directory }, desired) {
     const live: LiveUserLimits = new Map();
     for await (const record of api.listUserCreditLimits()) live.set(record.userId, record.creditLimit);
-    await directory.resolveIds([...live.keys()]);
+    if (desired.prune) {
+      // Only limits that pruning will reset need a name in the plan; the others cost nothing.
+      const declared = new Set(desired.users.map((user) => user.userId));
+      await directory.resolveIds([...live.keys()].filter((userId) => !declared.has(userId) && !desired.isProtected(userId)));
+    }
     return live;
   },
 

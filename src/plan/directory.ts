@@ -66,6 +66,20 @@ export class Directory {
     for (const id of wanted) await this.lookUp(`id eq ${quote(id)}`);
   }
 
+  /** Resolves ids and throws one error naming every id that is not a user of the instance. */
+  async requireIds(ids: readonly string[]): Promise<void> {
+    await this.resolveIds(ids);
+    const unknown = [...new Set(ids)].filter((id) => !this.byId.has(id));
+    if (unknown.length > 0) {
+      throw new StewardError(
+        'plan.unknown-user',
+        `${unknown.length === 1 ? 'this user id is' : 'these user ids are'} not a user of the instance: ${unknown.join(', ')}`,
+        'user',
+        { hint: 'name users by e-mail, which stays the same across deployments' },
+      );
+    }
+  }
+
   /** The id of a resolved e-mail. */
   idOf(email: string): string {
     const user = this.byEmail.get(emailKey(email));

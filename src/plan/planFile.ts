@@ -7,8 +7,13 @@ import { ACTION_SEVERITY, PLAN_FORMAT_VERSION, type Plan } from './types.js';
 /** Writes the plan as JSON (atomically: a half-written plan file is never left behind). */
 export async function savePlan(plan: Plan, path: string): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(plan, null, 2)}\n`, { mode: 0o600 });
-  await rename(temporary, path);
+  try {
+    await writeFile(temporary, `${JSON.stringify(plan, null, 2)}\n`, { mode: 0o600 });
+    await rename(temporary, path);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'its directory does not exist' : (error as Error).message;
+    throw new StewardError('plan-file.unwritable', `cannot write the plan file ${path}: ${reason}`, 'user');
+  }
 }
 
 /** Reads a plan file, refusing anything that is not a plan of this format. */

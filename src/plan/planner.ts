@@ -54,6 +54,7 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
     whoami.user ? { id: whoami.user.id, email: whoami.user.email } : undefined,
   );
   await directory.resolveEmails(emails);
+  if (whoami.keyScope === 'organization') await directory.requireIds(readKinds.flatMap((kind) => kind.userIds?.(config) ?? []));
   const desired: DesiredState = {};
   for (const kind of readKinds) desired[kind.kind] = kind.desired({ config, environment, directory });
   const live = await readLive(readKinds, { api: request.api, directory }, desired);

@@ -105,8 +105,3 @@ export function summarize(steps: readonly PlanStep[]): PlanSummary {
 export function isDestructive(plan: Pick<Plan, 'steps'>): boolean {
   return plan.steps.some((step) => step.action === 'delete' || step.action === 'replace');
 }
-
-/** Exhaustiveness guard for switches over discriminated unions. */
-export function assertNever(value: never): never {
-  throw new Error(`unhandled case: ${JSON.stringify(value)}`);
-}

@@ -98,7 +98,8 @@ export function renderStale(stale: readonly StaleStep[], options: HumanOptions):
 export interface ApplyReport {
   results: StepResult[];
   alreadyApplied: PlanStep[];
-  requests: number;
+  /** Requests made reading the live state (and planning), and carrying out the steps. */
+  requests: { reading: number; writing: number };
 }
 
 /** What apply would do (dry run): the steps it would run and those already applied; no writes. */
@@ -144,6 +145,7 @@ export function renderApplyReport(report: ApplyReport, options: HumanOptions): s
   const count = (status: string) => report.results.filter((result) => result.outcome.status === status).length;
   const applied = report.alreadyApplied.length + count('already-applied');
   const total = `Apply: ${count('done')} done, ${applied} already applied, ${count('failed')} failed, ${count('skipped')} skipped.`;
-  lines.push('', chalk.bold(total), `Apply made ${report.requests} API request${report.requests === 1 ? '' : 's'}.`);
+  const { reading, writing } = report.requests;
+  lines.push('', chalk.bold(total), `Apply made ${reading + writing} API requests: ${reading} reading the live state, ${writing} carrying out the steps.`);
   return `${lines.join('\n')}\n`;
 }

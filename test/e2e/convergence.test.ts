@@ -34,6 +34,7 @@ describe('plan and apply the gitops example against the demo dataset', () => {
     expect(applied.err).toBe('');
     expect(applied.code).toBe(0);
     expect(applied.out).toContain('Apply: 18 done, 0 already applied, 0 failed, 0 skipped.');
+    expect(applied.out).toContain(`Apply made ${steward.emulator.stats().requests - plan.requests} API requests: 14 reading the live state, 16 carrying out the steps.`);
 
     const again = await steward.plan();
     expect(again.code).toBe(EXIT.ok);
@@ -133,7 +134,7 @@ describe('plan and apply the gitops example against the demo dataset', () => {
     const result = await steward.apply(undefined, { autoApprove: false });
     expect(result.code).toBe(1);
     expect(result.err).toContain('apply changes nothing without approval, and there is no terminal to ask on');
-    expect(steward.emulator.stats().writes).toBe(0);
+    expect(steward.emulator.stats().requests).toBe(0);
   });
 });
 

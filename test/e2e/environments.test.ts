@@ -1,4 +1,6 @@
 // One config, two deployments whose ids differ; targeting, drift, preflight and request cost.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runDrift } from '../../src/cli/drift.js';
 import { EXIT } from '../../src/cli/plan.js';
@@ -95,6 +97,32 @@ describe('preflight', () => {
     const target = await steward();
     const result = await new Steward(target.emulator, target.directory, 'production', {}).plan();
     expect(result.err).toContain('the environment variable STEWARD_PRODUCTION_TOKEN is not set');
+  });
+});
+
+describe('errors a user meets', () => {
+  it('names a user id the instance does not know, before anything is written', async () => {
+    const target = await steward();
+    const limits = join(target.directory, 'limits.yaml');
+    await writeFile(limits, 'version: 1\nuserCreditLimits:\n  - userId: 00000000-0000-4000-8000-000000000000\n    creditLimit: 10\n');
+    const result = await target.plan({ exclude: ['routines', 'labels', 'creditControls'] });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('this user id is not a user of the instance: 00000000-0000-4000-8000-000000000000');
+  });
+
+  it('puts the diagnostics of an invalid config in the --json error', async () => {
+    const target = await steward();
+    const result = await target.plan({ json: true, env: 'staging' });
+    const envelope = JSON.parse(result.out) as { error: { code: string; diagnostics: { code: string; message: string }[] } };
+    expect(envelope.error.code).toBe('config.invalid');
+    expect(envelope.error.diagnostics[0]!.message).toMatch(/staging/);
+  });
+
+  it('asks for one output form', async () => {
+    const target = await steward();
+    const result = await target.plan({ json: true, markdown: true });
+    expect(result.out).toContain('choose one of --json and --markdown');
+    expect(target.emulator.stats().requests).toBe(0);
   });
 });
 
