@@ -1,7 +1,9 @@
 // The small interface every resource kind implements: derive the desired state from config,
 // read the live state, diff the two (pure), and carry out steps. Adding a kind is one module
 // implementing this plus one line in registry.ts.
+import { isOutcomeUnknown } from '../api/errors.js';
 import type { PlatformApi } from '../api/platform.js';
+import { StewardError } from '../errors.js';
 import type { EnvironmentConfig, Kind, StewardConfig } from '../config/types.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
 import type { Directory } from '../plan/directory.js';
@@ -72,5 +74,23 @@ export async function attempt(write: () => Promise<StepOutcome | void>): Promise
     return (await write()) ?? { status: 'done' };
   } catch (error) {
     return { status: 'failed', error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * The second create after a lost response, sent only once a read-back found nothing. If its
+ * outcome is lost too, the error says what steward already did, so the user knows a re-run is safe.
+ */
+export async function createOnceMore<T>(create: () => Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    if (!isOutcomeUnknown(error)) throw error;
+    throw new StewardError(
+      'apply.outcome-unknown',
+      `${(error as Error).message.replace(/; the outcome is unknown.*$/, '')}; the response was lost twice (steward looked for it in between and found nothing). Run apply again: it looks before it creates`,
+      'server',
+      { cause: error },
+    );
   }
 }

@@ -6,7 +6,7 @@ import { isNotFound, isOutcomeUnknown } from '../api/errors.js';
 import { labelKey } from '../domain/rules.js';
 import { changedFields, pick } from '../plan/fields.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
-import { attempt, type DesiredInput, type ResourceKind, type StepOutcome } from './kind.js';
+import { attempt, createOnceMore, type DesiredInput, type ResourceKind, type StepOutcome } from './kind.js';
 import { protectedInEnvironment } from './protection.js';
 
 export const LABEL_FIELDS = ['color', 'description', 'verified', 'homepage'] as const;
@@ -170,7 +170,7 @@ async function applyLabelStep(step: PlanStep, api: Parameters<ResourceKind['appl
           await api.getLabel(body.name);
         } catch (lookup) {
           if (!isNotFound(lookup)) throw lookup;
-          await api.createLabel(body);
+          await createOnceMore(() => api.createLabel(body));
         }
       }
       return;

@@ -6,7 +6,7 @@ import { isMethodNotAllowed, isOutcomeUnknown } from '../api/errors.js';
 import type { Routine, RoutineCreate, RoutinePatch, RoutinePut } from '../api/types.js';
 import { StewardError } from '../errors.js';
 import type { PlanStep } from '../plan/types.js';
-import { attempt, type StepOutcome } from './kind.js';
+import { attempt, createOnceMore, type StepOutcome } from './kind.js';
 import type { LiveRoutines } from './routines.js';
 import { liveState, type RoutineState } from './routineState.js';
 
@@ -60,7 +60,7 @@ class RoutineWriter {
     } catch (error) {
       if (!isOutcomeUnknown(error)) throw error;
       const created = await this.findCreated(options, state.name, existingIds);
-      id = created?.id ?? (await this.api.createRoutine(body, options)).id;
+      id = created?.id ?? (await createOnceMore(() => this.api.createRoutine(body, options))).id;
     }
     if (!state.paused) return;
     try {

@@ -52,7 +52,9 @@ function renderGroup(group: PlanStep[], perGroup: number): string[] {
     }
     lines.push('```');
   }
-  if (shown.length < group.length) lines.push('', `… and ${(group.length - shown.length).toLocaleString('en-US')} more (see the plan file)`);
+  if (shown.length < group.length) {
+    lines.push('', `… and ${(group.length - shown.length).toLocaleString('en-US')} more (a plan saved with \`--out\` lists every step)`);
+  }
   lines.push('', '</details>', '');
   return lines;
 }

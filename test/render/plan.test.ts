@@ -245,6 +245,6 @@ describe('markdown plan', () => {
     const text = renderPlanMarkdown(bulkPlan(20_000));
     expect(text.length).toBeLessThan(MARKDOWN_LIMIT);
     expect(text).toContain('**Plan: 0 to add, 20000 to change, 0 to replace, 0 to destroy.**');
-    expect(text).toMatch(/… and [\d,]+ more \(see the plan file\)/);
+    expect(text).toMatch(/… and [\d,]+ more \(a plan saved with `--out` lists every step\)/);
   });
 });
