@@ -113,6 +113,13 @@ function checkUserCreditLimits(section: unknown, findings: Findings): void {
 
 const SCHEDULE_FORMAT_HINT = 'six fields: minute hour day-of-month month day-of-week year, with `?` in one day field, e.g. `0 9 ? * MON *`';
 
+function scheduleHint(reason: string): string | undefined {
+  if (/six fields|must be `\?`/.test(reason)) return SCHEDULE_FORMAT_HINT;
+  if (reason.startsWith('never runs again')) return 'the year field names only past years: use `*`, or a range that reaches a coming year';
+  if (reason.startsWith('never runs')) return 'no calendar date fits the day, month and year fields together (like 30 February or 31 April)';
+  return undefined;
+}
+
 function checkRoutines(section: unknown, findings: Findings): void {
   if (!Array.isArray(section)) return;
   const names = new Map<string, ConfigPath>();
@@ -137,8 +144,8 @@ function checkRoutines(section: unknown, findings: Findings): void {
     if (schedule !== undefined) {
       const result = checkSchedule(schedule);
       if (!result.ok) {
-        const formatProblem = /six fields|must be `\?`/.test(result.reason);
-        findings.add('routine.schedule', [...path, 'schedule'], `invalid schedule \`${schedule}\`: ${result.reason}`, formatProblem ? { hint: SCHEDULE_FORMAT_HINT } : {});
+        const hint = scheduleHint(result.reason);
+        findings.add('routine.schedule', [...path, 'schedule'], `invalid schedule \`${schedule}\`: ${result.reason}`, hint === undefined ? {} : { hint });
       }
     }
     const timezone = findings.text(routine, 'timezone', path);

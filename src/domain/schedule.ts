@@ -1,6 +1,7 @@
 // Routine schedules: the platform's six-field cron (minute hour day-of-month month day-of-week
-// year, `?` in exactly one day field, at most hourly) and IANA timezones. The config validator
-// and the emulator both call these, so steward rejects exactly what the server rejects.
+// year, `?` in exactly one day field, at most hourly, firing at least once more) and IANA
+// timezones. The config validator and the emulator both call these, so steward rejects exactly
+// what the server rejects.
 import awsCron from 'aws-cron-parser';
 
 export const CRON_FIELD_NAMES = ['minute', 'hour', 'day-of-month', 'month', 'day-of-week', 'year'] as const;
@@ -29,8 +30,12 @@ export interface ParsedSchedule {
 
 export type ScheduleCheck = { ok: true; parsed: ParsedSchedule } | { ok: false; reason: string };
 
-/** Checks a routine schedule the way the platform does; `reason` is a sentence for the user. */
-export function checkSchedule(schedule: string): ScheduleCheck {
+/**
+ * Checks a routine schedule the way the platform does; `reason` is a sentence for the user.
+ * A schedule must fire at least once after `now` (30 February, or only years gone by, never do).
+ * Pure apart from reading the clock when `now` is not given.
+ */
+export function checkSchedule(schedule: string, now: Date = new Date()): ScheduleCheck {
   const fields = schedule.trim().split(/\s+/);
   if (schedule.trim() === '' || fields.length !== 6) {
     return {
@@ -60,7 +65,64 @@ export function checkSchedule(schedule: string): ScheduleCheck {
   if (minutes.length !== 1) {
     return { ok: false, reason: 'runs more often than hourly (the minute field must name a single minute)' };
   }
+  if (firstRunAfter(parsed, new Date(now.getTime() - LATEST_UTC_OFFSET_MS)) === null) {
+    const everRuns = firstRunAfter(parsed, new Date(Date.UTC(FIRST_YEAR, 0, 1) - 60_000)) !== null;
+    return {
+      ok: false,
+      reason: everRuns ? 'never runs again (every date it matches is in the past)' : 'never runs (no date matches it)',
+    };
+  }
   return { ok: true, parsed: { minutes, hours } };
+}
+
+// The schedule is evaluated in the routine's timezone, which this check does not know: a wall-clock
+// time counts as future if it is future anywhere, i.e. after now in UTC-12, the latest timezone.
+const LATEST_UTC_OFFSET_MS = 12 * 3_600_000;
+const FIRST_YEAR = 1970;
+
+type ParsedCron = ReturnType<typeof awsCron.parse>;
+
+/**
+ * The first wall-clock time after `from` the schedule matches, or null when there is none.
+ * aws-cron-parser's `next` expects ascending value lists, builds dates with Date.UTC (so
+ * 30 February rolls over to 2 March) and gives up with an exception after ten empty months; so
+ * it is asked one month at a time, and only an answer inside that month is taken.
+ */
+function firstRunAfter(parsed: ParsedCron, from: Date): Date | null {
+  const sorted = ascending(parsed);
+  const fromYear = from.getUTCFullYear();
+  for (const year of sorted.years as number[]) {
+    if (year < fromYear) continue;
+    for (const month of sorted.months as number[]) {
+      const monthStart = Date.UTC(year, month - 1, 1);
+      const monthEnd = Date.UTC(year, month, 1);
+      if (monthEnd <= from.getTime()) continue;
+      // `next` answers strictly after the minute it is given.
+      const searchFrom = new Date(Math.max(monthStart - 60_000, from.getTime()));
+      let run: Date | null;
+      try {
+        run = awsCron.next(sorted, searchFrom);
+      } catch {
+        continue; // no matching day in this month and the months after it
+      }
+      if (run !== null && run.getTime() < monthEnd && run.getUTCMonth() === month - 1) return run;
+    }
+  }
+  return null;
+}
+
+function ascending(parsed: ParsedCron): ParsedCron {
+  const sort = (values: (string | number)[]) =>
+    values.every((value) => typeof value === 'number') ? [...(values as number[])].sort((a, b) => a - b) : values;
+  return {
+    minutes: sort(parsed.minutes),
+    hours: sort(parsed.hours),
+    daysOfMonth: sort(parsed.daysOfMonth),
+    months: sort(parsed.months),
+    // Lists of weekdays are tested by membership; `L` and `#` forms keep their order.
+    daysOfWeek: parsed.daysOfWeek,
+    years: sort(parsed.years),
+  };
 }
 
 export type TimeZoneCheck = { ok: true; canonical: string } | { ok: false; reason: string; hint?: string };

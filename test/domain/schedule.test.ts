@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { checkSchedule, checkTimeZone } from '../../src/domain/schedule.js';
 
+// A fixed clock, so accepted schedules with a year range do not expire.
+const NOW = new Date('2026-06-15T10:00:00Z');
+
 describe('checkSchedule', () => {
   it.each([
     '0 9 ? * MON-FRI *',
@@ -10,7 +13,7 @@ describe('checkSchedule', () => {
     '0 9 L * ? 2027',
     '30 7 ? JAN-MAR MON 2026-2030',
   ])('accepts %s', (schedule) => {
-    expect(checkSchedule(schedule)).toMatchObject({ ok: true });
+    expect(checkSchedule(schedule, NOW)).toMatchObject({ ok: true });
   });
 
   it.each([
@@ -24,7 +27,46 @@ describe('checkSchedule', () => {
     ['5,10 * ? * * *', 'runs more often than hourly (the minute field must name a single minute)'],
     ['* 9 ? * MON *', 'runs more often than hourly (the minute field must name a single minute)'],
   ])('rejects %j: %s', (schedule, reason) => {
-    expect(checkSchedule(schedule)).toEqual({ ok: false, reason });
+    expect(checkSchedule(schedule, NOW)).toEqual({ ok: false, reason });
+  });
+
+  describe('requires at least one run after now', () => {
+    it.each([
+      ['0 8 30 2 ? *', 'never runs (no date matches it)'],
+      ['0 8 31 4,6,9,11 ? *', 'never runs (no date matches it)'],
+      ['0 8 29 2 ? 2027', 'never runs (no date matches it)'],
+      ['0 8 L-30 2 ? *', 'never runs (no date matches it)'],
+      ['0 8 ? 2 MON#5 2026-2040', 'never runs (no date matches it)'],
+      ['0 8 ? * MON 1999', 'never runs again (every date it matches is in the past)'],
+      ['0 8 1 1 ? 2026', 'never runs again (every date it matches is in the past)'],
+    ])('rejects %j: %s', (schedule, reason) => {
+      expect(checkSchedule(schedule, NOW)).toEqual({ ok: false, reason });
+    });
+
+    it.each([
+      '0 8 29 2 ? *', // leap years
+      '0 8 31 4,6,7 ? 2026', // 31 July
+      '0 8 30,15 2 ? 2027', // the 15th, whatever order the list is in
+      '0 8 ? DEC,JAN MON 2027',
+      '0 8 ? 2 MON#5 *', // February 2044 has five Mondays
+      '0 8 ? * MON 2199',
+    ])('accepts %s', (schedule) => {
+      expect(checkSchedule(schedule, NOW)).toMatchObject({ ok: true });
+    });
+
+    it('counts a time later today somewhere on Earth as a future run', () => {
+      // 15 June 2026, 10:00 UTC: 21:00 on 14 June has passed everywhere, 23:00 has not in UTC-12.
+      expect(checkSchedule('0 23 14 6 ? 2026', NOW)).toMatchObject({ ok: true });
+      expect(checkSchedule('0 21 14 6 ? 2026', NOW)).toEqual({
+        ok: false,
+        reason: 'never runs again (every date it matches is in the past)',
+      });
+    });
+
+    it('reads the clock when no time is given', () => {
+      expect(checkSchedule('0 8 ? * MON 2025')).toMatchObject({ ok: false });
+      expect(checkSchedule('0 9 ? * MON-FRI *')).toMatchObject({ ok: true });
+    });
   });
 });
 

@@ -138,6 +138,8 @@ describe('POST /api/v1/ai/routines', () => {
     ['a five-field schedule', { schedule: '0 9 * * MON' }, 'Bad Request: schedule: must have six fields (minute hour day-of-month month day-of-week year), found 5'],
     ['a schedule without ?', { schedule: '0 9 * * MON *' }, 'Bad Request: schedule: exactly one of day-of-month and day-of-week must be `?`'],
     ['a schedule more often than hourly', { schedule: '0/15 * ? * * *' }, 'Bad Request: schedule: runs more often than hourly (the minute field must name a single minute)'],
+    ['a schedule on a date that does not exist', { schedule: '0 8 30 2 ? *' }, 'Bad Request: schedule: never runs (no date matches it)'],
+    ['a schedule whose years are past', { schedule: '0 8 ? * MON 1999' }, 'Bad Request: schedule: never runs again (every date it matches is in the past)'],
     ['a schedule that is not a string', { schedule: 9 }, 'Bad Request: schedule: must be a string'],
     ['an unknown timezone', { timezone: 'Mars/Olympus' }, 'Bad Request: timezone: unknown timezone `Mars/Olympus`'],
     ['a mis-cased timezone', { timezone: 'europe/berlin' }, 'Bad Request: timezone: timezone `europe/berlin` is mis-cased (did you mean `Europe/Berlin`?)'],
@@ -204,6 +206,7 @@ describe('PATCH /api/v1/ai/routines/{routineId}', () => {
     ['a model change', { modelId: DEMO.models.marketing }, 'Bad Request: modelId: unknown field'],
     ['isActive (pausing is done with PUT)', { isActive: false }, 'Bad Request: isActive: unknown field'],
     ['an invalid schedule', { schedule: '* * ? * * *' }, 'Bad Request: schedule: runs more often than hourly (the minute field must name a single minute)'],
+    ['a schedule that never runs', { schedule: '0 8 31 4 ? *' }, 'Bad Request: schedule: never runs (no date matches it)'],
     ['an invalid destination', { destination: emailTo() }, 'Bad Request: destination: an e-mail destination needs at least one recipient e-mail or user group'],
   ])('rejects %s with 400 and changes nothing', async (_what, body, detail) => {
     const digest = routineByName('Weekly revenue digest');

@@ -180,6 +180,30 @@ describe('seed files', () => {
     );
   });
 
+  it('rejects a routine whose schedule never runs, as the API does', () => {
+    const routine = {
+      owner: 'ada@tiny.example',
+      name: 'Leap day report',
+      prompt: 'P',
+      timezone: 'UTC',
+      modelId: '33333333-3333-4333-8333-333333333333',
+      destination: { type: 'email' as const, recipientEmails: ['ada@tiny.example'] },
+    };
+    const seed = aSeed({
+      routines: [
+        { ...routine, schedule: '0 8 30 2 ? *' },
+        { ...routine, name: 'Last century', schedule: '0 8 ? * MON 1999' },
+      ],
+    });
+    expect(() => seedToState(seed, 'dead.yaml')).toThrow(
+      [
+        'seed dead.yaml is invalid:',
+        '  - /routines/0/schedule: never runs (no date matches it)',
+        '  - /routines/1/schedule: never runs again (every date it matches is in the past)',
+      ].join('\n'),
+    );
+  });
+
   it('names a missing file and a file that is not YAML', async () => {
     await expect(startEmulator({ data: join(directory, 'absent.yaml') })).rejects.toThrow(`seed file ${join(directory, 'absent.yaml')} does not exist`);
     const path = join(directory, 'bad.yaml');

@@ -65,10 +65,10 @@ export function parsePrompt(value: unknown): string {
   return stringValue(value, 'prompt', { min: 1 });
 }
 
-/** A six-field cron, at most hourly (src/domain/schedule.ts). */
-export function parseSchedule(value: unknown): string {
+/** A six-field cron, at most hourly, that runs at least once after `now` (src/domain/schedule.ts). */
+export function parseSchedule(value: unknown, now: Date): string {
   const schedule = stringValue(value, 'schedule', { min: 1 });
-  const check = checkSchedule(schedule);
+  const check = checkSchedule(schedule, now);
   if (!check.ok) throw badRequest('schedule', check.reason);
   return schedule.trim();
 }
@@ -161,12 +161,12 @@ export function resolveTopic(model: StoredModel, topicName: string): string {
 }
 
 /** Every field of a create body, validated: 400s first, then 404s for model, branch and topic. */
-export function parseRoutineCreate(body: JsonObject, state: EmulatorState, owner: StoredUser): RoutineFields {
+export function parseRoutineCreate(body: JsonObject, state: EmulatorState, owner: StoredUser, now: Date): RoutineFields {
   rejectUnknownRoutineFields(body, CREATE_FIELDS);
   requireFields(body, ['name', 'prompt', 'schedule', 'timezone', 'modelId', 'destination']);
   const name = parseName(body.name);
   const prompt = parsePrompt(body.prompt);
-  const schedule = parseSchedule(body.schedule);
+  const schedule = parseSchedule(body.schedule, now);
   const timezone = parseTimezone(body.timezone);
   const modelId = parseUuid(body.modelId, 'modelId');
   const branchId = body.branchId === undefined || body.branchId === null ? null : parseUuid(body.branchId, 'branchId');

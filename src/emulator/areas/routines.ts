@@ -132,7 +132,7 @@ function listRoutines(context: RequestContext) {
 function createRoutine(context: RequestContext) {
   requireRoutinesEnabled(context);
   const owner = actingUser(context).user;
-  const fields = parseRoutineCreate(requireObject(context.body), context.state, owner);
+  const fields = parseRoutineCreate(requireObject(context.body), context.state, owner, context.now);
   requireActiveSlot(context.state, owner);
   const timestamp = context.now.toISOString();
   const routine: StoredRoutine = {
@@ -159,7 +159,7 @@ function patchRoutine(context: RequestContext) {
   const changes: Partial<StoredRoutine> = {};
   if ('name' in body) changes.name = parseName(body.name);
   if ('prompt' in body) changes.prompt = parsePrompt(body.prompt);
-  if ('schedule' in body) changes.schedule = parseSchedule(body.schedule);
+  if ('schedule' in body) changes.schedule = parseSchedule(body.schedule, context.now);
   if ('timezone' in body) changes.timezone = parseTimezone(body.timezone);
   if ('description' in body) changes.description = parseDescription(body.description);
   if ('destination' in body) changes.destination = parseDestination(body.destination, context.state);
@@ -175,7 +175,7 @@ function putRoutine(context: RequestContext) {
   const changes: Partial<StoredRoutine> = {
     name: parseName(body.name),
     prompt: parsePrompt(body.prompt),
-    schedule: parseSchedule(body.schedule),
+    schedule: parseSchedule(body.schedule, context.now),
   };
   if (body.timezone !== undefined) changes.timezone = parseTimezone(body.timezone);
   if (body.description !== undefined) changes.description = parseDescription(body.description);
