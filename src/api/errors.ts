@@ -1,6 +1,7 @@
 // One error type for everything that can go wrong talking to the platform: HTTP errors in
 // either body form, non-JSON pages, empty bodies, network failures and lost POST outcomes.
 
+import { STATUS_CODES } from 'node:http';
 import { StewardError, type Fault } from '../errors.js';
 import type { Redactor } from './log.js';
 
@@ -59,26 +60,9 @@ export class ApiError extends StewardError {
   }
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  422: 'Unprocessable Entity',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
 /** The standard reason phrase of a status, or `HTTP <status>`. */
 export function statusText(status: number): string {
-  return STATUS_TEXT[status] ?? `HTTP ${status}`;
+  return STATUS_CODES[status] ?? `HTTP ${status}`;
 }
 
 function codeForStatus(status: number): string {

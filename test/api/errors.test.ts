@@ -112,9 +112,10 @@ describe('error bodies', () => {
     expect(serverMessage?.length).toBe(501);
   });
 
-  it('names an unknown status', async () => {
-    const error = await failWith(418, '');
-    expect(error.message).toBe('listing routines: 418 HTTP 418');
+  it('names an unusual status by its standard reason phrase, and an unknown one by its number', async () => {
+    expect((await failWith(418, '')).message).toBe("listing routines: 418 I'm a Teapot");
+    const error = await failWith(499, '');
+    expect(error.message).toBe('listing routines: 499 HTTP 499');
     expect(error.code).toBe('api.client-error');
   });
 });
