@@ -1,6 +1,8 @@
 // Semantic checks of the `environments` section: base URLs, and protect lists that name labels
 // which the configuration renames away or which protection cannot affect.
+import { resolveInstanceOrigin } from '../api/url.js';
 import { labelKey } from '../domain/rules.js';
+import { StewardError } from '../errors.js';
 import { formatPath } from './positions.js';
 import { isRecord } from './sources.js';
 import { didYouMean } from './suggest.js';
@@ -18,8 +20,8 @@ export function checkEnvironmentSettings(config: Record<string, unknown>, labels
     if (baseUrl !== undefined) {
       const problem = baseUrlProblem(baseUrl);
       if (problem !== undefined) {
-        findings.add('environment.baseUrl', [...path, 'baseUrl'], `\`${formatPath([...path, 'baseUrl'])}\` ${problem}`, {
-          hint: 'write the instance origin, e.g. `https://acme.example.com`',
+        findings.add('environment.baseUrl', [...path, 'baseUrl'], `\`${formatPath([...path, 'baseUrl'])}\` ${problem.summary}`, {
+          hint: problem.hint ?? 'write the instance origin, e.g. `https://acme.example.com`',
         });
       }
     }
@@ -47,16 +49,36 @@ export function checkEnvironmentSettings(config: Record<string, unknown>, labels
   }
 }
 
-function baseUrlProblem(baseUrl: string): string | undefined {
+function baseUrlProblem(baseUrl: string): { summary: string; hint?: string } | undefined {
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    return `is not a URL: ${JSON.stringify(baseUrl)}`;
+    return { summary: `is not a URL: ${JSON.stringify(baseUrl)}` };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `must use https (or http), found \`${url.protocol.replace(/:$/, '')}\``;
-  if (url.username !== '' || url.password !== '') return 'must not contain credentials';
-  if (url.search !== '' || url.hash !== '') return 'must not have a query or fragment';
-  if (!/^\/(api\/?)?$/.test(url.pathname)) return `must be the instance origin (optionally ending in /api), found path \`${url.pathname}\``;
-  return undefined;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { summary: `must use https (or http), found \`${url.protocol.replace(/:$/, '')}\`` };
+  if (url.username !== '' || url.password !== '') return { summary: 'must not contain credentials' };
+  if (url.search !== '' || url.hash !== '') return { summary: 'must not have a query or fragment' };
+  if (!/^\/(api\/?)?$/.test(url.pathname)) return { summary: `must be the instance origin (optionally ending in /api), found path \`${url.pathname}\`` };
+  return clientRefusal(baseUrl, url);
+}
+
+/**
+ * What the HTTP client would refuse when a command connects: asked of the client itself, so
+ * validation and plan agree on which addresses may carry the token over plain http.
+ */
+function clientRefusal(baseUrl: string, url: URL): { summary: string; hint?: string } | undefined {
+  try {
+    resolveInstanceOrigin(baseUrl);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof StewardError)) throw error;
+    if (error.code === 'config.insecure-url') {
+      return {
+        summary: `uses plain http:// for \`${url.host}\`, which is not a loopback address: the API token would cross the network unencrypted`,
+        hint: `use \`https://${url.host}\`; http:// is only for an emulator on localhost or 127.0.0.1`,
+      };
+    }
+    return { summary: `is refused: ${error.message}`, ...(error.hint === undefined ? {} : { hint: error.hint }) };
+  }
 }

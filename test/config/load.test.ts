@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { resolveInstanceOrigin } from '../../src/api/url.js';
 import { loadConfig, validateConfig } from '../../src/config/load.js';
 
 const temporary: string[] = [];
@@ -173,5 +174,30 @@ describe('validateConfig', () => {
 
   it('does not require an environment choice', async () => {
     expect(await validateConfig('examples/gitops', { processEnv: {} })).toEqual([]);
+  });
+
+  it.each([
+    'https://acme.example.com',
+    'https://acme.example.com/api/',
+    'http://localhost:4010',
+    'http://127.0.0.1:4010/api',
+    'http://[::1]:4010',
+    'http://10.0.0.5',
+    'http://acme.example.com',
+    'http://192.168.1.20:8080/api',
+    'ftp://acme.example.com',
+    'https://acme.example.com/dashboards',
+  ])('accepts %s exactly when the HTTP client would connect to it', async (baseUrl) => {
+    const directory = await configDirectory({
+      'steward.yaml': `version: 1\nenvironments:\n  production:\n    baseUrl: "${baseUrl}"\n    tokenEnv: STEWARD_PRODUCTION_TOKEN\n`,
+    });
+    let clientAccepts = true;
+    try {
+      resolveInstanceOrigin(baseUrl);
+    } catch {
+      clientAccepts = false;
+    }
+    const codes = (await validateConfig(directory, { processEnv: {} })).map((diagnostic) => diagnostic.code);
+    expect(codes).toEqual(clientAccepts ? [] : ['environment.baseUrl']);
   });
 });
