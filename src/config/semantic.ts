@@ -113,6 +113,12 @@ function checkUserCreditLimits(section: unknown, findings: Findings): void {
 
 const SCHEDULE_FORMAT_HINT = 'six fields: minute hour day-of-month month day-of-week year, with `?` in one day field, e.g. `0 9 ? * MON *`';
 
+/** SLACK_RECIPIENT_PATTERN in words. */
+const SLACK_ID_RULE = {
+  channel: 'C or G followed by at least 6 upper-case letters or digits',
+  users: 'U or W followed by at least 6 upper-case letters or digits',
+} as const;
+
 function scheduleHint(reason: string): string | undefined {
   if (/six fields|must be `\?`/.test(reason)) return SCHEDULE_FORMAT_HINT;
   if (reason.startsWith('never runs again')) return 'the year field names only past years: use `*`, or a range that reaches a coming year';
@@ -193,18 +199,23 @@ function checkDestination(destination: Record<string, unknown>, path: ConfigPath
   if (recipientId === undefined || (kind !== 'channel' && kind !== 'users')) return;
   if (SLACK_RECIPIENT_PATTERN[kind].test(recipientId)) return;
   const other = kind === 'channel' ? 'users' : 'channel';
-  const looksLikeOther = SLACK_RECIPIENT_PATTERN[other].test(recipientId);
+  const what = (of: 'channel' | 'users') => (of === 'channel' ? 'channel' : 'user');
+  const upperCased = recipientId.toUpperCase();
+  let hint: string;
+  if (SLACK_RECIPIENT_PATTERN[other].test(recipientId)) {
+    hint = `it looks like a ${what(other)} id: set \`slackRecipientType: ${other}\``;
+  } else if (SLACK_RECIPIENT_PATTERN[kind].test(upperCased)) {
+    hint = `Slack ids are upper-case: \`${upperCased}\``;
+  } else {
+    hint = kind === 'channel'
+      ? 'copy the channel ID from the channel\'s details in Slack, e.g. `C0123ABCD`'
+      : 'copy the member ID from the person\'s Slack profile, e.g. `U0123ABCD`';
+  }
   findings.add(
     'routine.slackRecipient',
     [...path, 'recipientId'],
-    kind === 'channel'
-      ? `\`${recipientId}\` is not a Slack channel id (channel ids start with C or G)`
-      : `\`${recipientId}\` is not a Slack user id (user ids start with U or W)`,
-    {
-      hint: looksLikeOther
-        ? `it looks like a ${other === 'users' ? 'user' : 'channel'} id: set \`slackRecipientType: ${other}\``
-        : 'copy the id from Slack (channel or member details), e.g. `C0123ABCD`',
-    },
+    `\`${recipientId}\` is not a Slack ${what(kind)} id: ${what(kind)} ids are ${SLACK_ID_RULE[kind]}`,
+    { hint },
   );
 }
 

@@ -5,6 +5,7 @@ import { EMAIL_PATTERN, labelKey, emailKey, SLACK_RECIPIENT_PATTERN } from '../d
 import { checkSchedule, checkTimeZone } from '../domain/schedule.js';
 import type { RoutineDestination } from '../api/types.js';
 import { stableUuid, tokenDigest } from './ids.js';
+import { SLACK_ID_RULE } from './areas/routineFields.js';
 import { checkSeedShape, invalidSeed, readSeedFile } from './seedFile.js';
 import type { Seed } from './seedTypes.js';
 import {
@@ -259,6 +260,7 @@ function checkRoutine(
       }
     });
   } else if (!SLACK_RECIPIENT_PATTERN[destination.slackRecipientType].test(destination.recipientId)) {
-    problems.push(`${path}/destination/recipientId: not a Slack ${destination.slackRecipientType === 'channel' ? 'channel' : 'user'} id`);
+    const kind = destination.slackRecipientType;
+    problems.push(`${path}/destination/recipientId: not a Slack ${kind === 'channel' ? 'channel' : 'user'} id (${SLACK_ID_RULE[kind]})`);
   }
 }

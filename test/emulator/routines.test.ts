@@ -154,8 +154,9 @@ describe('POST /api/v1/ai/routines', () => {
     ['a user group id that is not a UUID', { destination: { type: 'email', recipientEmails: [], userGroupIds: ['fin7q2k'] } }, 'Bad Request: destination.userGroupIds[0]: must be a UUID'],
     ['an unknown user group', { destination: { type: 'email', recipientEmails: [], userGroupIds: [DEMO.unknownUuid] } }, `Bad Request: destination.userGroupIds[0]: unknown user group ${DEMO.unknownUuid}`],
     ['an unknown e-mail destination field', { destination: { ...emailTo('ada@acme.example'), cc: [] } }, 'Bad Request: destination.cc: unknown field'],
-    ['a Slack channel id that is not one', { destination: slackChannel('U0USER0001') }, 'Bad Request: destination.recipientId: must be a Slack channel id (C… or G…)'],
-    ['a Slack user id that is not one', { destination: { type: 'slack', recipientId: 'C0CHANNEL1', slackRecipientType: 'users' } }, 'Bad Request: destination.recipientId: must be a Slack user id (U… or W…)'],
+    ['a Slack channel id that is not one', { destination: slackChannel('U0USER0001') }, 'Bad Request: destination.recipientId: must be a Slack channel id: C or G followed by at least 6 upper-case letters or digits'],
+    ['a Slack channel id that is too short', { destination: slackChannel('C0123') }, 'Bad Request: destination.recipientId: must be a Slack channel id: C or G followed by at least 6 upper-case letters or digits'],
+    ['a Slack user id that is not one', { destination: { type: 'slack', recipientId: 'C0CHANNEL1', slackRecipientType: 'users' } }, 'Bad Request: destination.recipientId: must be a Slack user id: U or W followed by at least 6 upper-case letters or digits'],
     ['an unknown Slack recipient type', { destination: { type: 'slack', recipientId: 'C0CHANNEL1', slackRecipientType: 'group' } }, 'Bad Request: destination.slackRecipientType: must be "channel" or "users"'],
     ['an unknown field', { isActive: true }, 'Bad Request: isActive: unknown field'],
   ])('rejects %s with 400 in the detail form', async (_what, overrides, detail) => {

@@ -173,7 +173,7 @@ describe('seed files', () => {
         '  - /routines/0/timezone: unknown timezone `Nowhere/City`',
         '  - /routines/0/owner: bob@tiny.example has no role with USE_AI on model Core',
         '  - /routines/0/topicName: model Core has no topic `nope`',
-        '  - /routines/0/destination/recipientId: not a Slack channel id',
+        '  - /routines/0/destination/recipientId: not a Slack channel id (C or G followed by at least 6 upper-case letters or digits)',
         '  - /creditControls/downgradeCredits: must be less than or equal to shutoffCredits',
         '  - /userCreditLimits/0/user: no user with e-mail `ghost@tiny.example`',
       ].join('\n'),

@@ -20,6 +20,12 @@ import {
   type JsonObject,
 } from '../validate.js';
 
+/** SLACK_RECIPIENT_PATTERN in words, for 400 details and seed problems. */
+export const SLACK_ID_RULE = {
+  channel: 'C or G followed by at least 6 upper-case letters or digits',
+  users: 'U or W followed by at least 6 upper-case letters or digits',
+} as const;
+
 /** The routine fields a client may set. */
 export interface RoutineFields {
   name: string;
@@ -129,7 +135,7 @@ export function parseDestination(value: unknown, state: EmulatorState): RoutineD
     const recipientId = stringValue(value.recipientId, 'destination.recipientId', {
       min: 1,
       pattern: SLACK_RECIPIENT_PATTERN[kind],
-      patternReason: kind === 'channel' ? 'must be a Slack channel id (C… or G…)' : 'must be a Slack user id (U… or W…)',
+      patternReason: `must be a Slack ${kind === 'channel' ? 'channel' : 'user'} id: ${SLACK_ID_RULE[kind]}`,
     });
     return { type: 'slack', recipientId, slackRecipientType: kind };
   }
