@@ -5,6 +5,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isAlias, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { locateInDocument, positionAt, type PositionedDocument } from './positions.js';
+import { syntaxDiagnostics } from './syntax.js';
 import type { Diagnostic } from './types.js';
 
 /** One file of a configuration, parsed. */
@@ -86,13 +87,7 @@ export function parseSource(text: string, path: string, name: string, file: stri
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false });
   const source: ConfigSource = { path, name, file, text, doc, lineCounter, value: undefined, broken: doc.errors.length > 0 };
-  const diagnostics: Diagnostic[] = [];
-  for (const error of doc.errors) {
-    diagnostics.push({ severity: 'error', code: 'yaml.syntax', summary: syntaxMessage(error.code, error.message), location: positionAt(source, error.pos[0]) });
-  }
-  for (const warning of doc.warnings) {
-    diagnostics.push({ severity: 'warning', code: 'yaml.warning', summary: syntaxMessage(warning.code, warning.message), location: positionAt(source, warning.pos[0]) });
-  }
+  const diagnostics: Diagnostic[] = syntaxDiagnostics(source);
   diagnostics.push(...duplicateKeys(source), ...unresolvedAliases(source));
   if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) source.broken = true;
   try {
@@ -148,14 +143,6 @@ function unresolvedAliases(source: ConfigSource): Diagnostic[] {
     },
   });
   return diagnostics;
-}
-
-function syntaxMessage(code: string, message: string): string {
-  if (code === 'MULTIPLE_DOCS') return 'a configuration file holds one YAML document, but this one has several (separated by `---`)';
-  const firstLine = (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '').trim();
-  if (firstLine.startsWith('Missing closing "quote')) return 'a double-quoted string is not closed';
-  if (firstLine.startsWith("Missing closing 'quote")) return 'a single-quoted string is not closed';
-  return /^[A-Z][a-z]/.test(firstLine) ? firstLine[0]!.toLowerCase() + firstLine.slice(1) : firstLine;
 }
 
 function fileSystemDiagnostic(error: unknown, shown: string): Diagnostic {
