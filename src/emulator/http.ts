@@ -1,6 +1,6 @@
 // How the emulator answers: replies, the error that handlers throw, and the two error body forms
-// of api.md (detail form `{detail, status}` and error form `{error, message}`), chosen per status
-// by one rule so every endpoint answers alike.
+// of api.md (detail form `{detail, status}`, which a 404 extends with `error`, and error form
+// `{error, message}`), chosen per status by one rule so every endpoint answers alike.
 
 /** What a handler returns; the server serialises `body` as JSON (none for 204). */
 export interface Reply {
@@ -76,10 +76,12 @@ const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 /**
  * The body of an error answer. Platform endpoints answer 400, 404 and 429 in the detail form
  * and every other status in the error form (the rule api.md gives for routines, applied to all);
- * SCIM endpoints answer in the SCIM error form.
+ * a 404 also carries `error` with the status text, as api.md's 404 example does. SCIM endpoints
+ * answer in the SCIM error form.
  */
 export function errorBody(status: number, message: string, style: ErrorStyle = 'platform'): Record<string, unknown> {
   if (style === 'scim') return { schemas: [SCIM_ERROR_SCHEMA], detail: message, status };
-  if (status === 400 || status === 404 || status === 429) return { detail: message, status };
+  if (status === 404) return { error: reasonPhrase(status), detail: message, status };
+  if (status === 400 || status === 429) return { detail: message, status };
   return { error: reasonPhrase(status), message };
 }

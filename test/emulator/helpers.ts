@@ -103,11 +103,15 @@ export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
   };
 }
 
-/** Asserts a detail-form error body `{detail, status}`. */
+/** Asserts a detail-form error body `{detail, status}`; a 404's also carries `error: "Not Found"` (api.md). */
 export function expectDetail(response: ApiResponse, status: number, detail: string | RegExp): void {
   expect({ status: response.status, body: response.body }).toEqual({
     status,
-    body: { detail: typeof detail === 'string' ? detail : expect.stringMatching(detail), status },
+    body: {
+      ...(status === 404 ? { error: 'Not Found' } : {}),
+      detail: typeof detail === 'string' ? detail : expect.stringMatching(detail),
+      status,
+    },
   });
 }
 
