@@ -21,11 +21,6 @@ export function rejectUnknownFields(object: JsonObject, allowed: readonly string
   if (unknown !== undefined) throw badRequest(`${prefix}${unknown}`, 'unknown field');
 }
 
-/** 400 when a required field is absent. */
-export function requirePresent(object: JsonObject, field: string, prefix = ''): void {
-  if (!(field in object) || object[field] === undefined) throw badRequest(`${prefix}${field}`, 'is required');
-}
-
 export interface StringRule {
   min?: number;
   max?: number;

@@ -9,7 +9,7 @@ import { badRequest, HttpProblem, json, noContent, notFound } from '../http.js';
 import { paginate, type SortKey } from '../pagination.js';
 import type { EmulatorState, StoredDocument, StoredLabel } from '../state.js';
 import { enumQuery, rejectUnknownFields, requireObject, stringArray } from '../validate.js';
-import { findLabel, LABEL_NOT_FOUND } from './labels.js';
+import { existingLabel, findLabel, LABEL_NOT_FOUND } from './labels.js';
 
 const INCLUDE_VALUES = ['_count', 'labels', 'includeDeleted', 'onlyFavorites', 'onlySharedWithMe'];
 const UNSUPPORTED_INCLUDES = ['onlyFavorites', 'onlySharedWithMe'];
@@ -108,16 +108,10 @@ function existingDocument(context: RequestContext): StoredDocument {
   return document;
 }
 
-function existingLabel(context: RequestContext, name: string): StoredLabel {
-  const label = findLabel(context.state, name);
-  if (!label) throw notFound(LABEL_NOT_FOUND);
-  return label;
-}
-
 function putDocumentLabel(context: RequestContext) {
   actingUser(context);
   const document = existingDocument(context);
-  const label = existingLabel(context, context.params.labelName!);
+  const label = existingLabel(context.state, context.params.labelName!);
   if (!document.labelIds.includes(label.id)) document.labelIds.push(label.id);
   return noContent();
 }
@@ -125,7 +119,7 @@ function putDocumentLabel(context: RequestContext) {
 function deleteDocumentLabel(context: RequestContext) {
   actingUser(context);
   const document = existingDocument(context);
-  const label = existingLabel(context, context.params.labelName!);
+  const label = existingLabel(context.state, context.params.labelName!);
   document.labelIds = document.labelIds.filter((id) => id !== label.id);
   return noContent();
 }

@@ -25,6 +25,13 @@ export function findLabel(state: EmulatorState, name: string): StoredLabel | und
   return state.labels.find((label) => labelKey(label.name) === key);
 }
 
+/** The label with this name (case-insensitively); 404 `Label not found` when there is none. */
+export function existingLabel(state: EmulatorState, name: string): StoredLabel {
+  const label = findLabel(state, name);
+  if (!label) throw notFound(LABEL_NOT_FOUND);
+  return label;
+}
+
 /** How many (not deleted) documents carry the label. */
 export function usageCount(state: EmulatorState, labelId: string): number {
   return state.documents.filter((document) => !document.deleted && document.labelIds.includes(labelId)).length;
@@ -79,11 +86,6 @@ function isAdmin(context: RequestContext): boolean {
   return actingUser(context).orgRole === 'ORG_ADMIN';
 }
 
-function existingLabel(context: RequestContext): StoredLabel {
-  const label = findLabel(context.state, context.params.name!);
-  if (!label) throw notFound(LABEL_NOT_FOUND);
-  return label;
-}
 
 function createLabel(context: RequestContext) {
   const admin = isAdmin(context);
@@ -108,7 +110,7 @@ function createLabel(context: RequestContext) {
 
 function updateLabel(context: RequestContext) {
   const admin = isAdmin(context);
-  const label = existingLabel(context);
+  const label = existingLabel(context.state, context.params.name!);
   const fields = parseLabelFields(requireObject(context.body));
   const changesFlag =
     (fields.verified !== undefined && fields.verified !== label.verified) ||
@@ -126,7 +128,7 @@ function updateLabel(context: RequestContext) {
 
 function deleteLabel(context: RequestContext) {
   const admin = isAdmin(context);
-  const label = existingLabel(context);
+  const label = existingLabel(context.state, context.params.name!);
   if (!admin && (label.verified || label.homepage)) {
     throw forbidden('Permission denied - cannot delete verified/homepage labels without admin permissions');
   }
@@ -148,7 +150,7 @@ export const labelRoutes: Route[] = [
   {
     method: 'GET',
     template: '/api/v1/labels/{name}',
-    handler: (context) => json(toLabel(existingLabel(context), context.state)),
+    handler: (context) => json(toLabel(existingLabel(context.state, context.params.name!), context.state)),
   },
   { method: 'PUT', template: '/api/v1/labels/{name}', handler: updateLabel },
   { method: 'DELETE', template: '/api/v1/labels/{name}', handler: deleteLabel },
