@@ -9,6 +9,7 @@ import {
   LABEL_NAME_MAX,
   LABEL_NAME_MIN,
   ROUTINE_NAME_MAX,
+  SLACK_ID_RULE,
   SLACK_RECIPIENT_PATTERN,
   UUID_PATTERN,
   emailKey,
@@ -112,12 +113,6 @@ function checkUserCreditLimits(section: unknown, findings: Findings): void {
 }
 
 const SCHEDULE_FORMAT_HINT = 'six fields: minute hour day-of-month month day-of-week year, with `?` in one day field, e.g. `0 9 ? * MON *`';
-
-/** SLACK_RECIPIENT_PATTERN in words. */
-const SLACK_ID_RULE = {
-  channel: 'C or G followed by at least 6 upper-case letters or digits',
-  users: 'U or W followed by at least 6 upper-case letters or digits',
-} as const;
 
 function scheduleHint(reason: string): string | undefined {
   if (/six fields|must be `\?`/.test(reason)) return SCHEDULE_FORMAT_HINT;

@@ -23,6 +23,12 @@ export const SLACK_RECIPIENT_PATTERN = {
   users: /^[UW][A-Z0-9]{6,}$/,
 } as const;
 
+/** SLACK_RECIPIENT_PATTERN in words, for messages. */
+export const SLACK_ID_RULE = {
+  channel: 'C or G followed by at least 6 upper-case letters or digits',
+  users: 'U or W followed by at least 6 upper-case letters or digits',
+} as const;
+
 /** Label names compare case-insensitively on the server. */
 export function labelKey(name: string): string {
   return name.toLowerCase();

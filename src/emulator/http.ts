@@ -2,6 +2,8 @@
 // of api.md (detail form `{detail, status}`, which a 404 extends with `error`, and error form
 // `{error, message}`), chosen per status by one rule so every endpoint answers alike.
 
+import { STATUS_CODES } from 'node:http';
+
 /** What a handler returns; the server serialises `body` as JSON (none for 204). */
 export interface Reply {
   status: number;
@@ -19,21 +21,9 @@ export function noContent(): Reply {
   return { status: 204 };
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-};
-
 /** The reason phrase of a status. */
 export function reasonPhrase(status: number): string {
-  return STATUS_TEXT[status] ?? `HTTP ${status}`;
+  return STATUS_CODES[status] ?? `HTTP ${status}`;
 }
 
 /** An error answer; handlers throw it, the server turns it into the right body form. */

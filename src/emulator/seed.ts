@@ -1,11 +1,10 @@
 // Turns a seed (file contents or object) into the emulator's state: structural check with the
 // JSON Schema, then the cross-references a schema cannot express (e-mails that name users,
 // labels that exist, models a routine's owner can use, valid schedules...), all reported at once.
-import { EMAIL_PATTERN, labelKey, emailKey, SLACK_RECIPIENT_PATTERN } from '../domain/rules.js';
+import { EMAIL_PATTERN, labelKey, emailKey, SLACK_ID_RULE, SLACK_RECIPIENT_PATTERN } from '../domain/rules.js';
 import { checkSchedule, checkTimeZone } from '../domain/schedule.js';
 import type { RoutineDestination } from '../api/types.js';
 import { stableUuid, tokenDigest } from './ids.js';
-import { SLACK_ID_RULE } from './areas/routineFields.js';
 import { checkSeedShape, invalidSeed, readSeedFile } from './seedFile.js';
 import type { Seed } from './seedTypes.js';
 import {

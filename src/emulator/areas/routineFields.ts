@@ -5,6 +5,7 @@ import type { RoutineDestination } from '../../api/types.js';
 import {
   EMAIL_PATTERN,
   ROUTINE_NAME_MAX,
+  SLACK_ID_RULE,
   SLACK_RECIPIENT_PATTERN,
   UUID_PATTERN,
 } from '../../domain/rules.js';
@@ -19,12 +20,6 @@ import {
   stringValue,
   type JsonObject,
 } from '../validate.js';
-
-/** SLACK_RECIPIENT_PATTERN in words, for 400 details and seed problems. */
-export const SLACK_ID_RULE = {
-  channel: 'C or G followed by at least 6 upper-case letters or digits',
-  users: 'U or W followed by at least 6 upper-case letters or digits',
-} as const;
 
 /** The routine fields a client may set. */
 export interface RoutineFields {
