@@ -1,7 +1,7 @@
 // Validation of routine bodies (create, PATCH, PUT) the way the platform answers: 400 for a
 // malformed field (destination, schedule, timezone, ...), then 404 for a model, branch or topic
 // that does not exist or that the routine's owner cannot use.
-import type { RoutineDestination } from '../../api/types.js';
+import type { Routine, RoutineDestination } from '../../api/types.js';
 import {
   EMAIL_PATTERN,
   ROUTINE_NAME_MAX,
@@ -21,18 +21,8 @@ import {
   type JsonObject,
 } from '../validate.js';
 
-/** The routine fields a client may set. */
-export interface RoutineFields {
-  name: string;
-  prompt: string;
-  schedule: string;
-  timezone: string;
-  modelId: string;
-  branchId: string | null;
-  topicName: string | null;
-  description: string | null;
-  destination: RoutineDestination;
-}
+/** The routine fields a client may set (on create). */
+export type RoutineFields = Pick<Routine, (typeof CREATE_FIELDS)[number]>;
 
 export const CREATE_FIELDS = [
   'name', 'prompt', 'schedule', 'timezone', 'modelId', 'destination', 'branchId', 'description', 'topicName',
