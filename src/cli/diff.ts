@@ -3,7 +3,6 @@
 // labels by name, models through each environment's variables), as a plan that
 // `steward apply --env production FILE` applies. Exit codes as `steward plan`.
 import type { Command } from 'commander';
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import type { LoadedConfig } from '../config/types.js';
@@ -12,10 +11,8 @@ import { savePlan } from '../plan/planFile.js';
 import { makePlan } from '../plan/planner.js';
 import type { Plan } from '../plan/types.js';
 import { readPromotion, sourceEnvironment } from '../promote/source.js';
-import { renderPlan } from '../render/human.js';
-import { renderPlanMarkdown } from '../render/markdown.js';
-import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
-import { connectionOptions, planExitCode } from './plan.js';
+import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, STEWARD_VERSION, type CommandIo, type ConnectionOptions } from './context.js';
+import { connectionOptions, emitPlan, planExitCode } from './plan.js';
 
 export interface DiffOptions extends ConnectionOptions {
   /** The source environment, whose live state the target is planned to match. */
@@ -52,7 +49,7 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
       promotion: { from: options.against, fromBaseUrl: source.baseUrl, sourceDigest: promotion.sourceDigest },
     };
     if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out));
-    await emit(plan, options, io);
+    await emitPlan(plan, options, io);
     if (options.out !== undefined && !options.json) {
       io.stderr(`Saved the promotion plan to ${options.out}. Apply it with: steward apply --env ${plan.environment} ${options.out}\n`);
     }
@@ -98,21 +95,6 @@ function connectSource(io: CommandIo, loaded: LoadedConfig, name: string, option
   const baseUrl = options.baseUrl ?? environment.baseUrl;
   const connection = connect(io, { ...loaded, environmentName: name, environment }, { baseUrl, debug: options.debug });
   return { ...connection, baseUrl };
-}
-
-/** Prints the plan as `steward plan` would; `--markdown FILE` appends it to FILE (a CI job summary). */
-async function emit(plan: Plan, options: DiffOptions, io: CommandIo): Promise<void> {
-  if (options.json) {
-    io.stdout(`${JSON.stringify(plan, null, 2)}\n`);
-    return;
-  }
-  if (typeof options.markdown === 'string') {
-    await writeFile(resolve(io.cwd, options.markdown), renderPlanMarkdown(plan), { flag: 'a' });
-  } else if (options.markdown) {
-    io.stdout(renderPlanMarkdown(plan));
-    return;
-  }
-  io.stdout(renderPlan(plan, { color: useColor(io, options.color), showAll: options.showAll === true }));
 }
 
 /** Registers `steward diff` (promotion). */

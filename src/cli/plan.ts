@@ -62,7 +62,11 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
 }
 
 /** Prints the plan in the chosen form; `--markdown FILE` also writes it (e.g. a CI job summary). */
-async function emitPlan(plan: Plan, options: PlanOptions, io: CommandIo): Promise<void> {
+export async function emitPlan(
+  plan: Plan,
+  options: Pick<PlanOptions, 'json' | 'markdown' | 'color' | 'showAll' | 'purpose'>,
+  io: CommandIo,
+): Promise<void> {
   if (options.json) {
     io.stdout(`${JSON.stringify(plan, null, 2)}\n`);
     return;
