@@ -10,7 +10,8 @@ import type { ApiClient } from '../api/client.js';
 import type { PlatformApi } from '../api/platform.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { checkPlanFits, loadPlan } from '../plan/planFile.js';
-import { makePlan, observe, type LiveState } from '../plan/planner.js';
+import { diffAll, makePlan, observe, type LiveState } from '../plan/planner.js';
+import { refuseUnfounded } from '../plan/planFile.js';
 import type { Plan, PlanStep } from '../plan/types.js';
 import { renderApplyReport, renderDryRun, renderPlan, renderStale } from '../render/human.js';
 import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
@@ -56,13 +57,16 @@ interface Connection {
 
 /** A saved plan (already checked to fit): read the live state again, refuse stale steps, run the rest. */
 async function applySaved(plan: Plan, loaded: LoadedConfig, { client, api }: Connection, options: ApplyOptions, io: CommandIo): Promise<number> {
-  const { live } = await observe({ loaded, api, kinds: plan.kinds, requestCount: () => client.stats().requests });
+  const observation = await observe({ loaded, api, kinds: plan.kinds, requestCount: () => client.stats().requests });
+  const { live } = observation;
   const checked = checkSteps(plan.steps, live);
   const color = useColor(io, options.color);
   if (checked.stale.length > 0) {
     io.stderr(renderStale(checked.stale, { color }));
     return 1;
   }
+  const { steps: derived } = diffAll(observation.kinds, observation.desired, live);
+  refuseUnfounded(checked.runnable, derived);
   if (options.dryRun) {
     io.stdout(renderDryRun(checked, client.stats().requests, { color }));
     return 0;

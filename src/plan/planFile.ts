@@ -2,7 +2,8 @@
 // URL and the config's digest, never a token; apply refuses it against anything else.
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { StewardError } from '../errors.js';
-import { ACTION_SEVERITY, PLAN_FORMAT_VERSION, type Plan } from './types.js';
+import { isDeepStrictEqual } from 'node:util';
+import { ACTION_SEVERITY, PLAN_FORMAT_VERSION, type Plan, type PlanStep } from './types.js';
 
 /** Writes the plan as JSON (atomically: a half-written plan file is never left behind). */
 export async function savePlan(plan: Plan, path: string): Promise<void> {
@@ -70,4 +71,29 @@ export function checkPlanFits(plan: Plan, target: { environment: string; baseUrl
       { hint: 'run `steward plan --out FILE` again and review the new plan' },
     );
   }
+}
+
+/**
+ * Refuses steps that do not follow from the configuration and the live state: a plan file is
+ * data that went through other hands (a CI artifact), and its digest covers only the config.
+ * Every step about to run must be one the planner derives again, with the same target and values.
+ */
+export function refuseUnfounded(runnable: readonly PlanStep[], derived: readonly PlanStep[]): void {
+  const byId = new Map(derived.map((step) => [step.id, step]));
+  const unfounded = runnable.filter((step) => {
+    const again = byId.get(step.id);
+    return again === undefined || !isDeepStrictEqual(essence(step), essence(again));
+  });
+  if (unfounded.length === 0) return;
+  throw new StewardError(
+    'plan-file.unfounded',
+    `${unfounded.length === 1 ? 'a step' : `${unfounded.length} steps`} of this plan file do${unfounded.length === 1 ? 'es' : ''} not follow from the configuration and the live state: ${unfounded.map((step) => step.id).join(', ')}; nothing was applied`,
+    'user',
+    { hint: 'the file was edited or made by another steward; make a new plan with `steward plan --out FILE`' },
+  );
+}
+
+/** What a step writes, and where: the parts that must match the planner's own. */
+function essence(step: PlanStep): unknown {
+  return { kind: step.kind, action: step.action, ref: step.ref, after: 'after' in step ? step.after : undefined };
 }

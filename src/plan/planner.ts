@@ -65,8 +65,9 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
 export async function makePlan(request: PlanRequest): Promise<PlanResult> {
   const observation = await observe(request);
   const diffed = diffAll(observation.kinds, observation.desired, observation.live);
-  const steps = request.targeting ? filterSteps(diffed.steps, request.targeting) : diffed.steps;
-  const { warnings } = diffed;
+  const targeted = request.targeting ? filterSteps(diffed.steps, request.targeting) : { steps: diffed.steps, warnings: [] };
+  const { steps } = targeted;
+  const warnings = [...diffed.warnings, ...targeted.warnings];
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     stewardVersion: request.stewardVersion,

@@ -5,7 +5,7 @@ import { KINDS, type Kind } from '../config/types.js';
 import { labelKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { closest } from '../config/suggest.js';
-import type { PlanStep } from './types.js';
+import type { PlanStep, PlanWarning } from './types.js';
 
 export interface Selector {
   kind: Kind;
@@ -20,6 +20,9 @@ export interface Targeting {
 
 /** Document links belong to their label: targeting labels targets its links too. */
 const COMPANIONS: Partial<Record<Kind, Kind[]>> = { labels: ['documentLabels'] };
+
+/** Kinds whose steps a targeted kind's steps may depend on, so they are planned too. */
+const DEPENDENCIES: Partial<Record<Kind, Kind[]>> = { documentLabels: ['labels'] };
 
 /** Parses `KIND` or `KIND/NAME` selectors, with a did-you-mean for a misspelt kind. */
 export function parseSelectors(specs: readonly string[], option: string): Selector[] {
@@ -41,13 +44,14 @@ export function parseSelectors(specs: readonly string[], option: string): Select
 /** The kinds to plan (and read); undefined when nothing restricts them. */
 export function targetedKinds(targeting: Targeting): Kind[] | undefined {
   if (targeting.include.length === 0 && targeting.exclude.length === 0) return undefined;
-  const included = targeting.include.length === 0 ? [...KINDS] : withCompanions(targeting.include.map((selector) => selector.kind));
+  const targeted = withCompanions(targeting.include.map((selector) => selector.kind));
+  const included = targeting.include.length === 0 ? [...KINDS] : [...targeted, ...targeted.flatMap((kind) => DEPENDENCIES[kind] ?? [])];
   const excluded = withCompanions(targeting.exclude.filter((selector) => selector.name === undefined).map((selector) => selector.kind));
   return KINDS.filter((kind) => included.includes(kind) && !excluded.includes(kind));
 }
 
 /** Keeps the targeted steps and everything they depend on, minus the excluded ones. */
-export function filterSteps(steps: readonly PlanStep[], targeting: Targeting): PlanStep[] {
+export function filterSteps(steps: readonly PlanStep[], targeting: Targeting): { steps: PlanStep[]; warnings: PlanWarning[] } {
   const named = (selectors: Selector[], step: PlanStep) =>
     selectors.some((selector) => selectorCovers(selector, step));
   const wanted = new Set(
@@ -66,7 +70,14 @@ export function filterSteps(steps: readonly PlanStep[], targeting: Targeting): P
       }
     }
   }
-  return steps.filter((step) => wanted.has(step.id));
+  // A named selector that matches nothing is most often a typo; say so instead of a quiet "No changes".
+  const warnings = [...targeting.include.map((selector) => ['--target', selector] as const), ...targeting.exclude.map((selector) => ['--exclude', selector] as const)]
+    .filter(([, selector]) => selector.name !== undefined && !steps.some((step) => selectorCovers(selector, step)))
+    .map(([option, selector]) => ({
+      code: 'target.no-match',
+      message: `${option} ${selector.kind}/${selector.name} matches no change: either that object needs none, or the name is misspelt`,
+    }));
+  return { steps: steps.filter((step) => wanted.has(step.id)), warnings };
 }
 
 function selectorCovers(selector: Selector, step: PlanStep): boolean {

@@ -86,6 +86,22 @@ describe('plan and apply the gitops example against the demo dataset', () => {
     expect(steward.emulator.stats().writes).toBe(writes);
   });
 
+  it('refuses a plan file whose steps were edited, although its config digest still matches', async () => {
+    steward = await gitopsAgainstDemo();
+    const planFile = join(steward.directory, 'plan.json');
+    await steward.plan({ out: planFile });
+    const plan = JSON.parse(await readFile(planFile, 'utf8')) as Plan;
+    const grace = steward.emulator.state.userId('grace@acme.example');
+    const step = plan.steps.find((candidate) => candidate.id === `userCreditLimits/${grace}`)!;
+    if (step.action !== 'update') throw new Error('expected an update of grace\'s limit');
+    step.after = { creditLimit: 999_999 };
+    await writeFile(planFile, JSON.stringify(plan));
+    const result = await steward.apply(planFile);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(`a step of this plan file does not follow from the configuration and the live state: userCreditLimits/${grace}; nothing was applied`);
+    expect(steward.emulator.stats().writes).toBe(0);
+  });
+
   it('refuses a plan file for another environment or an edited config', async () => {
     steward = await gitopsAgainstDemo();
     const planFile = join(steward.directory, 'plan.json');

@@ -51,6 +51,14 @@ describe('targeting', () => {
     expect(rest.out).toContain('routine "Old experiment"');
   });
 
+  it('applies document links alone, creating the labels they need first', async () => {
+    const target = await steward();
+    const result = await target.apply(undefined, { target: ['documentLabels'] });
+    expect(result.code, result.out).toBe(0);
+    expect(target.emulator.state.documentLabels('8f2e1d4c')).toContain('certified');
+    expect(target.emulator.stats().byRoute['PUT /api/v1/labels/{name}']).toBeUndefined();
+  });
+
   it('targets one object', async () => {
     const target = await steward();
     const plan = await target.plan({ target: ['routines/Weekly revenue digest'] });
