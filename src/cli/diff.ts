@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import type { LoadedConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
+import { PRUNED_REASON } from '../kinds/protection.js';
 import { savePlan } from '../plan/planFile.js';
 import { makePlan } from '../plan/planner.js';
 import type { Plan } from '../plan/types.js';
@@ -45,6 +46,10 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
     });
     const plan: Plan = {
       ...targetPlan,
+      // The desired state here is the source's, so "not in the config" would mislead an approver.
+      steps: targetPlan.steps.map((step) =>
+        step.reason?.startsWith(PRUNED_REASON) ? { ...step, reason: step.reason.replace(PRUNED_REASON, `not in ${options.against}`) } : step,
+      ),
       warnings: [...promotion.warnings, ...targetPlan.warnings],
       promotion: { from: options.against, fromBaseUrl: source.baseUrl, sourceDigest: promotion.sourceDigest },
     };

@@ -7,7 +7,7 @@ import { labelKey } from '../domain/rules.js';
 import { changedFields, pick } from '../plan/fields.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
 import { attempt, createOnceMore, type DesiredInput, type ResourceKind, type StepOutcome } from './kind.js';
-import { protectedInEnvironment } from './protection.js';
+import { protectedInEnvironment, PRUNED_REASON } from './protection.js';
 
 export const LABEL_FIELDS = ['color', 'description', 'verified', 'homepage'] as const;
 
@@ -133,7 +133,7 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
             ref: { liveName: fate.live.name },
             action: 'delete',
             before: pick(fate.live as unknown as Record<string, unknown>, ['name', ...LABEL_FIELDS]),
-            reason: 'pruned: not in the config',
+            reason: PRUNED_REASON,
           });
           break;
         case 'ignore':

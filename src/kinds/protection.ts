@@ -23,3 +23,6 @@ export function protectedError(what: string, why: string): StewardError {
     hint: 'remove its `protect` flag (or the environment protection) if this is intended',
   });
 }
+
+/** Why a step deletes an undeclared object; promotion words it after its source instead. */
+export const PRUNED_REASON = 'pruned: not in the config';

@@ -7,7 +7,7 @@ import { StewardError } from '../errors.js';
 import { changedFields, matches, pick } from '../plan/fields.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
 import type { ResourceKind } from './kind.js';
-import { protectedError, protectedInEnvironment } from './protection.js';
+import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
 import { applyRoutineSteps } from './routinesApply.js';
 import { REPLACE_FIELDS, desiredState, liveState, type RoutineState } from './routineState.js';
 
@@ -136,7 +136,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
             ref: { ...ownerRef(owner), routineId: routine.id },
             action: 'delete',
             before: liveState(routine) as unknown as Record<string, unknown>,
-            reason: 'pruned: not in the config',
+            reason: PRUNED_REASON,
           });
         }
       }

@@ -5,7 +5,7 @@ import type { UserCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
 import type { PlanStep } from '../plan/types.js';
 import { attempt, type ResourceKind, type StepOutcome } from './kind.js';
-import { protectedError, protectedInEnvironment } from './protection.js';
+import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
 
 export interface DesiredUserLimit {
   userId: string;
@@ -101,7 +101,7 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
           dependsOn: [],
           ref: { userId },
           before: { creditLimit },
-          reason: 'pruned: not in the config; resets to the default limit',
+          reason: `${PRUNED_REASON}; resets to the default limit`,
         });
       }
     }

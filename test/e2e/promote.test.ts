@@ -119,6 +119,14 @@ Planning made N API requests.
     expect(plan.steps.map((step) => `${step.action} ${step.id}`)).toEqual(['delete routines//Old experiment']);
   });
 
+  it('says a deletion comes from the source, not from the config', async () => {
+    const digest = deployments.playground.state.routines().find((routine) => routine.name === 'Weekly revenue digest')!;
+    await deployments.call('playground', 'DELETE', `/api/v1/ai/routines/${digest.id}`);
+    const result = await deployments.diff();
+    expect(result.out).toContain('-   routine "Weekly revenue digest" (not in playground)');
+    expect(result.out).not.toContain('not in the config');
+  });
+
   it('writes the Markdown plan to a file, as the CI recipe does, and prints the plan', async () => {
     await deployments.call('playground', 'PUT', '/api/v1/labels/finance', { description: 'Owned by finance' });
     const summaryFile = join(deployments.gitops, 'summary.md');
