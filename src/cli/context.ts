@@ -133,3 +133,12 @@ async function askOnTerminal(question: string): Promise<boolean> {
     terminal.close();
   }
 }
+
+/** The options a follow-up command needs to reach the same config and instance, as typed. */
+export function sameTarget(options: Pick<ConnectionOptions, 'config' | 'baseUrl'>): string {
+  const quote = (value: string) => (/^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`);
+  return [
+    ...(options.config === undefined ? [] : [`--config ${quote(options.config)}`]),
+    ...(options.baseUrl === undefined ? [] : [`--base-url ${quote(options.baseUrl)}`]),
+  ].map((part) => ` ${part}`).join('');
+}

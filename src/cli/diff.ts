@@ -12,7 +12,7 @@ import { savePlan } from '../plan/planFile.js';
 import { makePlan } from '../plan/planner.js';
 import type { Plan } from '../plan/types.js';
 import { readPromotion, sourceEnvironment } from '../promote/source.js';
-import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, STEWARD_VERSION, type CommandIo, type ConnectionOptions } from './context.js';
+import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, sameTarget, STEWARD_VERSION, type CommandIo, type ConnectionOptions } from './context.js';
 import { connectionOptions, emitPlan, planExitCode } from './plan.js';
 
 export interface DiffOptions extends ConnectionOptions {
@@ -56,7 +56,7 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
     if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out));
     await emitPlan(plan, options, io);
     if (options.out !== undefined && !options.json) {
-      io.stderr(`Saved the promotion plan to ${options.out}. Apply it with: steward apply --env ${plan.environment} ${options.out}\n`);
+      io.stderr(`Saved the promotion plan to ${options.out}. Apply it with: steward apply --env ${plan.environment} ${options.out}${sameTarget(options)}\n`);
     }
     return planExitCode(plan, options.detailedExitcode === true);
   } catch (error) {

@@ -7,7 +7,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StewardError } from '../errors.js';
 import { exportKinds, exportLive } from '../export/exporter.js';
-import { baseUrlOf, configPath, connect, loadForEnvironment, processIo, reportError, STEWARD_VERSION, type CommandIo, type ConnectionOptions } from './context.js';
+import { baseUrlOf, configPath, connect, loadForEnvironment, processIo, reportError, sameTarget, STEWARD_VERSION, type CommandIo, type ConnectionOptions } from './context.js';
 import { connectionOptions } from './plan.js';
 
 export interface ExportOptions extends ConnectionOptions {
@@ -52,7 +52,7 @@ export async function runExport(options: ExportOptions, io: CommandIo): Promise<
     });
     io.stderr(
       `Exported ${kinds.join(', ')} of ${loaded.environmentName} to ${options.out} with ${requests} API request${requests === 1 ? '' : 's'}.\n` +
-        `Put it beside your environments file and check it: steward plan --env ${loaded.environmentName} (no changes expected).\n`,
+        `Put it beside your environments file and check it: steward plan --env ${loaded.environmentName}${sameTarget(options)} (no changes expected).\n`,
     );
     return 0;
   } catch (error) {

@@ -11,7 +11,7 @@ import { parseSelectors, type Targeting } from '../plan/targeting.js';
 import { isDestructive, type Plan } from '../plan/types.js';
 import { renderPlan } from '../render/human.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
-import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
+import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, sameTarget, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
 
 export interface TargetOptions {
   target?: string[];
@@ -54,7 +54,7 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
     }
     if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out));
     await emitPlan(plan, options, io);
-    if (options.out !== undefined && !options.json) io.stderr(`Saved the plan to ${options.out}. Apply it with: steward apply ${options.out}\n`);
+    if (options.out !== undefined && !options.json) io.stderr(`Saved the plan to ${options.out}. Apply it with: steward apply ${options.out}${sameTarget(options)}\n`);
     return planExitCode(plan, options.detailedExitcode === true);
   } catch (error) {
     return reportError(io, error, options.json === true);

@@ -101,7 +101,10 @@ Planning made N API requests.
     const planFile = join(deployments.gitops, 'promote.json');
     const made = await deployments.diff({ out: planFile });
     expect(made.code).toBe(3);
-    expect(made.err).toBe(`Saved the promotion plan to ${planFile}. Apply it with: steward apply --env production ${planFile}\n`);
+    // The follow-up command carries the options that reach the same config and instance.
+    expect(made.err).toBe(
+      `Saved the promotion plan to ${planFile}. Apply it with: steward apply --env production ${planFile} --config ${deployments.gitops} --base-url ${deployments.production.url}\n`,
+    );
     expect(await readFile(planFile, 'utf8')).not.toContain('token');
 
     const applied = await deployments.apply('production', planFile);
