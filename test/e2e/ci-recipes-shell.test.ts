@@ -2,20 +2,29 @@
 // with steward, gh and npm stubbed: which exit codes pass or fail a step, what the step writes
 // to its outputs and to the job summary, and which issue or comment it makes of the result.
 import { createRequire } from 'node:module';
+import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeBashSteps, runBashStep } from './ci/bashStep.js';
-import { loadWorkflow, stepOf } from './ci/workflows.js';
+import { PULL_REQUEST_EVENT, removeBashSteps, runBashStep } from './ci/bashStep.js';
+import { loadWorkflow, stepOf, WORKFLOW_FILES } from './ci/workflows.js';
 
 const plan = loadWorkflow('plan.yml');
 const apply = loadWorkflow('apply.yml');
 const drift = loadWorkflow('drift.yml');
 
+/** GitHub's limit on the body of a comment or an issue, in characters. */
+const GITHUB_BODY_LIMIT = 65_536;
+
 afterAll(removeBashSteps);
 
 describe('installing steward (every workflow)', () => {
-  it.each(['plan.yml', 'apply.yml', 'drift.yml'])('%s fails with an explanation when STEWARD_PACKAGE is not set', async (file) => {
+  const installs = WORKFLOW_FILES.flatMap((file) => {
     const workflow = loadWorkflow(file);
-    const job = Object.keys(workflow.jobs)[0]!;
+    return Object.entries(workflow.jobs)
+      .filter(([, job]) => job.steps.some((step) => step.name === 'Install steward'))
+      .map(([job]) => [`${file} ${job}`, workflow, job] as const);
+  });
+
+  it.each(installs)('%s fails with an explanation when STEWARD_PACKAGE is not set', async (_, workflow, job) => {
     const result = await runBashStep(workflow, job, 'Install steward', { vars: { STEWARD_PACKAGE: '' } });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('::error title=STEWARD_PACKAGE is not set::');
@@ -44,8 +53,14 @@ describe('plan.yml: the plan step', () => {
     expect(result.outputs).toEqual({ exitcode: String(exit) });
     expect(result.summary).toBe('stub plan markdown\n');
     expect(result.calls.steward).toEqual([
-      ['plan', '--config', 'steward', '--env', 'production', '--detailed-exitcode', '--out', 'plan.json', '--markdown', 'plan.md'],
+      ['plan', '--config', 'steward', '--env', 'production', '--detailed-exitcode', '--out', 'plan.json', '--markdown', `${result.temp}/plan.md`],
     ]);
+  });
+
+  it('puts only this plan in the summary, whatever plan.md the pull request carries (--markdown appends)', async () => {
+    const result = await runBashStep(plan, 'plan', 'plan', { files: { 'plan.md': 'Approved by the security team.\n' }, stubs: { stewardExit: { plan: 2 } } });
+    expect(result.code).toBe(0);
+    expect(result.summary).toBe('stub plan markdown\n');
   });
 
   it('fails on exit 1 and says so', async () => {
@@ -57,10 +72,54 @@ describe('plan.yml: the plan step', () => {
   });
 });
 
+describe('plan.yml: which pull requests are planned', () => {
+  const pullRequest = { github: PULL_REQUEST_EVENT };
+
+  it.each([
+    ['steward/credit.yaml\nREADME.md\n', 'true'],
+    ['README.md\ndocs/steward/notes.md\n', 'false'],
+    [Array.from({ length: 3000 }, (_, index) => `docs/page-${index}.md`).join('\n'), 'true'],
+  ])('asks the API which files changed, and plans when one is under steward/ (%#)', async (files, planned) => {
+    const result = await runBashStep(plan, 'changes', 'files', { event: 'pull_request', context: pullRequest, stubs: { changedFiles: files } });
+    expect(result.code).toBe(0);
+    expect(result.outputs).toEqual({ steward: planned });
+    expect(result.calls.gh).toEqual([['api', '--paginate', 'repos/acme/analytics-config/pulls/12/files', '--jq', '.[].filename']]);
+  });
+
+  /** The `Plan result` job, given what became of the jobs before it. */
+  function verdict(needs: { changes: string; steward?: string; plan: string }, headRepository = 'acme/analytics-config') {
+    return runBashStep(plan, 'result', 'Report', {
+      event: 'pull_request',
+      context: {
+        github: { event: { pull_request: { head: { repo: { full_name: headRepository } } } } },
+        needs: { changes: { result: needs.changes, outputs: { steward: needs.steward ?? '' } }, plan: { result: needs.plan } },
+      },
+    });
+  }
+
+  it('passes when steward/ is unchanged (nothing to plan) and when the plan succeeded', async () => {
+    const unchanged = await verdict({ changes: 'success', steward: 'false', plan: 'skipped' });
+    expect(unchanged.code).toBe(0);
+    expect(unchanged.stdout).toContain('does not change steward/');
+    const planned = await verdict({ changes: 'success', steward: 'true', plan: 'success' });
+    expect(planned.code).toBe(0);
+  });
+
+  it.each([
+    [{ changes: 'failure', plan: 'skipped' }, 'acme/analytics-config', 'Could not tell whether the pull request changes steward/'],
+    [{ changes: 'success', steward: 'true', plan: 'failure' }, 'acme/analytics-config', 'the plan job ended with: failure'],
+    [{ changes: 'success', steward: 'true', plan: 'skipped' }, 'someone/analytics-config', 'comes from the fork someone/analytics-config, whose runs get no secrets'],
+  ])('fails, saying why, when there is no plan of a change to steward/ (%#)', async (needs, headRepository, message) => {
+    const result = await verdict(needs, headRepository);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(message);
+  });
+});
+
 describe('plan.yml: the pull-request comment', () => {
   const script = stepOf(plan, 'plan', 'Comment the plan on the pull request').with!.script as string;
 
-  async function comment(outcome: string, existing: { id: number; user: { type: string }; body: string }[]) {
+  async function comment(outcome: string, existing: { id: number; user: { type: string }; body: string }[], planMarkdown = '### steward plan for `production`\n\n**Plan: 1 to add.**\n') {
     const calls: { method: string; params: Record<string, unknown> }[] = [];
     const record = (method: string) => async (params: Record<string, unknown>) => {
       calls.push({ method, params });
@@ -70,12 +129,17 @@ describe('plan.yml: the pull-request comment', () => {
       paginate: async () => existing,
       rest: { issues: { listComments: record('listComments'), updateComment: record('updateComment'), createComment: record('createComment') } },
     };
-    const context = { repo: { owner: 'acme', repo: 'analytics-config' }, issue: { number: 12 }, payload: { pull_request: { head: { sha: 'abcdef0123456789' } } } };
+    const context = {
+      repo: { owner: 'acme', repo: 'analytics-config' },
+      issue: { number: 12 },
+      sha: 'fedcba9876543210',
+      payload: { pull_request: { head: { sha: 'abcdef0123456789' }, base: { ref: 'main' } } },
+    };
     const nodeRequire = createRequire(import.meta.url);
-    const files: Record<string, string> = { 'plan.md': '### steward plan for `production`\n\n**Plan: 1 to add.**\n' };
+    const files: Record<string, string> = { '/runner-temp/plan.md': planMarkdown };
     const fakeRequire = (name: string) => (name === 'fs' ? { readFileSync: (path: string) => files[path] } : nodeRequire(name));
     const saved = { ...process.env };
-    Object.assign(process.env, { PLAN_OUTCOME: outcome, GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/analytics-config', GITHUB_RUN_ID: '4242' });
+    Object.assign(process.env, { PLAN_OUTCOME: outcome, GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/analytics-config', GITHUB_RUN_ID: '4242', RUNNER_TEMP: '/runner-temp' });
     try {
       const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
       await new AsyncFunction('require', 'github', 'context', script)(fakeRequire, github, context);
@@ -91,7 +155,8 @@ describe('plan.yml: the pull-request comment', () => {
     expect(created!.params).toMatchObject({ owner: 'acme', repo: 'analytics-config', issue_number: 12 });
     const body = created!.params.body as string;
     expect(body.startsWith('<!-- steward-plan -->\n### steward plan for `production`')).toBe(true);
-    expect(body).toContain('Plan of abcdef0 ([run and plan file](https://github.com/acme/analytics-config/actions/runs/4242))');
+    // The checkout of a pull_request run is the merge into the base branch, and the comment says so.
+    expect(body).toContain('Plan of the merge of abcdef0 into main (fedcba9) ([run and plan file](https://github.com/acme/analytics-config/actions/runs/4242))');
 
     const [updated] = await comment('success', [
       { id: 1, user: { type: 'User' }, body: 'quoting <!-- steward-plan --> by hand' },
@@ -104,7 +169,27 @@ describe('plan.yml: the pull-request comment', () => {
   it('says the plan failed instead of leaving an old plan standing', async () => {
     const [updated] = await comment('failure', [{ id: 7, user: { type: 'Bot' }, body: '<!-- steward-plan -->\nold plan' }]);
     expect(updated!.method).toBe('updateComment');
-    expect(updated!.params.body).toContain('❌ steward could not plan abcdef0');
+    expect(updated!.params.body).toContain('❌ steward could not plan the merge of abcdef0 into main (fedcba9)');
+  });
+
+  it('cuts a plan too long for a comment at a line, says so, and keeps the footer', async () => {
+    const line = '- `~` user credit limit someone@acme.example: 500 → 650 — ünïcödé\n';
+    const long = `### steward plan for \`production\`\n\n${line.repeat(Math.ceil(70_000 / line.length))}`;
+    const [created] = await comment('success', [], long);
+    const body = created!.params.body as string;
+    expect(body.length).toBeLessThanOrEqual(GITHUB_BODY_LIMIT);
+    expect(body.length).toBeGreaterThan(GITHUB_BODY_LIMIT - 1000);
+    expect(body).toContain('… The plan is cut here to fit in a comment: the whole plan is in [the job summary](https://github.com/acme/analytics-config/actions/runs/4242).');
+    expect(body).toContain('Plan of the merge of abcdef0 into main (fedcba9)');
+    // Cut between lines, never inside one.
+    const kept = body.slice(0, body.indexOf('\n\n… The plan is cut here'));
+    expect(kept.endsWith('ünïcödé')).toBe(true);
+
+    // A plan that fits is left whole.
+    const fits = `### steward plan for \`production\`\n\n${line.repeat(10)}`;
+    const [whole] = await comment('success', [], fits);
+    expect(whole!.params.body).toContain(fits);
+    expect(whole!.params.body).not.toContain('The plan is cut here');
   });
 });
 
@@ -123,36 +208,86 @@ describe('apply.yml', () => {
     expect(result.stdout).toContain('there is no reviewed plan');
   });
 
-  const reviewed = { 'reviewed/plan.json': '{}' };
-
-  it('plans main when there is no reviewed plan', async () => {
-    const result = await runBashStep(apply, 'apply', 'check');
+  it('names the merged pull request even when it has no successful plan run', async () => {
+    const result = await runBashStep(apply, 'apply', 'reviewed', { stubs: { mergedPullRequest: '12', headSha: 'feedc0de', planRun: '' } });
     expect(result.code).toBe(0);
-    expect(result.outputs).toEqual({ mode: 'fresh' });
+    expect(result.outputs).toEqual({ pr: '12', 'run-id': '' });
+    expect(result.stdout).toContain('Pull request #12 has no successful plan.yml run for its last commit feedc0de.');
+  });
+
+  const reviewed = { 'reviewed/plan.json': '{}' };
+  const merged = { steps: { reviewed: { outputs: { pr: '12', 'run-id': '99' } } } };
+  const mergedWithoutPlan = { steps: { reviewed: { outputs: { pr: '12', 'run-id': '' } } } };
+  const bothOptIns = { STEWARD_REPLAN_IF_REFUSED: 'true', STEWARD_APPLY_UNREVIEWED: 'true' };
+
+  it('never applies anything else when a merged pull request has no reviewed plan, whatever the repository opted in to', async () => {
+    const result = await runBashStep(apply, 'apply', 'check', { context: mergedWithoutPlan, vars: bothOptIns });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('::error title=No reviewed plan::Pull request #12 was merged without a reviewed plan');
+    expect(result.outputs).toEqual({});
     expect(result.calls.steward).toEqual([]);
   });
 
-  it('applies the reviewed plan when its dry run passes', async () => {
-    const result = await runBashStep(apply, 'apply', 'check', { files: reviewed });
-    expect(result.code).toBe(0);
-    expect(result.outputs).toEqual({ mode: 'reviewed' });
-    expect(result.calls.steward).toEqual([['apply', 'reviewed/plan.json', '--config', 'steward', '--dry-run']]);
+  it.each(['push', 'workflow_dispatch'])('fails on a %s without a merged pull request, unless the repository opted in', async (event) => {
+    const refused = await runBashStep(apply, 'apply', 'check', { event, vars: { STEWARD_REPLAN_IF_REFUSED: 'true' } });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain(`::error title=No reviewed plan::This ${event} brought no merged pull request`);
+    expect(refused.stdout).toContain('STEWARD_APPLY_UNREVIEWED');
+    expect(refused.outputs).toEqual({});
+
+    const optedIn = await runBashStep(apply, 'apply', 'check', { event, vars: { STEWARD_APPLY_UNREVIEWED: 'true' } });
+    expect(optedIn.code).toBe(0);
+    expect(optedIn.outputs).toEqual({ mode: 'fresh' });
+    expect(optedIn.stdout).toContain('::warning title=Unreviewed plan::');
+    expect(optedIn.calls.steward).toEqual([]);
   });
 
-  it('fails, says why and shows the plan of main when the reviewed plan is refused', async () => {
-    const result = await runBashStep(apply, 'apply', 'check', { files: reviewed, stubs: { stewardExit: { apply: 1 } } });
+  it('applies the reviewed plan when its dry run passes', async () => {
+    const result = await runBashStep(apply, 'apply', 'check', { files: reviewed, context: merged });
+    expect(result.code).toBe(0);
+    expect(result.outputs).toEqual({ mode: 'reviewed' });
+    expect(result.calls.steward).toEqual([['apply', 'reviewed/plan.json', '--config', 'steward', '--dry-run', '--json']]);
+  });
+
+  /** steward's --json error envelope, as `apply FILE --dry-run --json` prints it on stdout. */
+  const envelope = (code: string, message: string) => ({ stdout: `${JSON.stringify({ error: { code, fault: 'user', message } }, null, 2)}\n` });
+
+  it.each([
+    ['plan-file.config-changed', envelope('plan-file.config-changed', 'the configuration has changed since this plan was made')],
+    ['plan-file.unfounded', envelope('plan-file.unfounded', 'a step of this plan file does not follow from the configuration and the live state')],
+    ['plan.unknown-user', envelope('plan.unknown-user', 'no user grace@acme.example')],
+    ['stale', { stdout: '', stderr: 'The plan is stale: 1 object changed since it was made. Nothing was applied.\n  ~   credit controls: it changed\n' }],
+  ])('reads %s as a refusal: fails, says why and shows the plan of main', async (refusal, prints) => {
+    const result = await runBashStep(apply, 'apply', 'check', { files: reviewed, context: merged, stubs: { stewardExit: { apply: 1 }, stewardPrints: { apply: prints } } });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('::error title=Reviewed plan refused::');
+    expect(result.stdout).toContain(`::error title=Reviewed plan refused::steward refused the plan reviewed on the pull request (${refusal}: `);
     expect(result.outputs).toEqual({});
     expect(result.calls.steward.at(-1)).toEqual(['plan', '--config', 'steward', '--env', 'production', '--markdown', `${result.temp}/summary`]);
     expect(result.summary).toBe('stub plan markdown\n');
   });
 
   it('plans main again after a refusal only when the repository opted in', async () => {
-    const result = await runBashStep(apply, 'apply', 'check', { files: reviewed, stubs: { stewardExit: { apply: 1 } }, vars: { STEWARD_REPLAN_IF_REFUSED: 'true' } });
+    const prints = { apply: envelope('plan-file.config-changed', 'the configuration has changed since this plan was made') };
+    const result = await runBashStep(apply, 'apply', 'check', { files: reviewed, context: merged, stubs: { stewardExit: { apply: 1 }, stewardPrints: prints }, vars: { STEWARD_REPLAN_IF_REFUSED: 'true' } });
     expect(result.code).toBe(0);
     expect(result.outputs).toEqual({ mode: 'fresh' });
     expect(result.stdout).toContain('::warning title=Reviewed plan refused::');
+    // STEWARD_APPLY_UNREVIEWED is about pushes without a pull request, not about refusals.
+    const other = await runBashStep(apply, 'apply', 'check', { files: reviewed, context: merged, stubs: { stewardExit: { apply: 1 }, stewardPrints: prints }, vars: { STEWARD_APPLY_UNREVIEWED: 'true' } });
+    expect(other.code).toBe(1);
+  });
+
+  it.each([
+    ['an API error', { apply: envelope('api.server-error', 'GET /api/v1/ai/credit-controls: 503 Service Unavailable') }, 'api.server-error: GET /api/v1/ai/credit-controls: 503'],
+    ['a missing token', { apply: envelope('auth.missing-token', 'the environment variable STEWARD_PRODUCTION_TOKEN is not set') }, 'auth.missing-token: '],
+    ['a crash without JSON', { apply: { stdout: '', stderr: 'Segmentation fault\n' } }, 'exit code 1'],
+  ])('fails on %s without planning main again, even where both opt-ins are set', async (_, prints, shown) => {
+    const result = await runBashStep(apply, 'apply', 'check', { files: reviewed, context: merged, stubs: { stewardExit: { apply: 1 }, stewardPrints: prints }, vars: bothOptIns });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`::error title=Could not check the reviewed plan::steward could not check the reviewed plan (${shown}`);
+    expect(result.outputs).toEqual({});
+    expect(result.calls.steward.map((call) => call[0])).toEqual(['apply']);
+    expect(result.summary).toBe('');
   });
 
   it('does not apply when planning main fails', async () => {
@@ -189,23 +324,46 @@ describe('drift.yml', () => {
 
   const report = { 'drift.md': '### steward drift check for `production`\n\n**Drift:** ...\n' };
 
+  it('writes the report outside the checkout, so no drift.md of the repository gets in front of it', async () => {
+    const result = await runBashStep(drift, 'drift', 'drift', { files: { 'drift.md': 'stale text\n' }, stubs: { stewardExit: { drift: 2 } } });
+    expect(result.calls.steward[0]).toEqual(['drift', '--config', 'steward', '--env', 'production', '--markdown', `${result.temp}/drift.md`]);
+    expect(result.summary).toBe('stub drift markdown\n');
+  });
+
   it('opens an issue labelled drift when none is open', async () => {
-    const result = await runBashStep(drift, 'drift', 'Open or update the drift issue', { files: report, stubs: { openIssue: '' } });
+    const result = await runBashStep(drift, 'drift', 'Open or update the drift issue', { tempFiles: report, stubs: { openIssue: '' } });
     expect(result.code).toBe(0);
     const commands = result.calls.gh.map((call) => call.slice(0, 2).join(' '));
     expect(commands).toEqual(['label create', 'issue list', 'issue create']);
     expect(result.calls.gh[0]).toContain('--force');
-    expect(result.calls.gh[2]).toEqual(['issue', 'create', '--title', 'steward: production has drifted from steward/', '--label', 'drift', '--body-file', 'issue.md']);
-    const { readFile } = await import('node:fs/promises');
-    const body = await readFile(`${result.root}/issue.md`, 'utf8');
-    expect(body).toContain('**Drift:** ...');
-    expect(body).toContain('https://github.com/acme/analytics-config/actions/runs/4242');
+    expect(result.calls.gh[2]).toEqual(['issue', 'create', '--title', 'steward: production has drifted from steward/', '--label', 'drift', '--body-file', `${result.temp}/issue.md`]);
+    const body = await readFile(`${result.temp}/issue.md`, 'utf8');
+    expect(body.startsWith(report['drift.md'])).toBe(true);
+    expect(body).toContain('Found by [the nightly drift check](https://github.com/acme/analytics-config/actions/runs/4242)');
+    expect(body).not.toContain('cut here');
+  });
+
+  it('cuts a report too long for an issue at a line, says so, and keeps the footer', async () => {
+    const line = '- `~` user credit limit someone@acme.example: 500 → 650 — ünïcödé\n';
+    const long = `### steward drift check for \`production\`\n\n${line.repeat(Math.ceil(70_000 / line.length))}`;
+    const result = await runBashStep(drift, 'drift', 'Open or update the drift issue', { tempFiles: { 'drift.md': long }, stubs: { openIssue: '7' } });
+    expect(result.code).toBe(0);
+    const body = await readFile(`${result.temp}/issue.md`, 'utf8');
+    expect([...body].length).toBeLessThanOrEqual(GITHUB_BODY_LIMIT);
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(GITHUB_BODY_LIMIT);
+    expect(body).toContain('… The report is cut here to fit in an issue: the whole report is in the job summary of [the run](https://github.com/acme/analytics-config/actions/runs/4242).');
+    expect(body).toContain('Found by [the nightly drift check]');
+    // Whole lines only: everything before the note is a prefix of the report ending at a line.
+    const kept = body.slice(0, body.indexOf('\n… The report is cut here'));
+    expect(long.startsWith(kept)).toBe(true);
+    expect(kept.endsWith('ünïcödé\n')).toBe(true);
+    expect(result.calls.gh.at(-1)).toEqual(['issue', 'edit', '7', '--body-file', `${result.temp}/issue.md`]);
   });
 
   it('updates the open drift issue instead of opening another', async () => {
-    const result = await runBashStep(drift, 'drift', 'Open or update the drift issue', { files: report, stubs: { openIssue: '7' } });
+    const result = await runBashStep(drift, 'drift', 'Open or update the drift issue', { tempFiles: report, stubs: { openIssue: '7' } });
     expect(result.code).toBe(0);
-    expect(result.calls.gh.at(-1)).toEqual(['issue', 'edit', '7', '--body-file', 'issue.md']);
+    expect(result.calls.gh.at(-1)).toEqual(['issue', 'edit', '7', '--body-file', `${result.temp}/issue.md`]);
     expect(result.calls.gh.some((call) => call[1] === 'create' && call[0] === 'issue')).toBe(false);
   });
 

@@ -7,11 +7,15 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GITHUB_TOKEN, SECRETS, stepEnv, stepOf, type Env, type Workflow } from './workflows.js';
+import { GITHUB_TOKEN, SECRETS, stepEnv, stepOf, type ContextValue, type Env, type Workflow } from './workflows.js';
 
 export interface Stubs {
   /** Exit code of `steward SUBCOMMAND`, by subcommand; default 0. */
   stewardExit?: Record<string, number>;
+  /** What `steward SUBCOMMAND` prints, by subcommand; default a line naming the stub. */
+  stewardPrints?: Record<string, { stdout?: string; stderr?: string }>;
+  /** What `gh api .../pulls/N/files` prints (the changed files, one a line). */
+  changedFiles?: string;
   /** What `gh issue list` prints (the open drift issue's number, or nothing). */
   openIssue?: string;
   /** What `gh api .../commits/SHA/pulls` prints (the merged pull request's number). */
@@ -47,17 +51,28 @@ for ((i = 0; i < \${#args[@]}; i++)); do
   if [ "\${args[i]}" = "--markdown" ] && [ -n "$next" ] && [ "\${next#--}" = "$next" ]; then echo "stub $1 markdown" >> "$next"; fi
   if [ "\${args[i]}" = "--out" ]; then echo '{}' > "$next"; fi
 done
-echo "stub steward $1 output"
+if [ -f "$STUB_LOG_DIR/prints/$1.stdout" ] || [ -f "$STUB_LOG_DIR/prints/$1.stderr" ]; then
+  cat "$STUB_LOG_DIR/prints/$1.stdout" 2> /dev/null || true
+  cat "$STUB_LOG_DIR/prints/$1.stderr" >&2 2> /dev/null || true
+else
+  echo "stub steward $1 output"
+fi
 code_var="STUB_EXIT_$1"
 exit "\${!code_var:-0}"
 `;
 
 const GH_STUB = `#!/usr/bin/env bash
 printf '%s\\x1f' "$@" >> "$STUB_LOG_DIR/gh"; printf '\\n' >> "$STUB_LOG_DIR/gh"
-case "$1 $2" in
+# \`gh api [--flags] PATH ...\`: the first word after \`api\` that is not a flag is the path.
+target="$1 $2"
+if [ "$1" = "api" ]; then
+  for word in "\${@:2}"; do case "$word" in -*) ;; *) target="api $word"; break ;; esac; done
+fi
+case "$target" in
   "issue list") printf '%s\\n' "\${STUB_OPEN_ISSUE:-}" ;;
   "run list") printf '%s\\n' "\${STUB_PLAN_RUN:-}" ;;
   "api "*/commits/*/pulls) printf '%s\\n' "\${STUB_MERGED_PR:-}" ;;
+  "api "*/pulls/*/files) printf '%s' "\${STUB_CHANGED_FILES:-}" ;;
   "api "*/pulls/*) printf '%s\\n' "\${STUB_HEAD_SHA:-}" ;;
 esac
 `;
@@ -73,13 +88,26 @@ export async function removeBashSteps(): Promise<void> {
   await Promise.all(directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
 }
 
+export interface BashStepOptions {
+  stubs?: Stubs;
+  vars?: Env;
+  /** Written into the checkout before the step runs, by path. */
+  files?: Record<string, string>;
+  /** Written into $RUNNER_TEMP before the step runs, by name. */
+  tempFiles?: Record<string, string>;
+  /** $GITHUB_EVENT_NAME; default `push`. */
+  event?: string;
+  /** `steps.*`, `needs.*` and more of `github.*` for the step's `env:` expressions. */
+  context?: { steps?: Record<string, ContextValue>; needs?: Record<string, ContextValue>; github?: Record<string, ContextValue> };
+}
+
+/** The `github.event` of a pull request from a branch of this repository, for expressions. */
+export const PULL_REQUEST_EVENT: Record<string, ContextValue> = {
+  event: { pull_request: { number: '12', head: { repo: { full_name: 'acme/analytics-config' } } } },
+};
+
 /** Runs a step's script in a fresh checkout; `files` are written into the checkout first. */
-export async function runBashStep(
-  workflow: Workflow,
-  job: string,
-  step: string,
-  options: { stubs?: Stubs; vars?: Env; files?: Record<string, string> } = {},
-): Promise<BashStepResult> {
+export async function runBashStep(workflow: Workflow, job: string, step: string, options: BashStepOptions = {}): Promise<BashStepResult> {
   const found = stepOf(workflow, job, step);
   if (found.run === undefined) throw new Error(`${workflow.file}: step ${step} has no run script`);
   const shell = found.shell ?? workflow.defaults?.run?.shell;
@@ -100,6 +128,12 @@ export async function runBashStep(
     await mkdir(join(root, path, '..'), { recursive: true });
     await writeFile(join(root, path), text);
   }
+  for (const [name, text] of Object.entries(options.tempFiles ?? {})) await writeFile(join(temp, name), text);
+  await mkdir(join(logs, 'prints'));
+  for (const [command, { stdout, stderr }] of Object.entries(options.stubs?.stewardPrints ?? {})) {
+    if (stdout !== undefined) await writeFile(join(logs, 'prints', `${command}.stdout`), stdout);
+    if (stderr !== undefined) await writeFile(join(logs, 'prints', `${command}.stderr`), stderr);
+  }
   const runnerFiles = { GITHUB_OUTPUT: join(temp, 'output'), GITHUB_STEP_SUMMARY: join(temp, 'summary'), GITHUB_PATH: join(temp, 'path') };
   await Promise.all(Object.values(runnerFiles).map((file) => writeFile(file, '')));
   const script = join(temp, 'step.sh');
@@ -116,12 +150,15 @@ export async function runBashStep(
     GITHUB_SERVER_URL: 'https://github.com',
     GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
     GITHUB_RUN_ID: '4242',
+    GITHUB_EVENT_NAME: options.event ?? 'push',
     RUNNER_TEMP: temp,
     ...runnerFiles,
     ...stepEnv(workflow, job, found, {
       secrets: SECRETS,
       vars: { STEWARD_PACKAGE: 'https://example.test/steward-0.1.0.tgz', ...options.vars },
-      github: { token: GITHUB_TOKEN },
+      github: { token: GITHUB_TOKEN, repository: 'acme/analytics-config', ...options.context?.github },
+      steps: options.context?.steps ?? {},
+      needs: options.context?.needs ?? {},
     }),
     STUB_LOG_DIR: logs,
     ...Object.fromEntries(Object.entries(stubs.stewardExit ?? {}).map(([command, code]) => [`STUB_EXIT_${command}`, String(code)])),
@@ -129,6 +166,7 @@ export async function runBashStep(
     ...(stubs.mergedPullRequest === undefined ? {} : { STUB_MERGED_PR: stubs.mergedPullRequest }),
     ...(stubs.headSha === undefined ? {} : { STUB_HEAD_SHA: stubs.headSha }),
     ...(stubs.planRun === undefined ? {} : { STUB_PLAN_RUN: stubs.planRun }),
+    ...(stubs.changedFiles === undefined ? {} : { STUB_CHANGED_FILES: stubs.changedFiles }),
   };
   const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: root, env }, (error, out, err) => {

@@ -207,3 +207,8 @@ async function invoke(args: string[], io: ReturnType<typeof captureIo>): Promise
 export function readInCheckout(workspace: Workspace, path: string): Promise<string> {
   return readFile(join(workspace.root, path), 'utf8');
 }
+
+/** The text of a file the run wrote to $RUNNER_TEMP (outside the checkout). */
+export function readInTemp(workspace: Workspace, name: string): Promise<string> {
+  return readFile(join(workspace.env.RUNNER_TEMP!, name), 'utf8');
+}

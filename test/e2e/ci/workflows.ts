@@ -79,20 +79,34 @@ export function jobOf(workflow: Workflow, id: string): Job {
   return job;
 }
 
+/** A context value as an expression reads it: a string, or an object of them (`github.event...`). */
+export type ContextValue = string | { [name: string]: ContextValue };
+
 /** Values for the expression contexts a workflow's `env:` may use. */
 export interface ExpressionContext {
   secrets: Env;
   vars: Env;
-  github: Env;
+  github: { [name: string]: ContextValue };
+  /** `steps.<id>.outputs.<name>` of the steps that ran before. */
+  steps?: { [name: string]: ContextValue };
+  /** `needs.<job>.result` and `needs.<job>.outputs.<name>`. */
+  needs?: { [name: string]: ContextValue };
 }
 
-/** Replaces every `${{ context.name }}` in `value`; throws for anything else, or an unknown name. */
+const CONTEXTS = ['secrets', 'vars', 'github', 'steps', 'needs'] as const;
+
+/**
+ * Replaces every `${{ context.path }}` in `value` (a plain property path, no operators); throws
+ * for anything else or another context. Unset values read as empty strings, as on GitHub.
+ */
 export function evaluate(value: string, context: ExpressionContext): string {
   return value.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_, expression: string) => {
-    const path = /^(secrets|vars|github)\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(expression);
-    if (path === null) throw new Error(`unsupported expression in env: \${{ ${expression} }}`);
-    const resolved = context[path[1] as keyof ExpressionContext][path[2]!];
-    // Unset secrets and variables read as empty strings on GitHub too.
+    const path = /^([a-z]+)((?:\.[A-Za-z_][A-Za-z0-9_-]*)+)$/.exec(expression);
+    const root = path?.[1] as (typeof CONTEXTS)[number] | undefined;
+    if (path === null || root === undefined || !CONTEXTS.includes(root)) throw new Error(`unsupported expression in env: \${{ ${expression} }}`);
+    let resolved: ContextValue | undefined = context[root];
+    for (const name of path[2]!.slice(1).split('.')) resolved = typeof resolved === 'object' ? resolved[name] : undefined;
+    if (typeof resolved === 'object') throw new Error(`\${{ ${expression} }} is an object, not a value`);
     return resolved ?? '';
   });
 }
