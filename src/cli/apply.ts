@@ -62,13 +62,19 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, { client, api }: Con
   const checked = checkSteps(plan.steps, live);
   const color = useColor(io, options.color);
   if (checked.stale.length > 0) {
-    io.stderr(renderStale(checked.stale, { color }));
-    return 1;
+    if (!options.json) {
+      io.stderr(renderStale(checked.stale, { color }));
+      return 1;
+    }
+    throw new StewardError('plan.stale', `the plan is stale: ${checked.stale.length} object${checked.stale.length === 1 ? '' : 's'} changed since it was made; nothing was applied`, 'user', {
+      hint: 'make a new plan, review it, and apply that one',
+      details: { stale: checked.stale.map(({ step, detail }) => ({ id: step.id, detail })) },
+    });
   }
   const { steps: derived } = diffAll(observation.kinds, observation.desired, live);
   refuseUnfounded(checked.runnable, derived);
   if (options.dryRun) {
-    io.stdout(renderDryRun(checked, client.stats().requests, { color }));
+    io.stdout(options.json ? dryRunJson(checked, client.stats().requests) : renderDryRun(checked, client.stats().requests, { color }));
     return 0;
   }
   return execute(checked.runnable, checked.alreadyApplied, { client, api, live }, options, io);
@@ -94,7 +100,8 @@ async function applyFresh(loaded: LoadedConfig, { client, api }: Connection, opt
   if (!options.json) io.stdout(renderPlan(plan, { color }));
   if (plan.steps.length === 0) return 0;
   if (options.dryRun) {
-    io.stdout(renderDryRun({ runnable: plan.steps, alreadyApplied: [], stale: [] }, client.stats().requests, { color }));
+    const checked = { runnable: plan.steps, alreadyApplied: [], stale: [] };
+    io.stdout(options.json ? dryRunJson(checked, client.stats().requests) : renderDryRun(checked, client.stats().requests, { color }));
     return 0;
   }
   if (!options.autoApprove && io.confirm !== undefined) {
@@ -124,6 +131,12 @@ async function execute(
   }
   else io.stdout(renderApplyReport(report, { color: useColor(io, options.color) }));
   return results.some((result) => result.outcome.status !== 'done') ? 1 : 0;
+}
+
+/** The dry run as JSON: the steps that would run and those already applied, by id. */
+function dryRunJson(checked: { runnable: PlanStep[]; alreadyApplied: PlanStep[] }, requests: number): string {
+  const ids = (steps: PlanStep[]) => steps.map((step) => step.id);
+  return `${JSON.stringify({ dryRun: true, wouldApply: ids(checked.runnable), alreadyApplied: ids(checked.alreadyApplied), requests }, null, 2)}\n`;
 }
 
 export function registerApply(program: Command, io: () => CommandIo = processIo): void {

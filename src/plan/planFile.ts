@@ -79,10 +79,13 @@ export function checkPlanFits(plan: Plan, target: { environment: string; baseUrl
  * Every step about to run must be one the planner derives again, with the same target and values.
  */
 export function refuseUnfounded(runnable: readonly PlanStep[], derived: readonly PlanStep[]): void {
-  const byId = new Map(derived.map((step) => [step.id, step]));
+  const position = new Map(derived.map((step, index) => [step.id, index]));
+  let previous = -1;
   const unfounded = runnable.filter((step) => {
-    const again = byId.get(step.id);
-    return again === undefined || !isDeepStrictEqual(essence(step), essence(again));
+    const index = position.get(step.id);
+    const inOrder = index !== undefined && index > previous;
+    previous = index ?? previous;
+    return !inOrder || !isDeepStrictEqual(essence(step), essence(derived[index]!));
   });
   if (unfounded.length === 0) return;
   throw new StewardError(
@@ -93,7 +96,11 @@ export function refuseUnfounded(runnable: readonly PlanStep[], derived: readonly
   );
 }
 
-/** What a step writes, and where: the parts that must match the planner's own. */
+/**
+ * Everything of a step but its wording: what it writes, where, from which state, after what.
+ * (A promotion words its deletions after its source, so `reason` may differ.)
+ */
 function essence(step: PlanStep): unknown {
-  return { kind: step.kind, action: step.action, ref: step.ref, after: 'after' in step ? step.after : undefined };
+  const { reason: _reason, ...rest } = step;
+  return rest;
 }

@@ -256,7 +256,7 @@ describe('apply.yml', () => {
     ['plan-file.config-changed', envelope('plan-file.config-changed', 'the configuration has changed since this plan was made')],
     ['plan-file.unfounded', envelope('plan-file.unfounded', 'a step of this plan file does not follow from the configuration and the live state')],
     ['plan.unknown-user', envelope('plan.unknown-user', 'no user grace@acme.example')],
-    ['stale', { stdout: '', stderr: 'The plan is stale: 1 object changed since it was made. Nothing was applied.\n  ~   credit controls: it changed\n' }],
+    ['plan.stale', envelope('plan.stale', 'the plan is stale: 1 object changed since it was made; nothing was applied')],
   ])('reads %s as a refusal: fails, says why and shows the plan of main', async (refusal, prints) => {
     const result = await runBashStep(apply, 'apply', 'check', { files: reviewed, context: merged, stubs: { stewardExit: { apply: 1 }, stewardPrints: { apply: prints } } });
     expect(result.code).toBe(1);

@@ -92,7 +92,8 @@ describe('plan on a pull request, apply on merge, drift every night', () => {
     const checked = await runner.run(main, dryRun!);
     expect(checked.args.slice(0, 6)).toEqual(['apply', 'reviewed/plan.json', '--config', 'steward', '--dry-run', '--json']);
     expect(checked.code).toBe(0);
-    expect(checked.out).toContain('Dry run: 18 steps would be applied, 0 already applied. Nothing was written.');
+    expect(JSON.parse(checked.out)).toMatchObject({ dryRun: true, alreadyApplied: [] });
+    expect(JSON.parse(checked.out).wouldApply).toHaveLength(18);
     expect(runner.emulators.production.stats().writes).toBe(0);
 
     // THEN the reviewed plan is applied, step for step
@@ -192,12 +193,12 @@ describe('apply on merge refuses a reviewed plan that no longer fits', () => {
     const writes = runner.emulators.production.stats().writes;
     const checked = await runner.run(main, runner.commands(main, apply, 'apply', 'check')[0]!);
     expect(checked.code).toBe(1);
-    expect(checked.err).toContain('The plan is stale: 1 object changed since it was made. Nothing was applied.');
+    expect(JSON.parse(checked.out)).toMatchObject({ error: { code: 'plan.stale', message: 'the plan is stale: 1 object changed since it was made; nothing was applied' } });
     expect(runner.emulators.production.stats().writes).toBe(writes);
 
     const step = await checkStepGiven(checked);
     expect(step.code).toBe(1);
-    expect(step.stdout).toContain('::error title=Reviewed plan refused::steward refused the plan reviewed on the pull request (stale: The plan is stale: 1 object changed since it was made. Nothing was applied.)');
+    expect(step.stdout).toContain('::error title=Reviewed plan refused::steward refused the plan reviewed on the pull request (plan.stale: the plan is stale: 1 object changed since it was made; nothing was applied)');
     expect((await checkStepGiven(checked, { STEWARD_REPLAN_IF_REFUSED: 'true' })).outputs).toEqual({ mode: 'fresh' });
   });
 

@@ -102,6 +102,24 @@ describe('plan and apply the gitops example against the demo dataset', () => {
     expect(steward.emulator.stats().writes).toBe(0);
   });
 
+  it('refuses an edited field list or reordered steps as well', async () => {
+    steward = await gitopsAgainstDemo();
+    const planFile = join(steward.directory, 'plan.json');
+    await steward.plan({ out: planFile });
+    const original = await readFile(planFile, 'utf8');
+    const edited = JSON.parse(original) as Plan;
+    const rename = edited.steps.find((step) => step.id === 'labels/board-kpis')!;
+    if (rename.action !== 'update') throw new Error('expected the rename of board-kpis');
+    rename.fields.push({ path: 'description', before: null, after: 'pwned' });
+    await writeFile(planFile, JSON.stringify(edited));
+    expect((await steward.apply(planFile)).err).toContain('a step of this plan file does not follow from the configuration and the live state: labels/board-kpis;');
+    const reordered = JSON.parse(original) as Plan;
+    reordered.steps.reverse();
+    await writeFile(planFile, JSON.stringify(reordered));
+    expect((await steward.apply(planFile)).err).toMatch(/steps of this plan file do not follow from the configuration/);
+    expect(steward.emulator.stats().writes).toBe(0);
+  });
+
   it('refuses a plan file for another environment or an edited config', async () => {
     steward = await gitopsAgainstDemo();
     const planFile = join(steward.directory, 'plan.json');
