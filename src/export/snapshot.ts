@@ -13,6 +13,7 @@ import { labels, type DesiredLabels } from '../kinds/labels.js';
 import { routines, type RoutineOwner } from '../kinds/routines.js';
 import { userCreditLimits } from '../kinds/userCreditLimits.js';
 import { Directory } from '../plan/directory.js';
+import { adminProblem } from '../plan/preflight.js';
 
 /** One individual credit limit, with the user's e-mail when SCIM knows it. */
 export interface LiveUserLimit {
@@ -66,10 +67,8 @@ export async function readSnapshot(api: PlatformApi, request: SnapshotRequest): 
 
 function checkPermissions(whoami: Whoami, kinds: ReadonlySet<Kind>, owners: readonly string[]): void {
   const problems: string[] = [];
-  const adminKinds = (['creditControls', 'userCreditLimits'] as const).filter((kind) => kinds.has(kind));
-  if (whoami.orgRole !== 'ORG_ADMIN' && adminKinds.length > 0) {
-    problems.push(`${adminKinds.join(' and ')} need an Organization Admin key; this key's organization role is ${whoami.orgRole}`);
-  }
+  const admin = adminProblem(whoami, (['creditControls', 'userCreditLimits'] as const).filter((kind) => kinds.has(kind)));
+  if (admin !== undefined) problems.push(admin);
   if (whoami.keyScope === 'user' && kinds.has('routines') && owners.length > 0) {
     problems.push('reading other users\' routines needs an organization API key; this is a personal (user-scoped) token');
   }

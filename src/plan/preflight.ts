@@ -34,11 +34,9 @@ export function permissionProblems(whoami: Whoami, config: StewardConfig, kinds:
   const problems: string[] = [];
   const role = whoami.orgRole;
   const personal = whoami.keyScope === 'user';
+  const admin = adminProblem(whoami, kinds);
+  if (admin !== undefined) problems.push(admin);
   if (role !== 'ORG_ADMIN') {
-    const adminKinds = kinds.filter((kind) => kind === 'creditControls' || kind === 'userCreditLimits');
-    if (adminKinds.length > 0) {
-      problems.push(`${adminKinds.join(' and ')} need an Organization Admin key; this key's organization role is ${role}`);
-    }
     const privileged = (config.labels ?? []).filter((label) => label.verified === true || label.homepage === true);
     if (kinds.includes('labels') && privileged.length > 0) {
       problems.push(`only an Organization Admin may set verified or homepage on labels (${privileged.map((label) => label.name).join(', ')})`);
@@ -51,4 +49,11 @@ export function permissionProblems(whoami: Whoami, config: StewardConfig, kinds:
     problems.push('routines with an `owner` need an organization API key (a personal token acts only as its own user)');
   }
   return problems;
+}
+
+/** The kinds only an Organization Admin may read or write, said once for plan and export alike. */
+export function adminProblem(whoami: Whoami, kinds: Iterable<Kind>): string | undefined {
+  const adminKinds = [...kinds].filter((kind) => kind === 'creditControls' || kind === 'userCreditLimits');
+  if (whoami.orgRole === 'ORG_ADMIN' || adminKinds.length === 0) return undefined;
+  return `${adminKinds.join(' and ')} need an Organization Admin key; this key's organization role is ${whoami.orgRole}`;
 }
