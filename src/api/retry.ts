@@ -1,5 +1,6 @@
 // When a failed attempt may be tried again and how long to wait first: which methods are safe
-// to repeat, which statuses are transient, exponential backoff with full jitter, Retry-After.
+// to repeat blindly, which statuses are transient, exponential backoff with full jitter,
+// Retry-After. A write that may have reached the server is never repeated: its outcome is unknown.
 
 /** HTTP methods the client sends. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -8,11 +9,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 
 /**
- * Methods the platform treats as idempotent: repeating them after a lost response cannot
- * duplicate anything (PATCH bodies here set values, they never append).
+ * Methods that may be repeated blindly after a failure that may have reached the server: reads
+ * only. PUT, PATCH and DELETE are idempotent in HTTP terms, yet repeating one whose response was
+ * lost misleads: a repeated DELETE or rename answers 404 although the change was made. The caller
+ * reads back and judges instead (outcome unknown).
  */
 export function isIdempotent(method: HttpMethod): boolean {
-  return method !== 'POST';
+  return method === 'GET';
 }
 
 /** What happened on one attempt, as far as the retry decision needs to know. */
@@ -79,8 +82,9 @@ function describe(failure: AttemptFailure): string {
 
 /**
  * Decides whether attempt `retry + 1` may follow a failure, given the time already spent
- * waiting. A POST is retried only when the server certainly did nothing (429, or a connection
- * that was never made); otherwise its outcome is reported as unknown.
+ * waiting. A write (POST, PUT, PATCH, DELETE) is retried only when the server certainly did
+ * nothing (429, or a connection that was never made); after a network failure that may have
+ * reached the server (reset, timeout, cut body) or any 5xx its outcome is reported as unknown.
  */
 export function decideRetry(
   method: HttpMethod,
@@ -98,7 +102,7 @@ export function decideRetry(
       return { retry: false, outcomeUnknown: false, note: `gave up after ${retriesSoFar} retries: nothing answered at that address` };
     }
   } else {
-    // A 429 means the server did nothing, so even a POST may go again; after any 5xx a write
+    // A 429 means the server did nothing, so even a write may go again; after any 5xx a write
     // may or may not have been applied.
     if (!isIdempotent(method) && failure.status !== 429) {
       return { retry: false, outcomeUnknown: failure.status >= 500, note: undefined };

@@ -102,7 +102,7 @@ describe('pacing on the real clock', () => {
 });
 
 describe('faults against the emulator', () => {
-  it('absorbs injected 500s and connection resets on reads and idempotent writes', async () => {
+  it('absorbs injected 500s and connection resets on reads; a reset write is outcome unknown', async () => {
     const { api, client, emulator } = await setup(
       {
         faults: [
@@ -116,10 +116,13 @@ describe('faults against the emulator', () => {
     const [labels, controls] = await Promise.all([api.listLabels(), api.getCreditControls()]);
     expect(Array.isArray(labels)).toBe(true);
     expect(controls).toHaveProperty('accountCreditLimit');
-    const patched = await api.patchCreditControls({ userDefaultCredits: 42 });
-    expect(patched.userDefaultCredits).toBe(42);
+    const lost = (await rejectionOf(api.patchCreditControls({ userDefaultCredits: 42 }))) as ApiError;
+    expect(lost.outcomeUnknown).toBe(true);
+    expect(lost.code).toBe('api.outcome-unknown');
+    // The PATCH was sent once and not repeated: reading back shows what happened.
+    expect(emulator.stats().byRoute['PATCH /api/v1/ai/credit-controls']).toBe(1);
     expect(emulator.stats().faultsFired).toBe(4);
-    expect(client.stats().retries).toBe(4);
+    expect(client.stats().retries).toBe(3);
   });
 
   it('reports a create whose response was lost as outcome unknown, and the read-back finds it', async () => {

@@ -1,6 +1,6 @@
 // Retries as the platform needs them: transient statuses and network errors are retried for
-// idempotent methods with jittered exponential backoff, Retry-After and a time budget; a POST
-// is retried only when the server surely did nothing, otherwise its outcome is unknown.
+// reads with jittered exponential backoff, Retry-After and a time budget; a write (POST, PUT,
+// PATCH, DELETE) is retried only when the server surely did nothing, otherwise its outcome is unknown.
 
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -47,18 +47,6 @@ describe('idempotent requests', () => {
       rateLimited: status === 429 ? 1 : 0,
       byRoute: { [`GET ${ROUTINES}`]: 2 },
     });
-  });
-
-  it.each(['PUT', 'PATCH', 'DELETE'] as const)('retries a %s answered 503', async (method) => {
-    const { client } = setup();
-    const path = `${ROUTINES}/r-1`;
-    const verb = method.toLowerCase() as 'put' | 'patch' | 'delete';
-    const scope = nock(ORIGIN)[verb](path).reply(503, '')[verb](path).reply(200, { id: 'r-1' });
-    await expect(client.request(method, path, { operation: 'updating routine r-1', body: method === 'DELETE' ? undefined : {} })).resolves.toEqual({
-      id: 'r-1',
-    });
-    scope.done();
-    expect(client.stats().retries).toBe(1);
   });
 
   it.each([400, 401, 403, 404, 405, 409])('does not retry a GET answered %i', async (status) => {
@@ -242,6 +230,84 @@ describe('POST is never blindly retried', () => {
   });
 });
 
+describe('PUT, PATCH and DELETE are never blindly retried either', () => {
+  const path = `${ROUTINES}/r-1`;
+  const write = (client: TestClient['client'], method: 'PUT' | 'PATCH' | 'DELETE') =>
+    client.request(method, path, {
+      operation: 'updating routine "Weekly digest"',
+      route: `${method} ${ROUTINES}/{routineId}`,
+      body: method === 'DELETE' ? undefined : { name: 'Weekly digest' },
+    });
+  const verbOf = (method: 'PUT' | 'PATCH' | 'DELETE') => method.toLowerCase() as 'put' | 'patch' | 'delete';
+
+  it.each(['PUT', 'PATCH', 'DELETE'] as const)('reports a %s answered 503 as outcome unknown after one attempt', async (method) => {
+    const { client, clock } = setup();
+    const scope = nock(ORIGIN)[verbOf(method)](path).reply(503, '');
+    const error = (await rejectionOf(write(client, method))) as ApiError;
+    scope.done();
+    expect(error.code).toBe('api.outcome-unknown');
+    expect(error.outcomeUnknown).toBe(true);
+    expect(error.fault).toBe('server');
+    expect(error.status).toBe(503);
+    expect(error.message).toBe(
+      'updating routine "Weekly digest": 503 Service Unavailable; the outcome is unknown (the server may have applied the change), read back before retrying',
+    );
+    expect(clock.sleeps).toEqual([]);
+    expect(client.stats()).toMatchObject({ requests: 1, retries: 0 });
+  });
+
+  it.each(['PUT', 'PATCH', 'DELETE'] as const)('reports a %s whose connection was reset as outcome unknown', async (method) => {
+    const { client } = setup();
+    nock(ORIGIN)[verbOf(method)](path).replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
+    const error = (await rejectionOf(write(client, method))) as ApiError;
+    expect(isOutcomeUnknown(error)).toBe(true);
+    expect(error.status).toBeUndefined();
+    expect(error.message).toBe(
+      'updating routine "Weekly digest": network error (ECONNRESET: socket hang up); the outcome is unknown (the server may have applied the change), read back before retrying',
+    );
+    expect(client.stats().requests).toBe(1);
+  });
+
+  it.each(['PUT', 'PATCH', 'DELETE'] as const)('reports a %s that timed out as outcome unknown', async (method) => {
+    const { client } = setup({ timeoutMs: 50 });
+    nock(ORIGIN)[verbOf(method)](path).delay(1_000).reply(200, { id: 'r-1' });
+    const error = (await rejectionOf(write(client, method))) as ApiError;
+    expect(error.outcomeUnknown).toBe(true);
+    expect(error.message).toContain('network error (no complete response within 50 ms)');
+    expect(client.stats().requests).toBe(1);
+  });
+
+  it.each(['PUT', 'PATCH', 'DELETE'] as const)('retries a %s answered 429: the server did nothing', async (method) => {
+    const { client, clock } = setup();
+    const scope = nock(ORIGIN)
+      [verbOf(method)](path)
+      .reply(429, { detail: 'Too many requests', status: 429 }, { 'Retry-After': '1' })
+      [verbOf(method)](path)
+      .reply(200, { id: 'r-1' });
+    await expect(write(client, method)).resolves.toEqual({ id: 'r-1' });
+    scope.done();
+    expect(clock.sleeps).toEqual([1_000]);
+    expect(client.stats()).toMatchObject({ requests: 2, retries: 1, rateLimited: 1 });
+  });
+
+  it.each(['PUT', 'PATCH', 'DELETE'] as const)('retries a %s whose connection was refused: it never reached the server', async (method) => {
+    const { client } = setup();
+    nock(ORIGIN)[verbOf(method)](path).replyWithError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' });
+    nock(ORIGIN)[verbOf(method)](path).reply(200, { id: 'r-1' });
+    await expect(write(client, method)).resolves.toEqual({ id: 'r-1' });
+    expect(client.stats()).toMatchObject({ requests: 2, retries: 1 });
+  });
+
+  it.each(['PUT', 'PATCH', 'DELETE'] as const)('reports a %s answered 404 as a plain error, outcome known', async (method) => {
+    const { client } = setup();
+    nock(ORIGIN)[verbOf(method)](path).reply(404, { detail: 'Routine not found', status: 404 });
+    const error = (await rejectionOf(write(client, method))) as ApiError;
+    expect(error.outcomeUnknown).toBe(false);
+    expect(error.code).toBe('api.not-found');
+    expect(client.stats().requests).toBe(1);
+  });
+});
+
 describe('retry policy', () => {
   const policy = { budgetMs: 60_000, maxRetries: 8, baseDelayMs: 1_000, maxDelayMs: 30_000, random: () => 0.5 };
 
@@ -249,6 +315,19 @@ describe('retry policy', () => {
     expect(backoffDelay(1, { ...policy, random: () => 0 })).toBe(0);
     expect(backoffDelay(3, { ...policy, random: () => 0.999 })).toBe(3_996);
     expect(backoffDelay(20, { ...policy, random: () => 0.999 })).toBe(29_970);
+  });
+
+  it('repeats only reads after a failure that may have reached the server', () => {
+    const reset = { kind: 'network', notSent: false, permanent: false } as const;
+    const unavailable = { kind: 'status', status: 503, retryAfterMs: undefined } as const;
+    expect(decideRetry('GET', reset, 0, 0, policy)).toMatchObject({ retry: true });
+    expect(decideRetry('GET', unavailable, 0, 0, policy)).toMatchObject({ retry: true });
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      expect(decideRetry(method, reset, 0, 0, policy)).toEqual({ retry: false, outcomeUnknown: true, note: undefined });
+      expect(decideRetry(method, unavailable, 0, 0, policy)).toEqual({ retry: false, outcomeUnknown: true, note: undefined });
+      expect(decideRetry(method, { kind: 'status', status: 429, retryAfterMs: undefined }, 0, 0, policy)).toMatchObject({ retry: true });
+      expect(decideRetry(method, { kind: 'network', notSent: true, permanent: false }, 0, 0, policy)).toMatchObject({ retry: true });
+    }
   });
 
   it('never marks a connection that was never made as outcome unknown', () => {
