@@ -1,10 +1,19 @@
 // `steward emulator`: runs the platform API emulator in the foreground until Ctrl+C, so users can
 // try steward without an account and other tools can test against it. The first output line is
-// always `listening on http://HOST:PORT`, which scripts wait for.
+// always `listening on http://HOST:PORT`, which scripts wait for. `--profile other` (and one flag
+// per open point of gaps.md) makes it answer the open questions the other way.
 import { Command, Option } from 'commander';
 import {
+  allowedValues,
   DATASET_NAMES,
+  DEFAULT_RATE_LIMIT_WINDOW_MS,
+  DOCUMENT_LABELS_FILTERS,
+  EMULATOR_PROFILES,
   FAULT_SYNTAX_HELP,
+  LABEL_DELETE_IN_USE,
+  ORG_KEY_USER_FORMS,
+  RATE_LIMIT_WINDOWS,
+  ROUTINE_UPDATE_METHODS,
   startEmulator,
   type DatasetName,
   type EmulatorOptions,
@@ -25,6 +34,13 @@ export interface EmulatorCommandOptions {
   routineUpdate?: string;
   state?: string;
   fault?: string[];
+  profile?: string;
+  orgKeyUser?: string;
+  routinesRequireUserId?: boolean;
+  documentLabelsFilter?: string;
+  rateLimitWindow?: string;
+  rateLimitWindowMs?: string;
+  labelDeleteInUse?: string;
 }
 
 export const DEFAULT_EMULATOR_PORT = 4010;
@@ -38,15 +54,25 @@ function wholeNumber(raw: string, option: string, min: number): number {
   return Number(raw);
 }
 
+/** `raw` checked against `choices`; undefined stays undefined. */
+function choice<T extends string>(raw: string | undefined, option: string, choices: readonly T[]): T | undefined {
+  if (raw === undefined) return undefined;
+  if (!(choices as readonly string[]).includes(raw)) {
+    throw invalid(`${option} must be ${allowedValues(choices)}, got \`${raw}\``);
+  }
+  return raw as T;
+}
+
+/** Only the entries whose value is defined, so an unset flag never overrides a profile. */
+function defined<T extends object>(entries: T): Partial<T> {
+  return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
 /** Checks the command's options and turns them into emulator options; throws for bad values. */
 export function emulatorOptionsFrom(raw: EmulatorCommandOptions): EmulatorOptions {
   if (raw.data !== undefined && raw.dataset !== undefined) throw invalid('give either --data FILE or --dataset NAME, not both');
-  if (raw.dataset !== undefined && !(DATASET_NAMES as readonly string[]).includes(raw.dataset)) {
-    throw invalid(`--dataset must be one of ${DATASET_NAMES.join(', ')}, got \`${raw.dataset}\``);
-  }
-  if (raw.routineUpdate !== undefined && raw.routineUpdate !== 'patch' && raw.routineUpdate !== 'put') {
-    throw invalid(`--routine-update must be patch or put, got \`${raw.routineUpdate}\``);
-  }
+  const dataset = choice(raw.dataset, '--dataset', DATASET_NAMES);
+  const routineUpdateMethod = choice(raw.routineUpdate, '--routine-update', ROUTINE_UPDATE_METHODS);
   const latency = raw.latency === undefined ? undefined : Number(raw.latency);
   if (latency !== undefined && (raw.latency!.trim() === '' || !Number.isFinite(latency) || latency < 0)) {
     throw invalid(`--latency must be a number of milliseconds >= 0, got \`${raw.latency}\``);
@@ -57,13 +83,22 @@ export function emulatorOptionsFrom(raw: EmulatorCommandOptions): EmulatorOption
     host: raw.host ?? '127.0.0.1',
     port,
     ...(raw.data === undefined ? {} : { data: raw.data }),
-    ...(raw.dataset === undefined ? {} : { dataset: raw.dataset as DatasetName }),
+    ...(dataset === undefined ? {} : { dataset: dataset as DatasetName }),
     ...(latency === undefined ? {} : { latencyMs: latency }),
     ...(raw.requestsPerMinute === undefined ? {} : { requestsPerMinute: wholeNumber(raw.requestsPerMinute, '--requests-per-minute', 1) }),
     ...(raw.retryAfter === undefined ? {} : { sendRetryAfter: raw.retryAfter }),
-    ...(raw.routineUpdate === undefined ? {} : { routineUpdateMethod: raw.routineUpdate as 'patch' | 'put' }),
+    ...(routineUpdateMethod === undefined ? {} : { routineUpdateMethod }),
     ...(raw.state === undefined ? {} : { statePath: raw.state }),
     ...(raw.fault === undefined || raw.fault.length === 0 ? {} : { faults: raw.fault }),
+    ...defined({
+      profile: choice(raw.profile, '--profile', EMULATOR_PROFILES),
+      orgKeyUser: choice(raw.orgKeyUser, '--org-key-user', ORG_KEY_USER_FORMS),
+      routinesRequireUserId: raw.routinesRequireUserId,
+      documentLabelsFilter: choice(raw.documentLabelsFilter, '--document-labels-filter', DOCUMENT_LABELS_FILTERS),
+      rateLimitWindow: choice(raw.rateLimitWindow, '--rate-limit-window', RATE_LIMIT_WINDOWS),
+      rateLimitWindowMs: raw.rateLimitWindowMs === undefined ? undefined : wholeNumber(raw.rateLimitWindowMs, '--rate-limit-window-ms', 1),
+      labelDeleteInUse: choice(raw.labelDeleteInUse, '--label-delete-in-use', LABEL_DELETE_IN_USE),
+    }),
   };
 }
 
@@ -84,15 +119,20 @@ function banner(emulator: RunningEmulator, options: EmulatorOptions): string[] {
   if (options.statePath !== undefined) {
     lines.push(`state file: ${options.statePath} (${description.stateLoaded ? 'loaded' : 'written on the first change'})`);
   }
+  if (description.differences.length === 0) {
+    lines.push(`profile ${description.profile}: every open point answered as the reference (--profile other answers them the other way)`);
+  } else {
+    lines.push(`profile ${description.profile}, answering differently from the reference:`);
+    for (const difference of description.differences) lines.push(`  ${difference}`);
+  }
+  const windowMs = description.knobs.rateLimitWindowMs;
+  const per = windowMs === DEFAULT_RATE_LIMIT_WINDOW_MS ? 'minute' : `${windowMs / 1000} s`;
   const knobs = [
-    `routine updates by ${(options.routineUpdateMethod ?? 'patch').toUpperCase()}`,
     ...(options.latencyMs ? [`latency ${options.latencyMs} ms`] : []),
-    ...(options.requestsPerMinute
-      ? [`${options.requestsPerMinute} requests/minute per token${options.sendRetryAfter === false ? ' (no Retry-After)' : ''}`]
-      : []),
+    ...(options.requestsPerMinute ? [`${options.requestsPerMinute} requests/${per} per token`] : []),
     ...(options.faults?.length ? [`faults: ${options.faults.join('; ')}`] : []),
   ];
-  lines.push(knobs.join(', '));
+  if (knobs.length > 0) lines.push(knobs.join(', '));
   lines.push(`stats: GET ${emulator.url}/__emulator/stats, reset: POST ${emulator.url}/__emulator/reset`);
   lines.push('press Ctrl+C to stop');
   return lines;
@@ -136,9 +176,37 @@ export function registerEmulator(
     .addOption(new Option('--dataset <name>', 'built-in dataset (default demo)').choices([...DATASET_NAMES]))
     .option('--latency <ms>', 'delay every API response by this many milliseconds')
     .option('--requests-per-minute <n>', 'per-token budget; beyond it requests get 429')
-    .option('--retry-after', 'send Retry-After with 429 answers (the default)')
-    .option('--no-retry-after', 'send 429 answers without Retry-After, as the real service may')
-    .addOption(new Option('--routine-update <method>', 'which method updates a routine; the other answers 405 (default patch)').choices(['patch', 'put']))
+    .option('--retry-after', 'send Retry-After with 429 answers (reference)')
+    .option('--no-retry-after', 'send 429 answers without Retry-After, as the real service may (other)')
+    .addOption(new Option('--routine-update <method>', 'which method updates a routine; the other answers 405 (reference patch, other put)').choices([...ROUTINE_UPDATE_METHODS]))
+    .addOption(
+      new Option('--profile <name>', 'answers to the open points of the API spec: reference (default) or other (the opposite answer to each)').choices([
+        ...EMULATOR_PROFILES,
+      ]),
+    )
+    .addOption(
+      new Option('--org-key-user <form>', 'whoami `user` of organization keys: creator (reference) or absent, null, null-fields (other): keys tied to no user').choices([
+        ...ORG_KEY_USER_FORMS,
+      ]),
+    )
+    .option('--routines-require-user-id', 'routine endpoints answer 400 to organization keys without userId (other)')
+    .option('--no-routines-require-user-id', 'routine endpoints take organization keys without userId (reference)')
+    .addOption(
+      new Option('--document-labels-filter <meaning>', 'documents labels=a,b keeps documents with all (reference) or any (other) of them').choices([
+        ...DOCUMENT_LABELS_FILTERS,
+      ]),
+    )
+    .addOption(
+      new Option('--rate-limit-window <kind>', 'count the request budget in a sliding window (reference) or fixed windows from the epoch (other)').choices([
+        ...RATE_LIMIT_WINDOWS,
+      ]),
+    )
+    .option('--rate-limit-window-ms <ms>', `length of the rate-limit window (default ${DEFAULT_RATE_LIMIT_WINDOW_MS})`)
+    .addOption(
+      new Option('--label-delete-in-use <answer>', 'deleting a label applied to documents: conflict = 409 (reference) or unlink = delete it and take it off them (other)').choices([
+        ...LABEL_DELETE_IN_USE,
+      ]),
+    )
     .option('--state <file>', 'load state from this file if it exists and save every change to it')
     .option('--fault <spec>', `inject a fault (repeatable): ${FAULT_SYNTAX_HELP}`, collect, [])
     .action(async (raw: EmulatorCommandOptions) => {

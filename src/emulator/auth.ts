@@ -1,8 +1,10 @@
 // Who is calling: the bearer token resolved to a caller (key scope, organization role, user),
-// and the permission checks that answer 401/403 with api.md's messages.
+// and the permission checks that answer 401/403 with api.md's messages. Whether an organization
+// key acts for the user who created it or for no user at all is an OPEN point (`orgKeyUser`).
 import type { KeyScope, OrgRole } from '../api/types.js';
 import { UUID_PATTERN } from '../domain/rules.js';
 import type { RequestContext } from './context.js';
+import type { OrgKeyUser } from './profiles.js';
 import { badRequest, forbidden, HttpProblem, notFound } from './http.js';
 import { tokenDigest } from './ids.js';
 import { findUser, type EmulatorState, type StoredApiToken, type StoredUser } from './state.js';
@@ -18,12 +20,20 @@ export interface Caller {
   keyScope: KeyScope;
   /** The key's role for organization keys, the user's role for user-scoped tokens. */
   orgRole: OrgRole;
-  /** The token's user; for an organization key, the user who created it. */
-  user: StoredUser;
+  /** The user the token belongs to; for an organization key, the user who created it. */
+  creator: StoredUser;
+  /**
+   * The user the caller acts for when a request names none: a personal token's user; for an
+   * organization key, its creator when `orgKeyUser` is `creator`, otherwise nobody.
+   */
+  user: StoredUser | null;
 }
 
-/** Resolves an `Authorization` header to a caller; throws 401 for a missing, unknown or disabled token. */
-export function authenticate(header: string | undefined, state: EmulatorState): Caller {
+/**
+ * Resolves an `Authorization` header to a caller; throws 401 for a missing, unknown or disabled
+ * token. `orgKeyUser` decides whether an organization key acts for its creator.
+ */
+export function authenticate(header: string | undefined, state: EmulatorState, orgKeyUser: OrgKeyUser = 'creator'): Caller {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   if (!match) throw new HttpProblem(401, UNAUTHENTICATED_MESSAGE);
   const digest = tokenDigest(match[1]!);
@@ -31,9 +41,9 @@ export function authenticate(header: string | undefined, state: EmulatorState): 
   const user = token ? findUser(state, token.ownerId) : undefined;
   if (!token || !token.enabled || !user || !user.active) throw new HttpProblem(401, UNAUTHENTICATED_MESSAGE);
   if (token.type === 'organization') {
-    return { token, keyScope: 'organization', orgRole: token.role ?? 'MEMBER', user };
+    return { token, keyScope: 'organization', orgRole: token.role ?? 'MEMBER', creator: user, user: orgKeyUser === 'creator' ? user : null };
   }
-  return { token, keyScope: 'user', orgRole: user.role, user };
+  return { token, keyScope: 'user', orgRole: user.role, creator: user, user };
 }
 
 /** Throws 403 `Insufficient permissions` unless the caller is an Organization Admin. */
@@ -46,9 +56,9 @@ export function requireOrganizationKey(caller: Caller, message: string): void {
   if (caller.keyScope !== 'organization') throw forbidden(message);
 }
 
-/** The user a request acts for, and the organization role that applies to it. */
+/** The user a request acts for (none for an organization key tied to no user), and the role that applies. */
 export interface ActingUser {
-  user: StoredUser;
+  user: StoredUser | null;
   orgRole: OrgRole;
   /** True when the request named the user with `userId`. */
   explicit: boolean;
@@ -57,7 +67,8 @@ export interface ActingUser {
 /**
  * The user a request acts for: the one named by the `userId` query parameter (organization keys
  * only: 403 for user-scoped tokens, 400 for a malformed id, 404 for an unknown user), otherwise
- * the caller's own user with the caller's role. `purpose` picks the 403 wording.
+ * the caller's own user (null for an organization key tied to no user) with the caller's role.
+ * `purpose` picks the 403 wording.
  */
 export function actingUser(context: RequestContext, purpose: 'filter' | 'act' = 'act'): ActingUser {
   const userId = context.query.get('userId');

@@ -2,6 +2,7 @@
 // only on this small surface, not on sockets, stats or faults.
 import type { Caller } from './auth.js';
 import type { ErrorStyle, Reply } from './http.js';
+import type { EmulatorKnobs } from './profiles.js';
 import type { EmulatorState } from './state.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -9,8 +10,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** Methods that change state: they are counted as writes and persisted when they succeed. */
 export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Which method updates a routine; the other one answers 405. */
-export type RoutineUpdateMethod = 'patch' | 'put';
+export type { RoutineUpdateMethod } from './profiles.js';
 
 export interface RequestContext {
   method: HttpMethod;
@@ -25,6 +25,8 @@ export interface RequestContext {
   now: Date;
   /** `http://host:port` of this emulator, for URLs in bodies. */
   origin: string;
+  /** How this emulator answers the open points of gaps.md. */
+  knobs: EmulatorKnobs;
 }
 
 export type Handler = (context: RequestContext) => Reply;

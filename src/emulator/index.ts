@@ -1,13 +1,19 @@
 // The emulator's public API: start an HTTP server that behaves like the platform API on
-// loopback, with seed data, realism knobs (latency, rate limit, update method) and faults,
-// and get back its URL, counters, state and controls. The `steward emulator` command and
-// every end-to-end test use this.
+// loopback, with seed data, realism knobs (latency, rate limit), a profile choosing each OPEN
+// point of gaps.md (with per-knob overrides) and faults, and get back its URL, counters, state
+// and controls. The `steward emulator` command and every end-to-end test use this.
 import type { AddressInfo } from 'node:net';
 import { StewardError } from '../errors.js';
-import type { RoutineUpdateMethod } from './context.js';
 import { DATASET_NAMES, datasetSeed, datasetTokens, type DatasetName } from './datasets.js';
 import { FaultPlan, type FaultInput } from './faults.js';
 import { RateLimiter } from './rateLimit.js';
+import {
+  checkProfileOptions,
+  differencesFromReference,
+  resolveKnobs,
+  type EmulatorKnobs,
+  type EmulatorProfile,
+} from './profiles.js';
 import { platformRouter } from './routes.js';
 import { loadSeedFile, seedToState } from './seed.js';
 import { createEmulatorServer } from './server.js';
@@ -17,7 +23,30 @@ import { createStateView, type EmulatorStateView } from './stateView.js';
 import { StatsRecorder, type EmulatorStats } from './stats.js';
 import { Store } from './store.js';
 
-export type { RoutineUpdateMethod } from './context.js';
+export type {
+  DocumentLabelsFilter,
+  EmulatorKnobs,
+  EmulatorProfile,
+  LabelDeleteInUse,
+  OrgKeyUser,
+  RateLimitWindow,
+  RoutineUpdateMethod,
+} from './profiles.js';
+export {
+  allowedValues,
+  DEFAULT_RATE_LIMIT_WINDOW_MS,
+  describeKnob,
+  differencesFromReference,
+  DOCUMENT_LABELS_FILTERS,
+  EMULATOR_PROFILES,
+  KNOB_NAMES,
+  LABEL_DELETE_IN_USE,
+  ORG_KEY_USER_FORMS,
+  PROFILE_KNOBS,
+  RATE_LIMIT_WINDOWS,
+  resolveKnobs,
+  ROUTINE_UPDATE_METHODS,
+} from './profiles.js';
 export type { DatasetName } from './datasets.js';
 export { DATASET_NAMES, datasetSeed, datasetTokens } from './datasets.js';
 export type { Fault, FaultAction, FaultInput } from './faults.js';
@@ -28,7 +57,13 @@ export type { EmulatorStats } from './stats.js';
 export type { Seed } from './seedTypes.js';
 export { SEED_SCHEMA_FILE } from './seedFile.js';
 
-export interface EmulatorOptions {
+/**
+ * Options of `startEmulator`. `profile` answers every OPEN point of gaps.md at once (default
+ * `reference`); each knob given here overrides its profile's answer.
+ */
+export interface EmulatorOptions extends Partial<EmulatorKnobs> {
+  /** `reference` (default) or `other`: the opposite answer to every open point. */
+  profile?: EmulatorProfile;
   /** Interface to listen on; default 127.0.0.1. */
   host?: string;
   /** Port; default 0 (any free port; see `url`). */
@@ -39,12 +74,8 @@ export interface EmulatorOptions {
   dataset?: DatasetName;
   /** Delay before every API response, in milliseconds; default 0. */
   latencyMs?: number;
-  /** Requests per minute per token before 429; default unlimited. */
+  /** Requests per token per rate-limit window (a minute unless `rateLimitWindowMs`) before 429; default unlimited. */
   requestsPerMinute?: number;
-  /** Whether 429 answers carry `Retry-After`; default true. */
-  sendRetryAfter?: boolean;
-  /** Which method updates a routine (the other answers 405); default `patch`. */
-  routineUpdateMethod?: RoutineUpdateMethod;
   /** Load state from this file when it exists and save it after every successful write. */
   statePath?: string;
   /** Faults armed from the start. */
@@ -60,6 +91,11 @@ export interface EmulatorDescription {
   tokens: { name: string; type: string; role: string; summary: string; demoToken?: string }[];
   /** Whether the state was loaded from `statePath` instead of the seed. */
   stateLoaded: boolean;
+  profile: EmulatorProfile;
+  /** The answers in force: the profile's, with the overrides given. */
+  knobs: EmulatorKnobs;
+  /** One phrase per answer that differs from the reference profile; empty for the reference. */
+  differences: string[];
 }
 
 export interface RunningEmulator {
@@ -85,8 +121,9 @@ function invalidOption(message: string): StewardError {
   return new StewardError('emulator.option.invalid', message, 'user');
 }
 
-function checkOptions(options: EmulatorOptions): void {
-  const { port, latencyMs, requestsPerMinute, routineUpdateMethod, dataset } = options;
+/** Throws a StewardError (`emulator.option.invalid`) naming the first malformed option. */
+export function checkOptions(options: EmulatorOptions): void {
+  const { port, latencyMs, requestsPerMinute, dataset } = options;
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     throw invalidOption(`port must be a whole number from 0 to 65535, got ${port}`);
   }
@@ -96,9 +133,7 @@ function checkOptions(options: EmulatorOptions): void {
   if (requestsPerMinute !== undefined && (!Number.isInteger(requestsPerMinute) || requestsPerMinute < 1)) {
     throw invalidOption(`requests per minute must be a whole number >= 1, got ${requestsPerMinute}`);
   }
-  if (routineUpdateMethod !== undefined && routineUpdateMethod !== 'patch' && routineUpdateMethod !== 'put') {
-    throw invalidOption(`routine update method must be patch or put, got ${String(routineUpdateMethod)}`);
-  }
+  checkProfileOptions(options);
   if (dataset !== undefined && !(DATASET_NAMES as readonly string[]).includes(dataset)) {
     throw invalidOption(`unknown dataset ${String(dataset)} (built-in datasets: ${DATASET_NAMES.join(', ')})`);
   }
@@ -107,7 +142,9 @@ function checkOptions(options: EmulatorOptions): void {
   }
 }
 
-function loadSeed(options: EmulatorOptions): { state: EmulatorState; description: Omit<EmulatorDescription, 'stateLoaded'> } {
+type SeedDescription = Pick<EmulatorDescription, 'source' | 'organization' | 'users' | 'tokens'>;
+
+function loadSeed(options: EmulatorOptions): { state: EmulatorState; description: SeedDescription } {
   const summarize = (state: EmulatorState) => ({
     organization: state.organization.name,
     users: state.users.length,
@@ -163,7 +200,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const store = new Store(seedState, stateFile);
   const faults = new FaultPlan();
   for (const fault of options.faults ?? []) faults.add(fault);
-  const limiter = new RateLimiter(options.requestsPerMinute);
+  const profile = options.profile ?? 'reference';
+  const knobs = resolveKnobs(profile, options);
+  const limiter = new RateLimiter({ budget: options.requestsPerMinute, window: knobs.rateLimitWindow, windowMs: knobs.rateLimitWindowMs });
   const stats = new StatsRecorder();
   let origin = '';
   const reset = () => {
@@ -173,12 +212,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   const server = createEmulatorServer({
     store,
-    router: platformRouter(options.routineUpdateMethod ?? 'patch'),
+    router: platformRouter(knobs.routineUpdateMethod),
     faults,
     limiter,
     stats,
     latencyMs: options.latencyMs ?? 0,
-    sendRetryAfter: options.sendRetryAfter ?? true,
+    knobs,
     origin: () => origin,
     reset,
   });
@@ -190,7 +229,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url: origin,
     host: address.address,
     port: address.port,
-    description: { ...description, stateLoaded: store.loadedFromFile },
+    description: {
+      ...description,
+      stateLoaded: store.loadedFromFile,
+      profile,
+      knobs: { ...knobs },
+      differences: differencesFromReference(knobs),
+    },
     stats: () => stats.snapshot(),
     reset,
     close: () => {

@@ -1,5 +1,5 @@
 // The emulator's route table: every area's routes in one router (which refuses duplicates).
-import type { RoutineUpdateMethod } from './context.js';
+import type { RoutineUpdateMethod } from './profiles.js';
 import { apiKeyRoutes } from './areas/apiKeys.js';
 import { creditControlRoutes } from './areas/creditControls.js';
 import { creditLimitRoutes } from './areas/creditLimits.js';

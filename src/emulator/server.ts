@@ -7,6 +7,7 @@ import { authenticate } from './auth.js';
 import { WRITE_METHODS, type HttpMethod, type RequestContext } from './context.js';
 import { errorBody, HttpProblem, json, type ErrorStyle, type Reply } from './http.js';
 import type { FaultPlan } from './faults.js';
+import type { EmulatorKnobs } from './profiles.js';
 import type { RateLimiter } from './rateLimit.js';
 import type { Router, RouteMatch } from './router.js';
 import type { StatsRecorder } from './stats.js';
@@ -22,7 +23,8 @@ export interface ServerParts {
   limiter: RateLimiter;
   stats: StatsRecorder;
   latencyMs: number;
-  sendRetryAfter: boolean;
+  /** How this emulator answers the open points of gaps.md (429 headers here, the rest in handlers). */
+  knobs: EmulatorKnobs;
   /** Origin of this server for URLs in bodies; known once listening. */
   origin: () => string;
   /** Restores the seed and zeroes counters (the control route and `reset()` share it). */
@@ -88,11 +90,11 @@ function errorStyleOf(match: RouteMatch): ErrorStyle | undefined {
 function answer(parts: ServerParts, request: IncomingMessage, method: string, url: URL, match: RouteMatch, bodyText: string): Reply {
   try {
     const state = parts.store.state;
-    const caller = authenticate(request.headers.authorization, state);
+    const caller = authenticate(request.headers.authorization, state, parts.knobs.orgKeyUser);
     const decision = parts.limiter.admit(caller.token.id, Date.now());
     if (!decision.allowed) {
       parts.stats.recordRateLimited();
-      const headers: Record<string, string> = parts.sendRetryAfter ? { 'retry-after': String(decision.retryAfterSeconds) } : {};
+      const headers: Record<string, string> = parts.knobs.sendRetryAfter ? { 'retry-after': String(decision.retryAfterSeconds) } : {};
       throw new HttpProblem(429, 'Too Many Requests', headers);
     }
     if (match.kind === 'not-found') throw new HttpProblem(404, `Not Found: no endpoint at ${url.pathname}`);
@@ -109,6 +111,7 @@ function answer(parts: ServerParts, request: IncomingMessage, method: string, ur
       state,
       now: new Date(),
       origin: parts.origin(),
+      knobs: parts.knobs,
     };
     if (!isWrite) return match.route.handler(context);
     return parts.store.transaction((live) => match.route.handler({ ...context, state: live }));

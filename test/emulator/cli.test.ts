@@ -42,7 +42,7 @@ describe('runEmulatorCommand', () => {
         '  demo-org-member-token      organization key, MEMBER',
         '  demo-ada-personal-token    personal token of ada@acme.example (ORG_ADMIN)',
         '  demo-grace-personal-token  personal token of grace@acme.example (MEMBER)',
-        'routine updates by PATCH',
+        'profile reference: every open point answered as the reference (--profile other answers them the other way)',
         `stats: GET ${emulator.url}/__emulator/stats, reset: POST ${emulator.url}/__emulator/reset`,
         'press Ctrl+C to stop',
       ]);
@@ -69,6 +69,43 @@ describe('runEmulatorCommand', () => {
     }
   });
 
+  it('names the other profile and each of its answers that differs from the reference', async () => {
+    const output = sink();
+    const emulator = await runEmulatorCommand({ port: '0', profile: 'other' }, output.io);
+    try {
+      const lines = output.lines();
+      const start = lines.indexOf('profile other, answering differently from the reference:');
+      expect(start).toBeGreaterThan(0);
+      expect(lines.slice(start + 1, start + 8)).toEqual([
+        '  organization keys act for no user (whoami user {id: null, email: null, name: null})',
+        '  routine endpoints need userId with organization keys (400 without)',
+        '  documents labels=a,b matches ANY of them',
+        '  fixed 60 s rate-limit windows',
+        '  429 without Retry-After',
+        '  routine updates by PUT only',
+        '  deleting a label in use takes it off its documents',
+      ]);
+      expect(lines[start + 8]).toMatch(/^stats: /);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('names only the answers that still differ when knobs override the profile', async () => {
+    const output = sink();
+    const emulator = await runEmulatorCommand(
+      { port: '0', profile: 'other', orgKeyUser: 'creator', routinesRequireUserId: false, rateLimitWindow: 'sliding', retryAfter: true, routineUpdate: 'patch', labelDeleteInUse: 'conflict' },
+      output.io,
+    );
+    try {
+      const lines = output.lines();
+      const start = lines.indexOf('profile other, answering differently from the reference:');
+      expect(lines.slice(start + 1, start + 3)).toEqual(['  documents labels=a,b matches ANY of them', expect.stringMatching(/^stats: /)]);
+    } finally {
+      await emulator.close();
+    }
+  });
+
   it('lists the knobs it applies', async () => {
     const output = sink();
     const emulator = await runEmulatorCommand(
@@ -76,7 +113,10 @@ describe('runEmulatorCommand', () => {
       output.io,
     );
     try {
-      expect(output.lines()).toContain('routine updates by PUT, latency 5 ms, 100 requests/minute per token (no Retry-After), faults: write:3=500');
+      expect(output.lines()).toContain('profile reference, answering differently from the reference:');
+      expect(output.lines()).toContain('  429 without Retry-After');
+      expect(output.lines()).toContain('  routine updates by PUT only');
+      expect(output.lines()).toContain('latency 5 ms, 100 requests/minute per token, faults: write:3=500');
       expect(output.lines()).toContain('  playground-org-admin-token       organization key, ORG_ADMIN');
     } finally {
       await emulator.close();
@@ -98,14 +138,34 @@ describe('emulatorOptionsFrom', () => {
     expect(emulatorOptionsFrom({})).toEqual({ host: '127.0.0.1', port: 4010 });
   });
 
+  it('maps the profile and one flag per open point, leaving unset flags to the profile', () => {
+    expect(
+      emulatorOptionsFrom({
+        profile: 'other', orgKeyUser: 'absent', routinesRequireUserId: false, documentLabelsFilter: 'all',
+        rateLimitWindow: 'sliding', rateLimitWindowMs: '2000', labelDeleteInUse: 'conflict',
+      }),
+    ).toEqual({
+      host: '127.0.0.1', port: 4010, profile: 'other', orgKeyUser: 'absent', routinesRequireUserId: false,
+      documentLabelsFilter: 'all', rateLimitWindow: 'sliding', rateLimitWindowMs: 2000, labelDeleteInUse: 'conflict',
+    });
+    expect(emulatorOptionsFrom({ profile: 'other' })).toEqual({ host: '127.0.0.1', port: 4010, profile: 'other' });
+  });
+
   it.each([
     [{ port: 'abc' }, '--port must be a whole number >= 0, got `abc`'],
     [{ port: '70000' }, '--port must be at most 65535, got `70000`'],
     [{ latency: '-5' }, '--latency must be a number of milliseconds >= 0, got `-5`'],
     [{ requestsPerMinute: '0' }, '--requests-per-minute must be a whole number >= 1, got `0`'],
     [{ routineUpdate: 'post' }, '--routine-update must be patch or put, got `post`'],
-    [{ dataset: 'prod' }, '--dataset must be one of demo, demo-playground, got `prod`'],
+    [{ dataset: 'prod' }, '--dataset must be demo or demo-playground, got `prod`'],
     [{ dataset: 'demo', data: 'seed.yaml' }, 'give either --data FILE or --dataset NAME, not both'],
+    [{ profile: 'strict' }, '--profile must be reference or other, got `strict`'],
+    [{ orgKeyUser: 'nobody' }, '--org-key-user must be one of creator, absent, null, null-fields, got `nobody`'],
+    [{ documentLabelsFilter: 'some' }, '--document-labels-filter must be all or any, got `some`'],
+    [{ rateLimitWindow: 'rolling' }, '--rate-limit-window must be sliding or fixed, got `rolling`'],
+    [{ rateLimitWindowMs: '0' }, '--rate-limit-window-ms must be a whole number >= 1, got `0`'],
+    [{ rateLimitWindowMs: '1.5' }, '--rate-limit-window-ms must be a whole number >= 1, got `1.5`'],
+    [{ labelDeleteInUse: 'cascade' }, '--label-delete-in-use must be conflict or unlink, got `cascade`'],
   ])('rejects %j', (raw, message) => {
     expect(() => emulatorOptionsFrom(raw)).toThrow(message);
   });
@@ -126,6 +186,39 @@ describe('the registered command', () => {
     await running;
     expect(output.errors()).toBe('emulator stopped (SIGTERM)\n');
     await expect(fetch(`${url}/api/v1/whoami`)).rejects.toThrow();
+  });
+
+  it('takes --profile other and per-knob flags from the command line', async () => {
+    const output = sink();
+    let stop!: (signal: string) => void;
+    const program = new Command('steward').exitOverride();
+    registerEmulator(program, { io: () => output.io, waitForStop: () => new Promise((resolve) => (stop = resolve)) });
+    const running = program.parseAsync([
+      'node', 'steward', 'emulator', '--port', '0', '--profile', 'other', '--org-key-user', 'null',
+      '--no-routines-require-user-id', '--document-labels-filter', 'all', '--rate-limit-window', 'fixed',
+      '--rate-limit-window-ms', '2000', '--label-delete-in-use', 'conflict',
+    ]);
+    await expect.poll(() => output.lines().length, { timeout: 5000 }).toBeGreaterThan(0);
+    const url = /^listening on (http:\/\/\S+)$/.exec(output.lines()[0]!)![1]!;
+    const api = new Api(url, TOKENS.orgAdmin);
+    const whoami = await api.get('/api/v1/whoami');
+    expect(whoami.body.user).toBeNull();
+    // No user to act for and no userId required: the key's own routine list is empty.
+    expect((await api.get('/api/v1/ai/routines')).body.records).toEqual([]);
+    expect(output.lines()).toContain('  fixed 2 s rate-limit windows');
+    expect(output.lines()).not.toContain('  documents labels=a,b matches ANY of them');
+    stop('SIGINT');
+    await running;
+  });
+
+  it('refuses an unknown profile before starting', async () => {
+    const output = sink();
+    const program = new Command('steward').exitOverride().configureOutput({ writeErr: (text) => output.io.stderr(text) });
+    registerEmulator(program, { io: () => output.io, waitForStop: () => Promise.resolve('SIGINT') });
+    await expect(program.parseAsync(['node', 'steward', 'emulator', '--port', '0', '--profile', 'strict'])).rejects.toThrow(
+      /argument 'strict' is invalid/,
+    );
+    expect(output.lines()).toEqual([]);
   });
 
   it('reports a bad seed as an error instead of starting', async () => {

@@ -217,7 +217,7 @@ describe('options', () => {
     [{ port: 70000 }, 'port must be a whole number from 0 to 65535, got 70000'],
     [{ latencyMs: -1 }, 'latency must be a number of milliseconds >= 0, got -1'],
     [{ requestsPerMinute: 0 }, 'requests per minute must be a whole number >= 1, got 0'],
-    [{ routineUpdateMethod: 'post' as never }, 'routine update method must be patch or put, got post'],
+    [{ routineUpdateMethod: 'post' as never }, 'routineUpdateMethod must be patch or put, got post'],
     [{ dataset: 'prod' as never }, 'unknown dataset prod (built-in datasets: demo, demo-playground)'],
     [{ dataset: 'demo' as const, data: aSeed() }, 'give either data (a seed) or dataset (a built-in one), not both'],
     [{ faults: ['write:1=boom'] }, 'invalid fault `write:1=boom`: not in the fault syntax'],

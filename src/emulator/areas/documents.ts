@@ -1,6 +1,7 @@
-// Documents and the labels they carry: the document list (include=labels, labels= filter in
-// which a document must carry ALL the listed labels, cursor pagination) and the three label
-// writes (PUT and DELETE of one label, PATCH with add/remove lists).
+// Documents and the labels they carry: the document list (include=labels, labels= filter,
+// cursor pagination) and the three label writes (PUT and DELETE of one label, PATCH with
+// add/remove lists). Whether `labels=a,b` keeps documents carrying ALL or ANY of the labels is
+// OPEN (gaps.md); the `documentLabelsFilter` knob picks.
 import type { DocumentLabelsPatchResult, DocumentRecord } from '../../api/types.js';
 import { labelKey } from '../../domain/rules.js';
 import { actingUser } from '../auth.js';
@@ -68,12 +69,18 @@ function listDocuments(context: RequestContext) {
   const sortDirection = enumQuery(query, 'sortDirection', ['asc', 'desc'] as const, 'asc');
   const wanted = (query.get('labels') ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
   const wantedIds = wanted.map((name) => findLabel(state, name)?.id);
+  const carries = (document: StoredDocument, id: string | undefined) => id !== undefined && document.labelIds.includes(id);
+  const matchesLabels = (document: StoredDocument) =>
+    wantedIds.length === 0 ||
+    (context.knobs.documentLabelsFilter === 'all'
+      ? wantedIds.every((id) => carries(document, id))
+      : wantedIds.some((id) => carries(document, id)));
   const folderId = query.get('folderId');
   const creatorId = query.get('creatorId');
   const documents = state.documents.filter(
     (document) =>
       (include.has('includeDeleted') || !document.deleted) &&
-      wantedIds.every((id) => id !== undefined && document.labelIds.includes(id)) &&
+      matchesLabels(document) &&
       (folderId === null || document.folder?.id === folderId) &&
       (creatorId === null || document.ownerId === creatorId),
   );

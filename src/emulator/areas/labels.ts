@@ -1,6 +1,8 @@
 // Labels: list, create, read, update (a new name renames; documents keep the label) and delete
-// (409 while applied to documents). Names compare case-insensitively; only Organization Admins
-// may set `verified` or `homepage` (OpenAPI file wording for the messages).
+// (409 while applied to documents, or, with `labelDeleteInUse: 'unlink'`, taken off them and
+// deleted). Names compare case-insensitively; only Organization Admins may set `verified` or
+// `homepage` (OpenAPI file wording for the messages). An organization key tied to no user
+// creates labels with the key's own role.
 import type { Label } from '../../api/types.js';
 import {
   LABEL_COLOR_PATTERN,
@@ -18,6 +20,7 @@ import { booleanValue, nullableString, rejectUnknownFields, requireObject, strin
 
 const LABEL_FIELDS = ['name', 'color', 'description', 'verified', 'homepage'] as const;
 export const LABEL_NOT_FOUND = 'Label not found';
+export const LABEL_IN_USE = 'Cannot delete label that is applied to documents';
 
 /** The label with this name, compared case-insensitively. */
 export function findLabel(state: EmulatorState, name: string): StoredLabel | undefined {
@@ -86,7 +89,6 @@ function isAdmin(context: RequestContext): boolean {
   return actingUser(context).orgRole === 'ORG_ADMIN';
 }
 
-
 function createLabel(context: RequestContext) {
   const admin = isAdmin(context);
   const body = requireObject(context.body);
@@ -132,7 +134,9 @@ function deleteLabel(context: RequestContext) {
   if (!admin && (label.verified || label.homepage)) {
     throw forbidden('Permission denied - cannot delete verified/homepage labels without admin permissions');
   }
-  if (usageCount(context.state, label.id) > 0) throw conflict('Cannot delete label that is applied to documents');
+  if (context.knobs.labelDeleteInUse === 'conflict' && usageCount(context.state, label.id) > 0) {
+    throw conflict(LABEL_IN_USE);
+  }
   context.state.labels = context.state.labels.filter((candidate) => candidate.id !== label.id);
   for (const document of context.state.documents) {
     document.labelIds = document.labelIds.filter((id) => id !== label.id);

@@ -1,6 +1,8 @@
 // AI routines: list (per owner, newest first, paginated), read, create, update by PATCH or by
 // PUT (the emulator serves one of the two; the other answers 405), delete and trigger. Server-
-// managed fields (lastRun, recipientCount, createdAt, updatedAt) are kept here.
+// managed fields (lastRun, recipientCount, createdAt, updatedAt) are kept here. Two OPEN points
+// meet here: whether an organization key needs `userId` on every routine endpoint, and whether
+// such a key without `userId` acts for its creator or for nobody (`orgKeyUser`).
 import type { Routine } from '../../api/types.js';
 import { UUID_PATTERN } from '../../domain/rules.js';
 import { actingUser } from '../auth.js';
@@ -27,6 +29,7 @@ import {
 } from './routineFields.js';
 
 export const ROUTINES_DISABLED = 'AI routines are not enabled for this organization';
+export const USER_ID_REQUIRED = 'required for organization API keys';
 const COLLECTION = '/api/v1/ai/routines';
 const ITEM = '/api/v1/ai/routines/{routineId}';
 
@@ -76,8 +79,15 @@ export function toRoutine(routine: StoredRoutine, state: EmulatorState, now: Dat
   };
 }
 
+/**
+ * Checks that routines are enabled and, when the emulator requires it, that an organization key
+ * names its user (400 `userId: required for organization API keys`).
+ */
 function requireRoutinesEnabled(context: RequestContext): void {
   if (!context.state.organization.routinesEnabled) throw forbidden(ROUTINES_DISABLED);
+  if (context.knobs.routinesRequireUserId && context.caller.keyScope === 'organization' && context.query.get('userId') === null) {
+    throw badRequest('userId', USER_ID_REQUIRED);
+  }
 }
 
 /** 429 (detail form) when `owner` already has the maximum number of active routines. */
@@ -102,13 +112,14 @@ function visibleRoutine(context: RequestContext): StoredRoutine {
   const routine = context.state.routines.find((candidate) => candidate.id === routineId);
   const mayRead =
     routine !== undefined &&
-    (context.caller.keyScope === 'organization' && !acting.explicit ? true : routine.ownerId === acting.user.id);
+    (context.caller.keyScope === 'organization' && !acting.explicit ? true : routine.ownerId === acting.user?.id);
   if (!routine || !mayRead) throw notFound('Routine not found');
   return routine;
 }
 
 function listRoutines(context: RequestContext) {
   requireRoutinesEnabled(context);
+  // An organization key tied to no user has no routines of its own: without userId, none.
   const owner = actingUser(context, 'filter').user;
   const sortField = enumQuery(context.query, 'sortField', ['createdAt', 'updatedAt', 'name'] as const, 'createdAt');
   const sortDirection = enumQuery(
@@ -118,11 +129,11 @@ function listRoutines(context: RequestContext) {
     sortField === 'name' ? 'asc' : 'desc',
   );
   const routines = context.state.routines
-    .filter((routine) => routine.ownerId === owner.id)
+    .filter((routine) => owner !== null && routine.ownerId === owner.id)
     .map((routine) => toRoutine(routine, context.state, context.now));
   return json(
     paginate(routines, context.query, {
-      list: `routines:${owner.id}:${sortField}`,
+      list: `routines:${owner?.id ?? 'nobody'}:${sortField}`,
       keyOf: (routine) => [sortField === 'name' ? routine.name.toLowerCase() : routine[sortField], routine.id],
       directions: [sortDirection, sortDirection],
     }),
@@ -132,6 +143,8 @@ function listRoutines(context: RequestContext) {
 function createRoutine(context: RequestContext) {
   requireRoutinesEnabled(context);
   const owner = actingUser(context).user;
+  // Nobody to own the routine: an organization key tied to no user must name one.
+  if (owner === null) throw badRequest('userId', USER_ID_REQUIRED);
   const fields = parseRoutineCreate(requireObject(context.body), context.state, owner, context.now);
   requireActiveSlot(context.state, owner);
   const timestamp = context.now.toISOString();

@@ -1,7 +1,10 @@
 // GET /api/v1/whoami: the caller's key scope, organization role and per-model roles; the
-// `modelId` filter answers 404 when any listed model is missing or not accessible.
-import type { Whoami, WhoamiModelRole } from '../../api/types.js';
+// `modelId` filter answers 404 when any listed model is missing or not accessible. What `user`
+// holds for an organization key is OPEN (gaps.md): the creator, or one of three forms of "none".
+import type { Whoami, WhoamiModelRole, WhoamiUser } from '../../api/types.js';
+import type { Caller } from '../auth.js';
 import type { Route } from '../context.js';
+import type { OrgKeyUser } from '../profiles.js';
 import { json, notFound } from '../http.js';
 import { modelRoleOf, permissionsOf, type EmulatorState, type StoredUser } from '../state.js';
 
@@ -14,12 +17,31 @@ function accessibleRoles(state: EmulatorState, user: StoredUser): [string, Whoam
   return roles;
 }
 
+/** The wire form: `user` as api.md has it, or absent, null or with null fields for a key tied to no user. */
+type WhoamiBody = Omit<Whoami, 'user'> & { user?: WhoamiUser | null | { id: null; email: null; name: null } };
+
+/** The `user` member of the answer (undefined: leave the key out). */
+function whoamiUser(caller: Caller, orgKeyUser: OrgKeyUser): WhoamiBody['user'] {
+  if (caller.user !== null) return { id: caller.user.id, email: caller.user.email, name: caller.user.displayName };
+  switch (orgKeyUser) {
+    case 'absent':
+      return undefined;
+    case 'null':
+      return null;
+    case 'null-fields':
+      return { id: null, email: null, name: null };
+    case 'creator':
+      throw new Error('an organization key that acts for its creator has a user');
+  }
+}
+
 export const whoamiRoutes: Route[] = [
   {
     method: 'GET',
     template: '/api/v1/whoami',
-    handler: ({ caller, state, query }) => {
-      const roles = accessibleRoles(state, caller.user);
+    handler: ({ caller, state, query, knobs }) => {
+      // A key tied to no user still has the model roles it was given through its creator.
+      const roles = accessibleRoles(state, caller.creator);
       const filter = query.get('modelId');
       let rolesByModel: Record<string, WhoamiModelRole>;
       let truncated = false;
@@ -37,12 +59,13 @@ export const whoamiRoutes: Route[] = [
         truncated = roles.length > limit;
         rolesByModel = Object.fromEntries(roles.slice(0, limit));
       }
-      const body: Whoami = {
+      const user = whoamiUser(caller, knobs.orgKeyUser);
+      const body: WhoamiBody = {
         keyScope: caller.keyScope,
         orgRole: caller.orgRole,
         rolesByModel,
         ...(truncated ? { rolesByModelTruncated: true } : {}),
-        user: { id: caller.user.id, email: caller.user.email, name: caller.user.displayName },
+        ...(user === undefined ? {} : { user }),
       };
       return json(body);
     },

@@ -1,0 +1,167 @@
+// The two sides of every OPEN point of gaps.md. The emulator answers each open question one way
+// (a knob); a profile picks all of them at once: `reference` is what steward was first built
+// against, `other` takes the opposite answer everywhere, as an independent server following the
+// same spec might. A knob given explicitly overrides its profile, so tests can mix the two.
+import { StewardError } from '../errors.js';
+
+export const EMULATOR_PROFILES = ['reference', 'other'] as const;
+export type EmulatorProfile = (typeof EMULATOR_PROFILES)[number];
+
+/** What `GET /api/v1/whoami` answers as `user` for an organization key. */
+export const ORG_KEY_USER_FORMS = ['creator', 'absent', 'null', 'null-fields'] as const;
+/**
+ * `creator`: the user who created the key (and the key acts for that user when no `userId` is
+ * given); `absent`: no `user` key; `null`: `user: null`; `null-fields`: `{id: null, email: null,
+ * name: null}`. Every form but `creator` makes the key act for no user.
+ */
+export type OrgKeyUser = (typeof ORG_KEY_USER_FORMS)[number];
+
+/** Which method updates a routine; the other one answers 405. */
+export const ROUTINE_UPDATE_METHODS = ['patch', 'put'] as const;
+export type RoutineUpdateMethod = (typeof ROUTINE_UPDATE_METHODS)[number];
+
+/** What `labels=a,b` on the documents list means: documents carrying all of them, or any. */
+export const DOCUMENT_LABELS_FILTERS = ['all', 'any'] as const;
+export type DocumentLabelsFilter = (typeof DOCUMENT_LABELS_FILTERS)[number];
+
+/** How the per-key request budget is counted: a sliding window, or fixed windows from the epoch. */
+export const RATE_LIMIT_WINDOWS = ['sliding', 'fixed'] as const;
+export type RateLimitWindow = (typeof RATE_LIMIT_WINDOWS)[number];
+
+/** What DELETE of a label applied to documents does: 409, or delete it and take it off them. */
+export const LABEL_DELETE_IN_USE = ['conflict', 'unlink'] as const;
+export type LabelDeleteInUse = (typeof LABEL_DELETE_IN_USE)[number];
+
+/** One answer to each open point, all settled. */
+export interface EmulatorKnobs {
+  orgKeyUser: OrgKeyUser;
+  /** An organization key without `userId` on any routine endpoint gets 400. */
+  routinesRequireUserId: boolean;
+  documentLabelsFilter: DocumentLabelsFilter;
+  rateLimitWindow: RateLimitWindow;
+  /** Length of the rate-limit window; the request budget counts per window. */
+  rateLimitWindowMs: number;
+  /** Whether 429 answers carry `Retry-After`. */
+  sendRetryAfter: boolean;
+  routineUpdateMethod: RoutineUpdateMethod;
+  labelDeleteInUse: LabelDeleteInUse;
+}
+
+export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
+
+/** Each profile's answers. */
+export const PROFILE_KNOBS: Readonly<Record<EmulatorProfile, Readonly<EmulatorKnobs>>> = {
+  reference: {
+    orgKeyUser: 'creator',
+    routinesRequireUserId: false,
+    documentLabelsFilter: 'all',
+    rateLimitWindow: 'sliding',
+    rateLimitWindowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
+    sendRetryAfter: true,
+    routineUpdateMethod: 'patch',
+    labelDeleteInUse: 'conflict',
+  },
+  other: {
+    orgKeyUser: 'null-fields',
+    routinesRequireUserId: true,
+    documentLabelsFilter: 'any',
+    rateLimitWindow: 'fixed',
+    rateLimitWindowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
+    sendRetryAfter: false,
+    routineUpdateMethod: 'put',
+    labelDeleteInUse: 'unlink',
+  },
+};
+
+/** The knobs in the order they are described. */
+export const KNOB_NAMES = Object.keys(PROFILE_KNOBS.reference) as (keyof EmulatorKnobs)[];
+
+function invalid(message: string): StewardError {
+  return new StewardError('emulator.option.invalid', message, 'user');
+}
+
+/** `a or b`, or `one of a, b, c`: how messages name the allowed values. */
+export function allowedValues(choices: readonly string[]): string {
+  return choices.length === 2 ? `${choices[0]} or ${choices[1]}` : `one of ${choices.join(', ')}`;
+}
+
+function checkChoice(name: string, value: unknown, choices: readonly string[]): void {
+  if (value !== undefined && !choices.includes(value as string)) {
+    throw invalid(`${name} must be ${allowedValues(choices)}, got ${String(value)}`);
+  }
+}
+
+function checkBoolean(name: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'boolean') throw invalid(`${name} must be true or false, got ${String(value)}`);
+}
+
+/** Throws a StewardError (`emulator.option.invalid`) naming the first malformed profile or knob. */
+export function checkProfileOptions(options: { profile?: unknown } & Partial<Record<keyof EmulatorKnobs, unknown>>): void {
+  checkChoice('profile', options.profile, EMULATOR_PROFILES);
+  checkChoice('orgKeyUser', options.orgKeyUser, ORG_KEY_USER_FORMS);
+  checkBoolean('routinesRequireUserId', options.routinesRequireUserId);
+  checkChoice('documentLabelsFilter', options.documentLabelsFilter, DOCUMENT_LABELS_FILTERS);
+  checkChoice('rateLimitWindow', options.rateLimitWindow, RATE_LIMIT_WINDOWS);
+  const windowMs = options.rateLimitWindowMs;
+  if (windowMs !== undefined && (typeof windowMs !== 'number' || !Number.isInteger(windowMs) || windowMs < 1)) {
+    throw invalid(`rateLimitWindowMs must be a whole number of milliseconds >= 1, got ${String(windowMs)}`);
+  }
+  checkBoolean('sendRetryAfter', options.sendRetryAfter);
+  checkChoice('routineUpdateMethod', options.routineUpdateMethod, ROUTINE_UPDATE_METHODS);
+  checkChoice('labelDeleteInUse', options.labelDeleteInUse, LABEL_DELETE_IN_USE);
+}
+
+/** The profile's knobs with every knob given in `overrides` taking precedence. */
+export function resolveKnobs(profile: EmulatorProfile, overrides: Partial<EmulatorKnobs>): EmulatorKnobs {
+  const knobs: EmulatorKnobs = { ...PROFILE_KNOBS[profile] };
+  for (const name of KNOB_NAMES) {
+    const value = overrides[name];
+    if (value !== undefined) (knobs as unknown as Record<string, unknown>)[name] = value;
+  }
+  return knobs;
+}
+
+/** One phrase per knob, saying what the emulator does with that answer. */
+export function describeKnob(name: keyof EmulatorKnobs, knobs: EmulatorKnobs): string {
+  switch (name) {
+    case 'orgKeyUser':
+      return knobs.orgKeyUser === 'creator'
+        ? 'organization keys act for their creator (whoami user = creator)'
+        : `organization keys act for no user (whoami user ${
+            { absent: 'absent', null: 'null', 'null-fields': '{id: null, email: null, name: null}' }[knobs.orgKeyUser]
+          })`;
+    case 'routinesRequireUserId':
+      return knobs.routinesRequireUserId
+        ? 'routine endpoints need userId with organization keys (400 without)'
+        : 'routine endpoints take organization keys without userId';
+    case 'documentLabelsFilter':
+      return `documents labels=a,b matches ${knobs.documentLabelsFilter === 'all' ? 'ALL' : 'ANY'} of them`;
+    case 'rateLimitWindow':
+    case 'rateLimitWindowMs':
+      return `${knobs.rateLimitWindow} ${knobs.rateLimitWindowMs / 1000} s rate-limit windows`;
+    case 'sendRetryAfter':
+      return knobs.sendRetryAfter ? '429 with Retry-After' : '429 without Retry-After';
+    case 'routineUpdateMethod':
+      return `routine updates by ${knobs.routineUpdateMethod.toUpperCase()} only`;
+    case 'labelDeleteInUse':
+      return knobs.labelDeleteInUse === 'conflict'
+        ? 'deleting a label in use answers 409'
+        : 'deleting a label in use takes it off its documents';
+    default: {
+      const unknownKnob: never = name;
+      throw new Error(`no description for knob ${String(unknownKnob)}`);
+    }
+  }
+}
+
+/** Phrases for every knob that differs from the reference profile (the window once). */
+export function differencesFromReference(knobs: EmulatorKnobs): string[] {
+  const reference = PROFILE_KNOBS.reference;
+  const phrases: string[] = [];
+  for (const name of KNOB_NAMES) {
+    if (knobs[name] === reference[name]) continue;
+    const phrase = describeKnob(name, knobs);
+    if (!phrases.includes(phrase)) phrases.push(phrase);
+  }
+  return phrases;
+}
