@@ -47,10 +47,15 @@ function walk(doc: Document, path: ConfigPath, target: PositionTarget): { node: 
   let anchor = rangeStart(node) ?? 0;
   for (const [index, segment] of path.entries()) {
     const last = index === path.length - 1;
-    if (isAlias(node)) node = node.resolve(doc);
+    // A value reached through an alias is reported where the alias is used, not at its anchor:
+    // that is the place that differs between two uses.
+    if (isAlias(node)) return { node, anchor: rangeStart(node) ?? anchor, complete: false };
     if (isMap(node)) {
       const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
-      if (pair === undefined) return { node, anchor, complete: false };
+      if (pair === undefined) {
+        const merge = node.items.find((item) => isScalar(item.key) && item.key.value === MERGE_KEY && mergedKeys(doc, item.value).has(String(segment)));
+        return { node, anchor: merge === undefined ? anchor : (rangeStart(merge.key) ?? anchor), complete: false };
+      }
       const keyStart = rangeStart(pair.key) ?? anchor;
       anchor = keyStart;
       if (last && target === 'key') return { node: pair.key, anchor, complete: false };
@@ -67,6 +72,20 @@ function walk(doc: Document, path: ConfigPath, target: PositionTarget): { node: 
     }
   }
   return { node, anchor, complete: true };
+}
+
+const MERGE_KEY = '<<';
+
+/** The keys a merge key's value (`*alias` or `[*a, *b]`) brings into its map. */
+function mergedKeys(doc: Document, value: unknown): Set<string> {
+  const keys = new Set<string>();
+  const sources = isSeq(value) ? value.items : [value];
+  for (const source of sources) {
+    const target = isAlias(source) ? source.resolve(doc) : source;
+    if (!isMap(target)) continue;
+    for (const item of target.items) if (isScalar(item.key)) keys.add(String(item.key.value));
+  }
+  return keys;
 }
 
 function rangeStart(node: unknown): number | undefined {

@@ -1,10 +1,12 @@
 // Finds the files of a configuration (one file, or every *.yaml/*.yml of a directory, sorted),
 // parses each with source positions, and reports YAML syntax errors and duplicate keys.
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isAlias, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { decodeConfigFile } from './bytes.js';
 import { locateInDocument, positionAt, type PositionedDocument } from './positions.js';
+import { checkAliasExpansion, checkKeys, checkNesting, checkNumbers, findStarValues, starValueDiagnostic } from './structure.js';
 import { syntaxDiagnostics } from './syntax.js';
 import type { Diagnostic } from './types.js';
 
@@ -47,7 +49,13 @@ export async function readConfigSources(path: string, cwd: string): Promise<Conf
       const entries = await readdir(absolute, { withFileTypes: true });
       const candidates = entries.filter((entry) => CONFIG_FILE.test(entry.name)).map((entry) => join(absolute, entry.name));
       const files: string[] = [];
-      for (const candidate of candidates) if ((await stat(candidate)).isFile()) files.push(candidate);
+      for (const candidate of candidates) {
+        try {
+          if ((await stat(candidate)).isFile()) files.push(candidate);
+        } catch (error) {
+          diagnostics.push(await fileSystemDiagnostic(error, candidate, displayPath(candidate, cwd)));
+        }
+      }
       paths = files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       if (paths.length === 0) {
         diagnostics.push({
@@ -62,20 +70,26 @@ export async function readConfigSources(path: string, cwd: string): Promise<Conf
       paths = [absolute];
     }
   } catch (error) {
-    diagnostics.push(fileSystemDiagnostic(error, displayPath(absolute, cwd)));
+    diagnostics.push(await fileSystemDiagnostic(error, absolute, displayPath(absolute, cwd)));
     return { root: absolute, files: [], diagnostics, digest: digestOf([]) };
   }
 
   const files: ConfigSource[] = [];
   for (const filePath of paths) {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(filePath, 'utf8');
+      bytes = await readFile(filePath);
     } catch (error) {
-      diagnostics.push(fileSystemDiagnostic(error, displayPath(filePath, cwd)));
+      diagnostics.push(await fileSystemDiagnostic(error, filePath, displayPath(filePath, cwd)));
       continue;
     }
-    const source = parseSource(text, filePath, relative(root, filePath).split(sep).join('/') || basename(filePath), displayPath(filePath, cwd));
+    const shown = displayPath(filePath, cwd);
+    const decoded = decodeConfigFile(bytes, shown);
+    diagnostics.push(...decoded.diagnostics);
+    if (!decoded.ok) continue;
+    const source = parseSource(decoded.text, filePath, relative(root, filePath).split(sep).join('/') || basename(filePath), shown);
+    // A file with forbidden characters is not read further: its values would carry them.
+    if (decoded.diagnostics.length > 0) source.source.broken = true;
     files.push(source.source);
     diagnostics.push(...source.diagnostics);
   }
@@ -85,13 +99,30 @@ export async function readConfigSources(path: string, cwd: string): Promise<Conf
 /** Parses one file's text; `name` is its name relative to the configuration, `file` its display path. */
 export function parseSource(text: string, path: string, name: string, file: string): { source: ConfigSource; diagnostics: Diagnostic[] } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false });
+  // Merge keys (`<<: *defaults`) are supported. logLevel 'error' keeps the library from printing
+  // warnings to stderr (they are diagnostics here) while still reporting several documents.
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, merge: true, logLevel: 'error' });
   const source: ConfigSource = { path, name, file, text, doc, lineCounter, value: undefined, broken: doc.errors.length > 0 };
-  const diagnostics: Diagnostic[] = syntaxDiagnostics(source);
-  diagnostics.push(...duplicateKeys(source), ...unresolvedAliases(source));
+  // Nesting is checked first: every other check below walks the document.
+  const tooDeep = checkNesting(source);
+  if (tooDeep !== undefined) {
+    source.broken = true;
+    return { source, diagnostics: [tooDeep] };
+  }
+  // `schedule: * 9 ? * MON *` is one mistake, not the alias errors YAML reports on that line.
+  const stars = findStarValues(text);
+  const starLines = new Set(stars.map((star) => star.line));
+  const diagnostics: Diagnostic[] = [
+    ...stars.map((star) => starValueDiagnostic(file, star)),
+    ...[...syntaxDiagnostics(source), ...unresolvedAliases(source)].filter((diagnostic) => diagnostic.location === undefined || !starLines.has(diagnostic.location.line)),
+  ];
+  diagnostics.push(...duplicateKeys(source), ...checkKeys(source), ...checkNumbers(source));
+  const expansion = checkAliasExpansion(source);
+  if (expansion !== undefined) diagnostics.push(expansion);
   if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) source.broken = true;
+  if (expansion !== undefined) return { source, diagnostics };
   try {
-    source.value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+    source.value = doc.toJS({ maxAliasCount: -1 }) as unknown;
   } catch (error) {
     source.broken = true;
     if (!diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {
@@ -145,9 +176,18 @@ function unresolvedAliases(source: ConfigSource): Diagnostic[] {
   return diagnostics;
 }
 
-function fileSystemDiagnostic(error: unknown, shown: string): Diagnostic {
+async function fileSystemDiagnostic(error: unknown, absolute: string, shown: string): Promise<Diagnostic> {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') {
+  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') {
+    const link = await danglingLink(absolute);
+    if (link !== undefined) {
+      return {
+        severity: 'error',
+        code: 'config.danglingLink',
+        summary: `\`${shown}\` is a symbolic link to \`${link}\`, which ${code === 'ELOOP' ? 'leads back to itself' : 'does not exist'}`,
+        hint: 'point the link at an existing file, or remove it',
+      };
+    }
     return {
       severity: 'error',
       code: 'config.notFound',
@@ -155,7 +195,18 @@ function fileSystemDiagnostic(error: unknown, shown: string): Diagnostic {
       hint: 'pass a steward.yaml file or a directory of *.yaml files',
     };
   }
-  return { severity: 'error', code: 'config.unreadable', summary: `cannot read \`${shown}\`: ${(error as Error).message}` };
+  const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'unknown error');
+  return { severity: 'error', code: 'config.unreadable', summary: `cannot read \`${shown}\`: ${reason}` };
+}
+
+/** The target of `path` when it is a symbolic link that cannot be followed. */
+async function danglingLink(path: string): Promise<string | undefined> {
+  try {
+    if (!(await lstat(path)).isSymbolicLink()) return undefined;
+    return await readlink(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A path as diagnostics show it: relative to the working directory when inside it. */

@@ -1,0 +1,211 @@
+// Limits and exactness of a parsed YAML file, checked before anything walks it recursively:
+// nesting depth, how much aliases expand, keys that are not text, numbers that JavaScript cannot
+// hold exactly (YAML would round 12345678901234567890123 silently), and plain values that start
+// with `*` (YAML reads them as aliases; a cron schedule is the usual victim).
+import { isAlias, isMap, isPair, isScalar, isSeq, type Alias, type Document, type Node } from 'yaml';
+import { positionAt, type PositionedDocument } from './positions.js';
+import type { Diagnostic } from './types.js';
+
+/** Maps and lists nest at most this deep; a configuration needs about six levels. */
+export const MAX_NESTING = 64;
+/** Aliases may repeat at most this many values in one file (an alias bomb repeats billions). */
+export const MAX_ALIAS_EXPANSION = 100_000;
+
+/** The first place nesting goes past MAX_NESTING, or where the parser gave up because it did. */
+export function checkNesting(source: PositionedDocument): Diagnostic | undefined {
+  const overflow = source.doc.errors.find((error) => /call stack/i.test(error.message));
+  if (overflow !== undefined) return nestingDiagnostic(source, overflow.pos[0]);
+  const stack: { node: unknown; depth: number }[] = [{ node: source.doc.contents, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth + 1 > MAX_NESTING) return nestingDiagnostic(source, node.range?.[0] ?? 0);
+    for (const item of node.items as unknown[]) {
+      if (isPair(item)) {
+        stack.push({ node: item.key, depth: depth + 1 }, { node: item.value, depth: depth + 1 });
+      } else stack.push({ node: item, depth: depth + 1 });
+    }
+  }
+  return undefined;
+}
+
+function nestingDiagnostic(source: PositionedDocument, offset: number): Diagnostic {
+  return {
+    severity: 'error',
+    code: 'yaml.tooDeep',
+    summary: `lists and maps nest deeper than ${MAX_NESTING} levels here`,
+    hint: 'a steward configuration nests a few levels only: check for unclosed or repeated brackets',
+    location: positionAt(source, offset),
+  };
+}
+
+/** The alias at which the values aliases repeat pass MAX_ALIAS_EXPANSION, if any. */
+export function checkAliasExpansion(source: PositionedDocument): Diagnostic | undefined {
+  const sizes = new Map<unknown, number>();
+  const sizeOf = (node: unknown): number => {
+    if (isAlias(node)) {
+      const target = node.resolve(source.doc);
+      return target === undefined ? 1 : sizeOf(target);
+    }
+    if (!isMap(node) && !isSeq(node)) return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    sizes.set(node, 1); // a self-referring alias counts once instead of looping
+    let size = 1;
+    for (const item of node.items as unknown[]) {
+      size += isPair(item) ? sizeOf(item.key) + sizeOf(item.value) : sizeOf(item);
+      if (size > MAX_ALIAS_EXPANSION) break;
+    }
+    sizes.set(node, size);
+    return size;
+  };
+  let expanded = 0;
+  for (const alias of aliasesInOrder(source.doc)) {
+    expanded += sizeOf(alias);
+    if (expanded > MAX_ALIAS_EXPANSION) {
+      return {
+        severity: 'error',
+        code: 'yaml.aliasExpansion',
+        summary: `alias \`*${alias.source}\` makes the file repeat more than ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} values`,
+        hint: 'aliases of aliases multiply: write the values out, or repeat fewer levels',
+        location: positionAt(source, alias.range?.[0] ?? 0),
+      };
+    }
+  }
+  return undefined;
+}
+
+function aliasesInOrder(doc: Document): Alias[] {
+  const found: Alias[] = [];
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isAlias(node)) found.push(node);
+    else if (isMap(node) || isSeq(node)) {
+      for (const item of node.items as unknown[]) {
+        if (isPair(item)) stack.push(item.key, item.value);
+        else stack.push(item);
+      }
+    }
+  }
+  return found.sort((a, b) => (a.range?.[0] ?? 0) - (b.range?.[0] ?? 0));
+}
+
+/** Keys that are lists, maps or aliases: a configuration's keys are names. */
+export function checkKeys(source: PositionedDocument): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  forEachNode(source.doc, (node) => {
+    if (!isMap(node)) return;
+    for (const pair of node.items) {
+      const key = pair.key as Node | null;
+      if (key === null || isScalar(key)) continue;
+      const what = isAlias(key) ? 'an alias' : isSeq(key) ? 'a list' : 'a map';
+      diagnostics.push({
+        severity: 'error',
+        code: 'yaml.complexKey',
+        summary: `a key must be a name, but this key is ${what}`,
+        hint: 'write the key as plain text, e.g. `name:`',
+        location: positionAt(source, key.range?.[0] ?? 0),
+      });
+    }
+  });
+  return diagnostics;
+}
+
+/**
+ * Numbers that are not what was written once stored: past ±(2^53 − 1), more digits than a
+ * double holds, or not finite (`.inf`, `.nan`). The server would receive a different value.
+ */
+export function checkNumbers(source: PositionedDocument): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  forEachNode(source.doc, (node) => {
+    if (!isScalar(node) || typeof node.value !== 'number') return;
+    const written = (node.source ?? String(node.value)).trim();
+    const problem = numberProblem(node.value, written);
+    if (problem === undefined) return;
+    diagnostics.push({
+      severity: 'error',
+      code: 'number.inexact',
+      summary: `\`${written}\` ${problem}`,
+      hint: Number.isFinite(node.value) ? 'use a smaller number, with at most 15 significant digits' : 'write a finite number, or null',
+      location: positionAt(source, node.range?.[0] ?? 0),
+    });
+  });
+  return diagnostics;
+}
+
+/** Why a parsed number is not the number that was written, or undefined when it is exact. */
+export function numberProblem(value: number, written: string): string | undefined {
+  if (!Number.isFinite(value)) return 'is not a finite number';
+  if (Math.abs(value) > Number.MAX_SAFE_INTEGER) {
+    return `is larger than ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')}, the largest number steward can send exactly`;
+  }
+  const decimal = canonicalDecimal(written);
+  if (decimal !== undefined && decimal !== canonicalDecimal(String(value))) {
+    return `has more digits than can be stored exactly; it would be sent as ${String(value)}`;
+  }
+  return undefined;
+}
+
+/** A decimal literal as `digits e exponent` without leading or trailing zeros; undefined for other forms. */
+function canonicalDecimal(text: string): string | undefined {
+  const match = /^[-+]?(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(text);
+  if (match === null) return undefined;
+  const [, whole = '', fraction = '', exponent = '0'] = match;
+  let digits = `${whole}${fraction}`;
+  let scale = Number(exponent) - fraction.length;
+  digits = digits.replace(/^0+/, '');
+  if (digits === '') return '0';
+  const trailing = /0*$/.exec(digits)![0].length;
+  digits = digits.slice(0, digits.length - trailing);
+  scale += trailing;
+  return `${digits}e${scale}`;
+}
+
+/** A plain value that starts with `*` and goes on after a space: YAML reads an alias, then fails. */
+export interface StarValue {
+  key: string;
+  value: string;
+  line: number;
+  col: number;
+}
+
+/** Lines like `schedule: * 9 ? * MON *`, found in the text since YAML cannot parse them. */
+export function findStarValues(text: string): StarValue[] {
+  const found: StarValue[] = [];
+  text.split(/\r?\n/).forEach((line, index) => {
+    const match = /^(\s*(?:-\s+)*)([A-Za-z_][\w-]*)(:[ \t]+)(\*\S*(?:[ \t]+(?!#)\S+)+?)[ \t]*(?:[ \t]#.*)?$/.exec(line);
+    if (match === null) return;
+    const [, lead = '', key = '', separator = '', value = ''] = match;
+    found.push({ key, value, line: index + 1, col: lead.length + key.length + separator.length + 1 });
+  });
+  return found;
+}
+
+/** The diagnostic for one StarValue: quote it (with the cron fields named for a schedule). */
+export function starValueDiagnostic(file: string, star: StarValue): Diagnostic {
+  const schedule = star.key === 'schedule';
+  return {
+    severity: 'error',
+    code: 'yaml.unquotedStar',
+    summary: `\`${star.key}\` starts with \`*\`, which YAML reads as an alias${schedule ? ', not as the start of a cron schedule' : ''}`,
+    hint: `quote the value: \`${star.key}: "${star.value.replace(/"/g, '\\"')}"\``,
+    location: { file, line: star.line, col: star.col },
+  };
+}
+
+/** Calls `visit` for every node of the document, without recursion (nesting may be deep). */
+function forEachNode(doc: Document, visit: (node: unknown) => void): void {
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || node === undefined) continue;
+    visit(node);
+    if (isMap(node) || isSeq(node)) {
+      for (const item of node.items as unknown[]) {
+        if (isPair(item)) stack.push(item.key, item.value);
+        else stack.push(item);
+      }
+    }
+  }
+}
