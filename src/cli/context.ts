@@ -1,13 +1,13 @@
 // What the plan-like commands share: where output goes, the config path default, loading the
 // config for one environment, and a client built from the environment's token variable.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ApiClient } from '../api/client.js';
 import { PlatformApi } from '../api/platform.js';
 import { loadConfig } from '../config/load.js';
-import type { LoadedConfig } from '../config/types.js';
+import type { Diagnostic, LoadedConfig } from '../config/types.js';
 import { StewardError, toErrorEnvelope } from '../errors.js';
 import { diagnosticToJson, githubAnnotations, renderDiagnostics } from '../render/diagnostics.js';
 
@@ -31,22 +31,65 @@ export interface ConnectionOptions {
   color?: boolean;
   /** Overrides the environment's request budget (for a raised limit, or a local emulator). */
   requestsPerMinute?: number;
+  /** Machine output: stdout carries exactly one JSON document, whatever happens. */
+  json?: boolean;
 }
 
 export const STEWARD_VERSION = (
   JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string }
 ).version;
 
-/** The config path: as given, else `steward.yaml` in the working directory, else the directory. */
+/**
+ * The config path: as given (`--config .` for the working directory itself), else
+ * `./steward.yaml`, else a `./steward/` directory. Never every *.yaml of the working directory
+ * unasked: a repository root holds other YAML (mkdocs.yml, workflows) that is not steward's.
+ */
 export function configPath(given: string | undefined, cwd: string): string {
   if (given !== undefined) return resolve(cwd, given);
   const file = resolve(cwd, 'steward.yaml');
-  return existsSync(file) ? file : cwd;
+  if (existsSync(file)) return file;
+  const directory = resolve(cwd, 'steward');
+  if (existsSync(directory) && statSync(directory).isDirectory()) return directory;
+  throw new StewardError('config.not-found', `no configuration here: neither ./steward.yaml nor a ./steward/ directory exists in ${cwd}`, 'user', {
+    hint: 'pass --config PATH (a file, or a directory of *.yaml files; --config . for this directory), or create one with `npx steward init`',
+  });
 }
 
-/** Colour only on a terminal, never with NO_COLOR, and not when turned off by --no-color. */
+/**
+ * Whether to colour: never with --no-color; else as FORCE_COLOR says when it is set (`0` or
+ * `false` off, anything else, even empty, on: Node's and chalk's reading); else never with a
+ * non-empty NO_COLOR (no-color.org); else only on a terminal.
+ */
 export function useColor(io: CommandIo, option: boolean | undefined): boolean {
-  return option !== false && io.isTTY && (io.env.NO_COLOR === undefined || io.env.NO_COLOR === '');
+  if (option === false) return false;
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
+  return io.isTTY;
+}
+
+/**
+ * Workflow commands (`::error file=…`) for GitHub Actions. The runner reads them from stdout and
+ * stderr alike (actions/runner ScriptHandler.cs hands both streams to its command parser), so
+ * under --json they go to stderr and stdout stays one JSON document.
+ */
+export function annotate(io: CommandIo, diagnostics: Diagnostic[], json: boolean): void {
+  if (io.env.GITHUB_ACTIONS !== 'true' || diagnostics.length === 0) return;
+  (json ? io.stderr : io.stdout)(githubAnnotations(diagnostics));
+}
+
+/**
+ * A wrong or missing --env is the command's fault, not the config's: when choosing the
+ * environment is the only error, it is reported as such, naming the declared environments.
+ */
+export function environmentError(diagnostics: readonly Diagnostic[], declared: readonly string[]): StewardError | undefined {
+  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+  const [only] = errors;
+  if (errors.length !== 1 || only === undefined || (only.code !== 'environment.unknown' && only.code !== 'environment.required')) return undefined;
+  return new StewardError(only.code === 'environment.unknown' ? 'cli.env-unknown' : 'cli.env-required', only.summary, 'user', {
+    ...(only.hint === undefined ? {} : { hint: only.hint }),
+    details: { environments: [...declared] },
+  });
 }
 
 /** Loads and validates the config for one environment; prints the diagnostics and throws if invalid. */
@@ -61,11 +104,16 @@ export async function loadForEnvironment(io: CommandIo, options: ConnectionOptio
       return undefined;
     }
   };
+  const json = options.json === true;
   if (!result.ok) {
+    const wrongEnvironment = environmentError(result.diagnostics, result.environments);
+    if (wrongEnvironment !== undefined) throw wrongEnvironment;
     io.stderr(renderDiagnostics(result.diagnostics, { color, sources }));
-    if (io.env.GITHUB_ACTIONS === 'true') io.stdout(githubAnnotations(result.diagnostics));
+    annotate(io, result.diagnostics, json);
     const errors = result.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
-    throw new StewardError('config.invalid', `the configuration at ${path} is not valid (${errors} error${errors === 1 ? '' : 's'} above)`, 'user', {
+    const counted = `${errors} error${errors === 1 ? '' : 's'}`;
+    // The JSON envelope carries the diagnostics themselves; "above" only makes sense on a terminal.
+    throw new StewardError('config.invalid', `the configuration at ${path} is not valid (${json ? counted : `${counted} above`})`, 'user', {
       details: { diagnostics: result.diagnostics.map(diagnosticToJson) },
     });
   }

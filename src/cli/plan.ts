@@ -111,7 +111,7 @@ function positiveInteger(value: string): number {
 /** Options every plan-like command takes. */
 export function connectionOptions(command: Command): Command {
   return command
-    .option('-c, --config <path>', 'config file or directory (default: ./steward.yaml, else the current directory)')
+    .option('-c, --config <path>', 'config file or directory (default: ./steward.yaml, else ./steward/; --config . for this directory)')
     .option('-e, --env <name>', 'environment to act on (required when the config declares several)')
     .option('--base-url <url>', "override the environment's base URL (e.g. a local emulator)")
     .option('--requests-per-minute <n>', "override the environment's request budget (default 60)", positiveInteger)

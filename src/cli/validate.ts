@@ -1,13 +1,18 @@
-// `steward validate [PATH] [--env NAME] [--json]`: checks a configuration without talking to any
-// server, in the editor's pre-commit hook or in CI. Exit 0 when valid (warnings allowed), 1 not.
+// `steward validate [PATH] [--config PATH] [--env NAME] [--json]`: checks a configuration without
+// talking to any server, in the editor's pre-commit hook or in CI. Exit 0 when valid (warnings
+// allowed), 1 not.
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { analyzeConfig } from '../config/analyze.js';
-import { diagnosticToJson, githubAnnotations, renderDiagnostics } from '../render/diagnostics.js';
-import { configPath, processIo, useColor, type CommandIo } from './context.js';
+import { displayPath } from '../config/sources.js';
+import { StewardError } from '../errors.js';
+import { diagnosticToJson, renderDiagnostics } from '../render/diagnostics.js';
+import { annotate, configPath, environmentError, processIo, reportError, useColor, type CommandIo } from './context.js';
 
 export interface ValidateOptions {
+  /** The config, like every other command's --config (the positional PATH says the same). */
+  config?: string;
   /** Check references against this environment only (default: every declared environment). */
   env?: string;
   json?: boolean;
@@ -16,7 +21,19 @@ export interface ValidateOptions {
 }
 
 /** Runs `steward validate`; returns the exit code (0 valid, 1 invalid). */
-export async function runValidate(path: string | undefined, options: ValidateOptions, io: CommandIo): Promise<number> {
+export async function runValidate(positional: string | undefined, options: ValidateOptions, io: CommandIo): Promise<number> {
+  try {
+    return await validate(positional, options, io);
+  } catch (error) {
+    return reportError(io, error, options.json === true);
+  }
+}
+
+async function validate(positional: string | undefined, options: ValidateOptions, io: CommandIo): Promise<number> {
+  if (positional !== undefined && options.config !== undefined && positional !== options.config) {
+    throw new StewardError('cli.options', `validate was given two configs: ${positional} and --config ${options.config}`, 'user', { hint: 'pass one of them' });
+  }
+  const path = positional ?? options.config;
   const target = configPath(path, io.cwd);
   const analysis = await analyzeConfig(target, {
     ...(options.env === undefined ? {} : { environment: options.env }),
@@ -25,9 +42,12 @@ export async function runValidate(path: string | undefined, options: ValidateOpt
     cwd: io.cwd,
   });
   const { diagnostics } = analysis;
+  const wrongEnvironment = environmentError(diagnostics, analysis.environments);
+  if (wrongEnvironment !== undefined) throw wrongEnvironment;
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const valid = errors === 0;
+  annotate(io, diagnostics, options.json === true);
 
   if (options.json) {
     const report = {
@@ -42,7 +62,6 @@ export async function runValidate(path: string | undefined, options: ValidateOpt
     return valid ? 0 : 1;
   }
 
-  if (io.env.GITHUB_ACTIONS === 'true' && diagnostics.length > 0) io.stdout(githubAnnotations(diagnostics));
   if (diagnostics.length > 0) {
     const sources = (file: string) => {
       const fromAnalysis = analysis.files.find((source) => source.file === file);
@@ -55,7 +74,7 @@ export async function runValidate(path: string | undefined, options: ValidateOpt
     };
     io.stderr(`${renderDiagnostics(diagnostics, { color: useColor(io, options.color), sources })}\n`);
   }
-  const shown = path ?? (analysis.files.length === 1 ? analysis.files[0]!.file : '.');
+  const shown = path ?? displayPath(target, io.cwd);
   if (valid) {
     const environments = analysis.checked.length === 0 ? '' : `; environment${analysis.checked.length === 1 ? '' : 's'} ${analysis.checked.join(', ')}`;
     const files = `${analysis.files.length} file${analysis.files.length === 1 ? '' : 's'}`;
@@ -76,7 +95,8 @@ export function registerValidate(program: Command, io: () => CommandIo = process
   program
     .command('validate')
     .description('check a configuration (file or directory) without contacting any server')
-    .argument('[path]', 'config file or directory (default: ./steward.yaml, else the current directory)')
+    .argument('[path]', 'config file or directory, the same as --config (default: ./steward.yaml, else ./steward/)')
+    .option('-c, --config <path>', 'config file or directory (default: ./steward.yaml, else ./steward/; --config . for this directory)')
     .option('-e, --env <name>', 'check references against this environment only (default: every environment)')
     .option('--json', 'print the findings as JSON')
     .option('--no-color', 'do not colour the output')

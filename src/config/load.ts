@@ -6,7 +6,7 @@ import type { Diagnostic, EnvironmentConfig, LoadedConfig, StewardConfig } from 
 
 export type ConfigLoadResult =
   | { ok: true; loaded: LoadedConfig; /** Warnings only. */ diagnostics: Diagnostic[] }
-  | { ok: false; diagnostics: Diagnostic[] };
+  | { ok: false; diagnostics: Diagnostic[]; /** Declared environment names, for the CLI's --env message. */ environments: string[] };
 
 export interface LoadOptions {
   /** Environment to select; may be omitted when exactly one is declared. */
@@ -24,7 +24,7 @@ export async function loadConfig(path: string, options: LoadOptions = {}): Promi
   const analysis = await analyzeConfig(path, { ...options, selectionRequired: true });
   const { merged, selected } = analysis;
   if (analysis.diagnostics.some((diagnostic) => diagnostic.severity === 'error') || selected === undefined || merged === undefined) {
-    return { ok: false, diagnostics: analysis.diagnostics };
+    return { ok: false, diagnostics: analysis.diagnostics, environments: analysis.environments };
   }
   const config = selected.config as unknown as StewardConfig;
   return {

@@ -68,7 +68,8 @@ describe('steward validate', () => {
   it('prints JSON for tools with --json, and nothing else', async () => {
     const { io, out } = capture({ env: { GITHUB_ACTIONS: 'true' } });
     expect(await runValidate('test/fixtures/031-downgrade-above-shutoff', { json: true }, io)).toBe(1);
-    expect(out.stderr).toBe('');
+    // The runner reads workflow commands from stderr too: stdout stays one JSON document.
+    expect(out.stderr).toMatch(/^::error file=test\/fixtures\/031-downgrade-above-shutoff\/steward.yaml,line=9,col=21,title=steward creditControls.order::/);
     expect(JSON.parse(out.stdout)).toEqual({
       valid: false,
       errors: 1,
@@ -117,7 +118,7 @@ describe('steward validate', () => {
     expect(checked.out.stdout).toContain('environment playground)');
     const unknown = capture();
     expect(await runValidate('examples/gitops', { env: 'prod' }, unknown.io)).toBe(1);
-    expect(unknown.out.stderr).toContain('error: unknown environment `prod`; this configuration declares `production` and `playground`\n  hint: did you mean `production`?');
+    expect(unknown.out.stderr).toBe('Error: unknown environment `prod`; this configuration declares `production` and `playground`\nHint: did you mean `production`?\n');
   });
 
   it('colours on a terminal, but not with NO_COLOR or --no-color', async () => {
@@ -140,10 +141,10 @@ describe('steward validate', () => {
     expect(out.stdout).toBe('The configuration at steward.yaml is valid (1 file; environment production).\n');
   });
 
-  it('defaults to the current directory otherwise, merging its files', async () => {
+  it('reads the current directory only when asked with --config ., merging its files', async () => {
     const directory = await configDirectory({ 'environments.yaml': ENVIRONMENT, 'labels.yaml': 'version: 1\nlabels:\n  - name: finance\n  - name: Finance\n' });
     const { io, out } = capture({ cwd: directory });
-    expect(await runValidate(undefined, {}, io)).toBe(1);
+    expect(await runValidate(undefined, { config: '.' }, io)).toBe(1);
     expect(out.stderr).toContain('labels.yaml:4:11: error: label `Finance` is declared twice (label names compare case-insensitively); the first declaration is at labels.yaml:3:11');
   });
 
@@ -164,6 +165,6 @@ describe('steward validate', () => {
 
   it('is registered on the program with its options', () => {
     const command = buildProgram().commands.find((candidate) => candidate.name() === 'validate');
-    expect(command?.options.map((option) => option.long)).toEqual(['--env', '--json', '--no-color']);
+    expect(command?.options.map((option) => option.long)).toEqual(['--config', '--env', '--json', '--no-color']);
   });
 });

@@ -118,12 +118,13 @@ describe('errors a user meets', () => {
     expect(result.err).toContain('this user id is not a user of the instance: 00000000-0000-4000-8000-000000000000');
   });
 
-  it('puts the diagnostics of an invalid config in the --json error', async () => {
+  it('says in the --json error that --env names no environment, and lists the declared ones', async () => {
     const target = await steward();
     const result = await target.plan({ json: true, env: 'staging' });
-    const envelope = JSON.parse(result.out) as { error: { code: string; diagnostics: { code: string; message: string }[] } };
-    expect(envelope.error.code).toBe('config.invalid');
-    expect(envelope.error.diagnostics[0]!.message).toMatch(/staging/);
+    const envelope = JSON.parse(result.out) as { error: { code: string; message: string; environments: string[] } };
+    expect(envelope.error.code).toBe('cli.env-unknown');
+    expect(envelope.error.message).toMatch(/unknown environment `staging`/);
+    expect(envelope.error.environments.length).toBeGreaterThan(0);
   });
 
   it('asks for one output form', async () => {
