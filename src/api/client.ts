@@ -1,10 +1,11 @@
 // The one way steward talks to the platform: joins paths to the instance origin, authenticates,
-// paces every attempt under the key's budget, retries what is safe to retry, turns every failure
-// into an ApiError, logs each attempt (redacted) and counts requests for the plan summary.
+// paces every attempt under the key's budget, retries what is safe to retry within a time limit
+// per request, tells of slow answers and waits, turns every failure into an ApiError, logs each
+// attempt (redacted), reports events to an observer and counts requests for the plan summary.
 
 import pLimit from 'p-limit';
 import { StewardError } from '../errors.js';
-import { apiErrorFromNetwork, apiErrorFromResponse, ApiError, type RequestContext } from './errors.js';
+import { apiErrorFromNetwork, apiErrorFromResponse, ApiError, namesQuota, quotaError, readErrorBody, type RequestContext } from './errors.js';
 import { formatAttempt, formatRetryWait, redactingLog, Redactor } from './log.js';
 import { defaultBurst, pacerKey, sharedPacer, type Pacer, type PacerClock } from './pacing.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type AttemptFailure, type HttpMethod, type RetryDecision, type RetryPolicyOptions } from './retry.js';
@@ -12,6 +13,27 @@ import { Transport, TransportFailure, type RawResponse } from './transport.js';
 import { encodeQuery, resolveInstanceOrigin, type QueryValue } from './url.js';
 
 export type { HttpMethod } from './retry.js';
+
+/**
+ * What the client is doing, for progress displays and heartbeats (contract 2). `route` is the
+ * route template (`GET /api/v1/ai/routines/{routineId}`); no event carries a token or a body.
+ */
+export type ClientEvent =
+  /** An attempt starts (after its pacing slot was granted). */
+  | { type: 'request'; method: HttpMethod; route: string; operation: string }
+  /** An attempt ended; `status` is undefined when no response came back. */
+  | { type: 'response'; method: HttpMethod; route: string; operation: string; status: number | undefined; ms: number }
+  /** A wait of a second or more is about to happen. */
+  | { type: 'wait'; reason: 'rate-limit' | 'retry' | 'pacing'; ms: number; operation: string }
+  /** An attempt has had no answer for `waitedMs` (every slow-notice interval, 10 s by default). */
+  | { type: 'slow'; method: HttpMethod; route: string; operation: string; waitedMs: number }
+  /** A page of a paginated list was read; `totalPages` when the server says how many records there are. */
+  | { type: 'page'; operation: string; page: number; totalPages: number | undefined };
+
+/** Default time limit of one request, attempts and waits between them together. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+/** Default interval of the "still waiting" notices while an attempt has no answer. */
+export const SLOW_NOTICE_MS = 10_000;
 
 export interface ClientOptions {
   /** Instance origin; may already end in /api; http:// only for loopback. */
@@ -32,9 +54,21 @@ export interface ClientOptions {
   maxRetries?: number;
   /** Connect, headers and body timeout of one attempt, default 30 000 ms. */
   timeoutMs?: number;
+  /**
+   * Time limit of one request, every attempt and every wait between retries together (pacing
+   * waits excepted: they are the budget's, not the server's), default 120 000 ms.
+   */
+  requestTimeoutMs?: number;
+  /** Interval of the "still waiting for …" notice and `slow` event while an attempt has no answer, default 10 000 ms. */
+  slowNoticeMs?: number;
+  /** Hears what the client does (attempts, answers, waits, slow answers, pages); see ClientEvent. */
+  observe?: (event: ClientEvent) => void;
   /** `--debug` request log sink; receives already redacted lines. */
   log?: (line: string) => void;
-  /** Told (redacted) when a retry waits a second or more, so a slow failure is not a silent one. */
+  /**
+   * Told (redacted) of every wait after a 429, of other retry waits of a second or more, and of
+   * answers slower than `slowNoticeMs`, so a slow failure is never a silent one.
+   */
   notice?: (line: string) => void;
   /** Jitter source in [0, 1), injectable for tests. */
   random?: () => number;
@@ -96,6 +130,11 @@ function withinTotalBudget(decision: RetryDecision, spentMs: number, budgetMs: n
   return { retry: false, outcomeUnknown: false, note: `the run's total retry budget of ${Math.round(budgetMs / 1000)}s is spent` };
 }
 
+/** A duration for people: `800 ms`, `10 s`, `2.5 s`. */
+function seconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
 /** An authenticated, paced, retrying client of one platform instance. */
 export class ApiClient {
   private readonly origin: string;
@@ -103,6 +142,9 @@ export class ApiClient {
   private readonly redactor: Redactor;
   private readonly log: (line: string) => void;
   private readonly notice: (line: string) => void;
+  private readonly observe: ((event: ClientEvent) => void) | undefined;
+  private readonly requestTimeoutMs: number;
+  private readonly slowNoticeMs: number;
   /** Time spent waiting between retries by all requests of this client. */
   private retryWaitedMs = 0;
   private readonly totalRetryBudgetMs: number;
@@ -125,6 +167,9 @@ export class ApiClient {
     this.redactor = new Redactor(options.token);
     this.log = redactingLog(options.log, this.redactor);
     this.notice = redactingLog(options.notice, this.redactor);
+    this.observe = options.observe;
+    this.requestTimeoutMs = positive(options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeoutMs');
+    this.slowNoticeMs = positive(options.slowNoticeMs, SLOW_NOTICE_MS, 'slowNoticeMs');
     this.totalRetryBudgetMs = options.totalRetryBudgetMs ?? 300_000;
     const requestsPerMinute = positive(options.requestsPerMinute, 60, 'requestsPerMinute');
     const burst = positive(options.burst, defaultBurst(requestsPerMinute), 'burst');
@@ -179,6 +224,24 @@ export class ApiClient {
     return method === 'GET' ? run() : this.writeLimit(run);
   }
 
+  /** The pacing budget in requests per minute (the lowest any client of this key asked for). */
+  get requestsPerMinute(): number {
+    return this.pacer.requestsPerMinute;
+  }
+
+  /**
+   * How long `requests` more requests take under the pacing budget from now, behind those
+   * already waiting (for ETAs and the plan's cost line); server latency not included.
+   */
+  estimateMs(requests: number): number {
+    return this.pacer.estimateMs(requests);
+  }
+
+  /** Reports a page of a paginated list to the observer (the page iterators call this). */
+  notePage(operation: string, page: number, totalPages: number | undefined): void {
+    this.observe?.({ type: 'page', operation, page, totalPages });
+  }
+
   /** Counters of this client since it was created (a copy). */
   stats(): RequestStats {
     return { ...this.counters, byRoute: { ...this.counters.byRoute } };
@@ -206,26 +269,38 @@ export class ApiClient {
     }
     let retries = 0;
     let waitedMs = 0;
+    // Time spent on attempts and retry waits; pacing waits do not count (they are ours).
+    let spentMs = 0;
+    const method = context.method as HttpMethod;
+    const shownPath = pathAndQuery.split('?', 1)[0] ?? pathAndQuery;
     for (;;) {
-      const permit = await this.pacer.acquire();
+      const permit = await this.pacer.acquire((ms) => this.announceWait('pacing', ms, context));
       this.count(context.route, retries > 0);
+      this.observe?.({ type: 'request', method, route: context.route, operation: context.operation });
       const started = performance.now();
+      const stopSlowNotices = this.startSlowNotices(context, shownPath, retries);
       let outcome: { response: RawResponse } | { failure: TransportFailure };
       try {
-        outcome = { response: await this.transport.send(url, { method: context.method, headers, body: payload }) };
+        const attemptCapMs = this.requestTimeoutMs - spentMs;
+        outcome = { response: await this.transport.send(url, { method: context.method, headers, body: payload }, attemptCapMs) };
       } catch (error) {
         if (!(error instanceof TransportFailure)) throw error;
         outcome = { failure: error };
       } finally {
+        stopSlowNotices();
         permit.release();
       }
+      const durationMs = performance.now() - started;
+      spentMs += durationMs;
+      const status = 'response' in outcome ? outcome.response.status : undefined;
+      this.observe?.({ type: 'response', method, route: context.route, operation: context.operation, status, ms: durationMs });
       const shown = 'response' in outcome ? outcome.response.status : outcome.failure.failure.code;
       this.log(
         formatAttempt({
           method: context.method,
           path: pathAndQuery,
           outcome: shown,
-          durationMs: performance.now() - started,
+          durationMs,
           retry: retries,
           pacedMs: permit.waitedMs,
         }),
@@ -237,6 +312,11 @@ export class ApiClient {
         if (response.status === 429) {
           this.counters.rateLimited += 1;
           this.pacer.penalize();
+          const contentType = response.headers.get('content-type');
+          // A quota is not lifted by waiting: a final error, the user's to resolve.
+          if (namesQuota(readErrorBody(response.text, contentType).serverMessage)) {
+            throw quotaError(context, { text: response.text, contentType }, this.redactor);
+          }
         }
         if (response.status < 300) return this.parseBody<T>(context, response);
         if (response.status < 400) throw this.redirectError(context, response);
@@ -249,10 +329,10 @@ export class ApiClient {
         failure = { kind: 'network', notSent: outcome.failure.failure.notSent, permanent: outcome.failure.failure.permanent };
       }
 
-      const decision = withinTotalBudget(
-        decideRetry(context.method as HttpMethod, failure, retries, waitedMs, this.retryPolicy),
-        this.retryWaitedMs,
-        this.totalRetryBudgetMs,
+      const decision = this.withinRequestTimeout(
+        withinTotalBudget(decideRetry(method, failure, retries, waitedMs, this.retryPolicy), this.retryWaitedMs, this.totalRetryBudgetMs),
+        spentMs,
+        retries,
       );
       if (!decision.retry) {
         const extra = {
@@ -273,12 +353,48 @@ export class ApiClient {
       }
       retries += 1;
       waitedMs += decision.delayMs;
+      spentMs += decision.delayMs;
       this.retryWaitedMs += decision.delayMs;
       const wait = formatRetryWait(context.method, pathAndQuery, decision.reason, decision.delayMs, retries);
       this.log(wait);
-      if (decision.delayMs >= 1000) this.notice(wait);
+      const rateLimited = failure.kind === 'status' && failure.status === 429;
+      // Every wait for a 429 is told, however short: the user learns the budget is too high.
+      if (rateLimited || decision.delayMs >= 1000) {
+        this.notice(
+          rateLimited
+            ? `rate limited (429) on ${context.method} ${shownPath}: waiting ${seconds(decision.delayMs)} before retry ${retries}`
+            : `${context.method} ${shownPath} answered ${decision.reason}: waiting ${seconds(decision.delayMs)} before retry ${retries}`,
+        );
+      }
+      this.announceWait(rateLimited ? 'rate-limit' : 'retry', decision.delayMs, context);
       await this.sleep(decision.delayMs);
     }
+  }
+
+  /** Stops retrying once the request's own time limit would be passed by the wait and a new attempt. */
+  private withinRequestTimeout(decision: RetryDecision, spentMs: number, retries: number): RetryDecision {
+    if (!decision.retry || spentMs + decision.delayMs < this.requestTimeoutMs) return decision;
+    const spent = retries === 0 ? '' : `gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}; `;
+    return { retry: false, outcomeUnknown: false, note: `${spent}the request's time limit of ${seconds(this.requestTimeoutMs)} is spent` };
+  }
+
+  private announceWait(reason: 'rate-limit' | 'retry' | 'pacing', ms: number, context: RequestContext): void {
+    if (ms >= 1000) this.observe?.({ type: 'wait', reason, ms, operation: context.operation });
+  }
+
+  /** Tells, every `slowNoticeMs`, that an attempt still has no answer; returns the function that stops it. */
+  private startSlowNotices(context: RequestContext, shownPath: string, retries: number): () => void {
+    let waitedMs = 0;
+    const timer = setInterval(() => {
+      waitedMs += this.slowNoticeMs;
+      const attempt = retries === 0 ? '' : `, attempt ${retries + 1}`;
+      const line = `still waiting for ${context.method} ${shownPath} (${seconds(waitedMs)}${attempt})`;
+      this.log(line);
+      this.notice(line);
+      this.observe?.({ type: 'slow', method: context.method as HttpMethod, route: context.route, operation: context.operation, waitedMs });
+    }, this.slowNoticeMs);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   private count(route: string, isRetry: boolean): void {

@@ -187,9 +187,43 @@ export function apiErrorFromResponse(
   });
 }
 
+/**
+ * True when a 429's words name a maximum (a quota such as "User has reached the maximum of 100
+ * routines") rather than a request rate: waiting does not lift a quota, so it is not retried.
+ */
+export function namesQuota(serverMessage: string | undefined): boolean {
+  if (serverMessage === undefined) return false;
+  if (/rate.?limit|requests? (per|a|each) (second|minute|hour)|too many requests|per minute|per second/i.test(serverMessage)) return false;
+  return /\bmaximum\b|\bquota\b|\blimit of \d|\bat most \d|\bmax(imum)? (number )?of \d|\bno more than \d/i.test(serverMessage);
+}
+
+/** Builds the final error of a 429 that names a quota: the user's to resolve, not retried. */
+export function quotaError(
+  context: RequestContext,
+  response: { text: string; contentType: string | null },
+  redactor: Redactor,
+): ApiError {
+  const body = readErrorBody(response.text, response.contentType);
+  const serverMessage = body.serverMessage === undefined ? undefined : redactor.redact(body.serverMessage);
+  const serverCode = body.serverCode === undefined ? undefined : redactor.redact(body.serverCode);
+  return new ApiError({
+    ...context,
+    code: 'api.quota',
+    message: redactor.redact(`${context.operation}: 429 ${serverMessage ?? 'quota reached'} (a quota of the account, not a rate limit: not retried)`),
+    fault: 'user',
+    status: 429,
+    serverMessage,
+    serverCode,
+    hint: 'Waiting does not lift a quota: remove or pause objects the quota counts, or ask the platform to raise it.',
+  });
+}
+
 /** A failure with no HTTP response: refused connection, reset, timeout, DNS. */
 export interface NetworkFailure {
-  /** `ECONNRESET`, `UND_ERR_HEADERS_TIMEOUT`, `ETIMEDOUT` for our own timeout, ... */
+  /**
+   * `ECONNRESET`, `UND_ERR_HEADERS_TIMEOUT`, `ETIMEDOUT` for our own timeout, `EBODYCUT` for a
+   * body that ended before it was complete, ...
+   */
   code: string;
   /** Redacted description. */
   detail: string;
@@ -209,24 +243,39 @@ export function apiErrorFromNetwork(
   extra: { outcomeUnknown?: boolean; retries?: number; note?: string } = {},
 ): ApiError {
   const outcomeUnknown = extra.outcomeUnknown ?? false;
-  let message = `${context.operation}: network error (${failure.detail})`;
+  // A silent server and a cut body are told as what they are, naming the endpoint; undici's
+  // own codes stay in the cause.
+  const special = SPECIAL_NETWORK_FAILURES[failure.code];
+  let message =
+    special === undefined ? `${context.operation}: network error (${failure.detail})` : `${context.operation}: ${context.route}: ${failure.detail}`;
   if (outcomeUnknown) {
     message += '; the outcome is unknown (the server may have applied the change), read back before retrying';
   }
   if (extra.note !== undefined) message += ` (${extra.note})`;
   return new ApiError({
     ...context,
-    code: outcomeUnknown ? 'api.outcome-unknown' : 'api.network',
+    code: outcomeUnknown ? 'api.outcome-unknown' : (special?.code ?? 'api.network'),
     message: redactor.redact(message),
     fault: 'server',
     status: undefined,
     serverMessage: undefined,
     outcomeUnknown,
     retries: extra.retries ?? 0,
-    hint: outcomeUnknown ? undefined : 'Check the base URL and the network path to the instance.',
+    hint: outcomeUnknown ? undefined : (special?.hint ?? 'Check the base URL and the network path to the instance.'),
     cause: failure.cause,
   });
 }
+
+const SPECIAL_NETWORK_FAILURES: Record<string, { code: string; hint: string } | undefined> = {
+  ETIMEDOUT: {
+    code: 'api.timeout',
+    hint: 'The server accepted the connection but did not answer in time; check the instance, or raise --request-timeout.',
+  },
+  EBODYCUT: {
+    code: 'api.truncated-response',
+    hint: 'The connection broke while the answer was being sent; a proxy or the server closed it early. Try again.',
+  },
+};
 
 function hasStatus(error: unknown, status: number): boolean {
   return error instanceof ApiError && error.status === status;

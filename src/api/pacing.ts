@@ -50,7 +50,7 @@ export class Pacer {
   private lastRefill: number;
   private inFlight = 0;
   private expiries: number[] = [];
-  private readonly queue: { enqueuedAt: number; grant: (permit: Permit) => void }[] = [];
+  private readonly queue: { enqueuedAt: number; grant: (permit: Permit) => void; onWait: ((ms: number) => void) | undefined }[] = [];
   private timerArmed = false;
 
   constructor(
@@ -93,12 +93,36 @@ export class Pacer {
     this.tokens = 0;
   }
 
-  /** Waits for a slot: resolves in request order once both the bucket and the window allow. */
-  acquire(): Promise<Permit> {
+  /**
+   * Waits for a slot: resolves in request order once both the bucket and the window allow.
+   * `onWait` hears of every pause this request waits at the head of the queue.
+   */
+  acquire(onWait?: (ms: number) => void): Promise<Permit> {
     return new Promise((resolve) => {
-      this.queue.push({ enqueuedAt: this.clock.now(), grant: resolve });
+      this.queue.push({ enqueuedAt: this.clock.now(), grant: resolve, onWait });
       this.pump();
     });
+  }
+
+  /** The budget this pacer keeps to (requests per minute), the lowest any of its clients asked for. */
+  get requestsPerMinute(): number {
+    return this.configuredRate;
+  }
+
+  /**
+   * How long `requests` more requests take to be granted from now, behind those already
+   * queued, at the current rate: what the bucket and window allow at once goes now, the rest
+   * at one per 60 000 / rate ms. Server latency is not included.
+   */
+  estimateMs(requests: number): number {
+    if (!(requests > 0)) return 0;
+    const now = this.clock.now();
+    this.refill(now);
+    this.expiries = this.expiries.filter((at) => at > now);
+    const windowRoom = Math.max(0, this.windowLimit(now) - this.inFlight - this.expiries.length);
+    const immediate = Math.min(Math.floor(this.tokens), windowRoom);
+    const rest = Math.max(0, this.queue.length + requests - immediate);
+    return Math.ceil((rest * this.windowMs) / this.currentRate(now));
   }
 
   /** Requests waiting for a slot, for diagnostics. */
@@ -136,6 +160,7 @@ export class Pacer {
       const wait = Math.max(windowWait, bucketWait);
       if (wait === Infinity) return; // a release() will pump again
       if (wait > 0) {
+        this.queue[0]?.onWait?.(Math.ceil(wait));
         this.timerArmed = true;
         void this.clock.sleep(Math.ceil(wait)).then(() => {
           this.timerArmed = false;

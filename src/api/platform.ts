@@ -82,9 +82,12 @@ export class PlatformApi {
     template: string,
     operation: string,
     itemsOf: (list: L) => T[],
+    keyOf: (item: T) => string,
     query: Record<string, QueryValue> = {},
   ): AsyncIterable<T> {
-    return paginateCursor<T>(operation, async (cursor): Promise<CursorPage<T>> => {
+    const route = `GET ${template}`;
+    const onPage = (page: number, totalPages: number | undefined) => this.client.notePage(operation, page, totalPages);
+    return paginateCursor<T>({ operation, route, keyOf, onPage }, async (cursor): Promise<CursorPage<T>> => {
       const list = await this.call<L>('GET', template, operation, {
         query: { ...query, pageSize: MAX_PAGE_SIZE, cursor },
       });
@@ -92,8 +95,10 @@ export class PlatformApi {
     });
   }
 
-  private scim<T>(template: string, operation: string, filter: string | undefined): AsyncIterable<T> {
-    return paginateScim<T>(operation, (startIndex, count) =>
+  private scim<T extends { id: string }>(template: string, operation: string, filter: string | undefined): AsyncIterable<T> {
+    const route = `GET ${template}`;
+    const onPage = (page: number, totalPages: number | undefined) => this.client.notePage(operation, page, totalPages);
+    return paginateScim<T>({ operation, route, keyOf: (resource) => resource.id, onPage }, (startIndex, count) =>
       this.call<ScimList<T>>('GET', template, operation, { query: { filter, startIndex, count } }),
     );
   }
@@ -124,6 +129,7 @@ export class PlatformApi {
       '/api/v1/ai/credit-controls/users',
       'listing user credit limits',
       (list) => list.records,
+      (record) => record.userId,
     );
   }
 
@@ -152,6 +158,7 @@ export class PlatformApi {
       '/api/v1/ai/credit-controls/entity-groups',
       'listing entity group credit limits',
       (list) => list.records,
+      (record) => record.entity,
     );
   }
 
@@ -178,7 +185,7 @@ export class PlatformApi {
   /** Every routine of the caller (or of `userId`, with an organization key), newest first. */
   listRoutines(options: { userId?: string } = {}): AsyncIterable<Routine> {
     const operation = options.userId === undefined ? 'listing routines' : `listing routines of user ${options.userId}`;
-    return this.list<Routine, RoutineList>('/api/v1/ai/routines', operation, (list) => list.records, {
+    return this.list<Routine, RoutineList>('/api/v1/ai/routines', operation, (list) => list.records, (routine) => routine.id, {
       userId: options.userId,
     });
   }
@@ -274,7 +281,7 @@ export class PlatformApi {
     const labels = options.labels === undefined || options.labels.length === 0 ? undefined : options.labels.join(',');
     const include = options.include === undefined || options.include.length === 0 ? undefined : options.include.join(',');
     const operation = labels === undefined ? 'listing documents' : `listing documents labelled ${options.labels?.map(quoted).join(', ')}`;
-    return this.list<DocumentRecord, DocumentList>('/api/v1/documents', operation, (list) => list.records, {
+    return this.list<DocumentRecord, DocumentList>('/api/v1/documents', operation, (list) => list.records, (document) => document.identifier, {
       include,
       labels,
     });
@@ -326,7 +333,7 @@ export class PlatformApi {
   listApiKeys(
     options: { type?: ApiKeyType; sortField?: 'createdAt' | 'name'; sortDirection?: 'asc' | 'desc' } = {},
   ): AsyncIterable<ApiKeyRecord> {
-    return this.list<ApiKeyRecord, ApiKeyList>('/api/v1/api-keys', 'listing API keys', (list) => list.records, {
+    return this.list<ApiKeyRecord, ApiKeyList>('/api/v1/api-keys', 'listing API keys', (list) => list.records, (key) => key.id, {
       type: options.type,
       sortField: options.sortField,
       sortDirection: options.sortDirection,

@@ -124,11 +124,20 @@ export class Transport {
 
   /**
    * Sends one attempt and reads the whole body. Throws TransportFailure (sanitized, with
-   * `notSent` when no connection was made) for anything that did not produce a response.
+   * `notSent` when no connection was made) for anything that did not produce a response; a
+   * body that ends before it is complete is `EBODYCUT`, whatever undici called it.
+   * `timeoutMs` shortens this attempt's cap (the rest of a request's time budget).
    */
-  async send(url: string, init: { method: string; headers: Record<string, string>; body: string | undefined }): Promise<RawResponse> {
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+  async send(
+    url: string,
+    init: { method: string; headers: Record<string, string>; body: string | undefined },
+    timeoutMs = this.options.timeoutMs,
+  ): Promise<RawResponse> {
+    const capMs = Math.max(1, Math.min(timeoutMs, this.options.timeoutMs));
+    const timeout = AbortSignal.timeout(capMs);
     const signal = AbortSignal.any([timeout, this.closing.signal]);
+    let headersArrived = false;
+    let announcedLength: string | null = null;
     try {
       // Node's fetch takes any undici dispatcher; its typings name the undici version bundled
       // with Node, not the installed one, hence the cast at this single boundary.
@@ -141,18 +150,24 @@ export class Transport {
         dispatcher: this.agent,
       };
       const response = await fetch(url, request as unknown as RequestInit);
+      headersArrived = true;
+      const length = response.headers.get('content-length');
+      announcedLength = length !== null && /^\d{1,15}$/.test(length.trim()) ? length.trim() : null;
       const text = await response.text();
       return { status: response.status, headers: response.headers, text };
     } catch (error) {
       let code = findCode(error);
       if (timeout.aborted) code = 'ETIMEDOUT';
       else if (this.closing.signal.aborted) code = 'ECLOSED';
+      else if (headersArrived) code = 'EBODYCUT';
       const detail =
         code === 'ETIMEDOUT'
-          ? `no complete response within ${formatDuration(this.options.timeoutMs)}`
+          ? `no complete response within ${formatDuration(capMs)}`
           : code === 'ECLOSED'
             ? 'the client was closed'
-            : describeFailure(error, code);
+            : code === 'EBODYCUT'
+              ? `the response body was cut short${announcedLength === null ? '' : ` (${announcedLength} bytes were announced)`}`
+              : describeFailure(error, code);
       throw new TransportFailure({
         code: code ?? 'ENETWORK',
         detail: this.redactor.redact(detail),

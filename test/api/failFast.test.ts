@@ -37,7 +37,33 @@ describe('retry budgets and notices', () => {
     const { client } = testClient({ notice: (line) => notices.push(line) });
     nock(ORIGIN).get('/api/v1/labels').reply(503, '', { 'retry-after': '2' }).get('/api/v1/labels').reply(200, { labels: [] });
     await client.request('GET', '/api/v1/labels', { operation: 'listing labels' });
-    expect(notices).toEqual(['GET /api/v1/labels retrying (503) in 2000ms, retry 1']);
+    expect(notices).toEqual(['GET /api/v1/labels answered 503: waiting 2 s before retry 1']);
+  });
+
+  it('announces every wait for a 429, however short, without --debug', async () => {
+    const notices: string[] = [];
+    const { client } = testClient({ notice: (line) => notices.push(line) });
+    nock(ORIGIN)
+      .get('/api/v1/labels')
+      .reply(429, { detail: 'Too many requests', status: 429 }, { 'retry-after': '0.2' })
+      .get('/api/v1/labels')
+      .reply(429, { detail: 'Too many requests', status: 429 })
+      .get('/api/v1/labels')
+      .reply(200, { labels: [] });
+    await client.request('GET', '/api/v1/labels', { operation: 'listing labels' });
+    expect(notices).toEqual([
+      'rate limited (429) on GET /api/v1/labels: waiting 200 ms before retry 1',
+      // random() = 0.5 and a ceiling of 2 s for the second retry: 1 s.
+      'rate limited (429) on GET /api/v1/labels: waiting 1 s before retry 2',
+    ]);
+  });
+
+  it('does not announce a short wait after a 5xx', async () => {
+    const notices: string[] = [];
+    const { client } = testClient({ notice: (line) => notices.push(line) });
+    nock(ORIGIN).get('/api/v1/labels').reply(502, '').get('/api/v1/labels').reply(200, { labels: [] });
+    await client.request('GET', '/api/v1/labels', { operation: 'listing labels' });
+    expect(notices).toEqual([]);
   });
 
   it('stops retrying once the run has spent its total budget', async () => {

@@ -137,14 +137,15 @@ describe('listing through the platform API', () => {
 
   it('fails the listing with the loop guard when the server repeats a cursor', async () => {
     setup = testClient();
+    let served = 0;
     nock(ORIGIN)
       .get('/api/v1/ai/routines')
       .query(true)
       .times(3)
-      .reply(200, { records: [{ id: 'r1' }], pageInfo: { hasNextPage: true, nextCursor: 'same', pageSize: 100 } });
+      .reply(200, () => ({ records: [{ id: `r${(served += 1)}` }], pageInfo: { hasNextPage: true, nextCursor: 'same', pageSize: 100 } }));
     const error = (await rejectionOf(collect(new PlatformApi(setup.client).listRoutines()))) as StewardError;
     expect(error.code).toBe('api.pagination');
-    expect(error.message).toContain('listing routines: the server returned cursor "same" a second time');
+    expect(error.message).toContain('listing routines: GET /api/v1/ai/routines: the server returned cursor "same" a second time');
     expect(setup.client.stats().requests).toBe(2);
   });
 });
