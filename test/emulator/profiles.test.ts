@@ -1,0 +1,190 @@
+// Profiles: `reference` and `other` answer every OPEN point of gaps.md opposite ways, a knob given
+// explicitly overrides its profile, bad values are refused with a message naming the option,
+// and everything else (reset, stats, faults, state file, the built-in datasets) works alike in
+// both profiles.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  DATASET_NAMES,
+  datasetTokens,
+  EMULATOR_PROFILES,
+  KNOB_NAMES,
+  PROFILE_KNOBS,
+  startEmulator,
+  type EmulatorOptions,
+  type EmulatorProfile,
+  type RunningEmulator,
+} from '../../src/emulator/index.js';
+import { Api, aRoutine, expectDetail, expectError, TOKENS, useEmulator } from './helpers.js';
+
+const ROUTINES = '/api/v1/ai/routines';
+const directory = mkdtempSync(join(tmpdir(), 'steward-profiles-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+async function withEmulator<T>(options: EmulatorOptions, body: (emulator: RunningEmulator, api: Api) => Promise<T>): Promise<T> {
+  const emulator = await startEmulator(options);
+  try {
+    return await body(emulator, new Api(emulator.url, TOKENS.orgAdmin));
+  } finally {
+    await emulator.close();
+  }
+}
+
+describe('the profiles', () => {
+  it('answer every knob opposite ways, except the window length they share', () => {
+    expect(EMULATOR_PROFILES).toEqual(['reference', 'other']);
+    for (const name of KNOB_NAMES) {
+      if (name === 'rateLimitWindowMs') expect(PROFILE_KNOBS.other[name]).toBe(PROFILE_KNOBS.reference[name]);
+      else expect(PROFILE_KNOBS.other[name], name).not.toEqual(PROFILE_KNOBS.reference[name]);
+    }
+  });
+
+  it('start as reference unless told, and describe the answers in force', async () => {
+    await withEmulator({}, async (emulator) => {
+      expect(emulator.description).toMatchObject({ profile: 'reference', knobs: PROFILE_KNOBS.reference, differences: [] });
+    });
+    await withEmulator({ profile: 'other' }, async (emulator) => {
+      expect(emulator.description.profile).toBe('other');
+      expect(emulator.description.knobs).toEqual({
+        orgKeyUser: 'null-fields',
+        routinesRequireUserId: true,
+        documentLabelsFilter: 'any',
+        rateLimitWindow: 'fixed',
+        rateLimitWindowMs: 60_000,
+        sendRetryAfter: false,
+        routineUpdateMethod: 'put',
+        labelDeleteInUse: 'unlink',
+      });
+      expect(emulator.description.differences).toHaveLength(7);
+    });
+  });
+
+  it('let each knob override the profile, in both directions', async () => {
+    await withEmulator({ profile: 'other', orgKeyUser: 'creator', labelDeleteInUse: 'conflict' }, async (emulator) => {
+      expect(emulator.description.knobs).toEqual({ ...PROFILE_KNOBS.other, orgKeyUser: 'creator', labelDeleteInUse: 'conflict' });
+    });
+    await withEmulator({ profile: 'reference', documentLabelsFilter: 'any', rateLimitWindowMs: 2000 }, async (emulator) => {
+      expect(emulator.description.knobs).toEqual({ ...PROFILE_KNOBS.reference, documentLabelsFilter: 'any', rateLimitWindowMs: 2000 });
+      expect(emulator.description.differences).toEqual(['documents labels=a,b matches ANY of them', 'sliding 2 s rate-limit windows']);
+    });
+  });
+
+  it.each([
+    [{ profile: 'strict' }, 'profile must be reference or other, got strict'],
+    [{ orgKeyUser: 'nobody' }, 'orgKeyUser must be one of creator, absent, null, null-fields, got nobody'],
+    [{ routinesRequireUserId: 'yes' }, 'routinesRequireUserId must be true or false, got yes'],
+    [{ documentLabelsFilter: 'some' }, 'documentLabelsFilter must be all or any, got some'],
+    [{ rateLimitWindow: 'rolling' }, 'rateLimitWindow must be sliding or fixed, got rolling'],
+    [{ rateLimitWindowMs: 0 }, 'rateLimitWindowMs must be a whole number of milliseconds >= 1, got 0'],
+    [{ rateLimitWindowMs: 2.5 }, 'rateLimitWindowMs must be a whole number of milliseconds >= 1, got 2.5'],
+    [{ sendRetryAfter: 'no' }, 'sendRetryAfter must be true or false, got no'],
+    [{ routineUpdateMethod: 'post' }, 'routineUpdateMethod must be patch or put, got post'],
+    [{ labelDeleteInUse: 'cascade' }, 'labelDeleteInUse must be conflict or unlink, got cascade'],
+  ])('refuse %j with a message naming the option', async (options, message) => {
+    await expect(startEmulator(options as EmulatorOptions)).rejects.toMatchObject({ code: 'emulator.option.invalid', message });
+  });
+});
+
+describe('profile other as a whole', () => {
+  const other = useEmulator({ profile: 'other', requestsPerMinute: 1000 });
+  const grace = () => other.emulator.state.userId('grace@acme.example');
+  const digest = () => other.emulator.state.routines('ada@acme.example').find((routine) => routine.name === 'Weekly revenue digest')!;
+
+  it('ties organization keys to no user', async () => {
+    expect((await other.api.get('/api/v1/whoami')).body.user).toEqual({ id: null, email: null, name: null });
+  });
+
+  it('requires userId from organization keys on routine endpoints', async () => {
+    expectDetail(await other.api.get(ROUTINES), 400, 'Bad Request: userId: required for organization API keys');
+    expect((await other.api.get(ROUTINES, { userId: grace() })).body.records).toHaveLength(1);
+  });
+
+  it('reads labels=a,b as ANY of them', async () => {
+    const listed = await other.api.get('/api/v1/documents', { labels: 'marketing,draft' });
+    expect(listed.body.records.map((document: { identifier: string }) => document.identifier)).toEqual(['5e4d3c2b', '1b2c3d4e']);
+  });
+
+  it('updates routines by PUT only', async () => {
+    const ada = { userId: other.emulator.state.userId('ada@acme.example') };
+    const { name, prompt, schedule } = digest();
+    expect((await other.api.put(`${ROUTINES}/${digest().id}`, { name, prompt, schedule, isActive: false }, ada)).body.disabled).toBe(true);
+    expectError(await other.api.patch(`${ROUTINES}/${digest().id}`, { name: 'x' }, ada), 405, /Method PATCH is not allowed/);
+  });
+
+  it('unlinks a label in use when deleting it', async () => {
+    expect((await other.api.delete('/api/v1/labels/draft')).status).toBe(204);
+    expect(other.emulator.state.documentLabels('1b2c3d4e')).toEqual([]);
+  });
+
+  it('counts the budget in fixed windows and answers 429 without Retry-After', async () => {
+    await withEmulator({ profile: 'other', requestsPerMinute: 1 }, async (emulator, api) => {
+      // Two windows at most: the first request may land at the very end of one.
+      const statuses = [];
+      for (let i = 0; i < 3; i += 1) statuses.push((await api.get('/api/v1/whoami')).status);
+      expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(1);
+      const limited = await api.get('/api/v1/whoami');
+      expectDetail(limited, 429, 'Too Many Requests');
+      expect(limited.headers.get('retry-after')).toBeNull();
+      expect(emulator.stats().rateLimited).toBeGreaterThanOrEqual(2);
+    });
+  });
+});
+
+describe.each(EMULATOR_PROFILES)('in profile %s', (profile: EmulatorProfile) => {
+  const fixture = useEmulator({ profile });
+  const userId = () => ({ userId: fixture.emulator.state.userId('ada@acme.example') });
+
+  it('resets state and counters, and counts requests by route and status', async () => {
+    await fixture.api.post('/api/v1/labels', { name: 'fresh' });
+    await fixture.api.post(ROUTINES, aRoutine(), userId());
+    expect(fixture.emulator.stats()).toMatchObject({
+      requests: 2,
+      writes: 2,
+      byRoute: { 'POST /api/v1/labels': 1, 'POST /api/v1/ai/routines': 1 },
+      byStatus: { 200: 1, 201: 1 },
+    });
+    fixture.emulator.reset();
+    expect(fixture.emulator.stats().requests).toBe(0);
+    expect(fixture.emulator.state.labels().map((label) => label.name)).not.toContain('fresh');
+    expect(fixture.emulator.state.routines('ada@acme.example')).toHaveLength(3);
+  });
+
+  it('fires faults: commit-then-drop carries out the write', async () => {
+    fixture.emulator.injectFault('write:1=drop-after-commit');
+    await expect(fixture.api.post(ROUTINES, aRoutine(), userId())).rejects.toThrow();
+    expect(fixture.emulator.state.routines('ada@acme.example').map((routine) => routine.name)).toContain('Monthly margin review');
+    expect(fixture.emulator.stats()).toMatchObject({ writes: 1, faultsFired: 1 });
+  });
+
+  it('persists writes to a state file that a second emulator loads', async () => {
+    const statePath = join(directory, `${profile}.json`);
+    await withEmulator({ profile, statePath }, async (_emulator, api) => {
+      expect((await api.post(ROUTINES, aRoutine(), userId())).status).toBe(200);
+    });
+    await withEmulator({ profile, statePath }, async (emulator) => {
+      expect(emulator.description.stateLoaded).toBe(true);
+      expect(emulator.state.routines('ada@acme.example')).toHaveLength(4);
+    });
+  });
+
+  it.each(DATASET_NAMES)('serves dataset %s to each of its tokens', async (dataset) => {
+    await withEmulator({ profile, dataset }, async (emulator) => {
+      const tokens = datasetTokens(dataset);
+      const ada = emulator.state.userId('ada@acme.example');
+      for (const token of tokens) {
+        const api = new Api(emulator.url, token.token);
+        const whoami = await api.get('/api/v1/whoami');
+        expect(whoami.status, token.name).toBe(200);
+        const tiedToUser = token.type === 'personal' || profile === 'reference';
+        expect(whoami.body.user?.email ?? null, token.name).toBe(tiedToUser ? token.owner : null);
+        const query = token.type === 'organization' ? { userId: ada } : {};
+        const routines = await api.get(ROUTINES, query);
+        expect(routines.status, token.name).toBe(200);
+        expect(routines.body.records.length, token.name).toBe(token.owner === 'grace@acme.example' ? 1 : 3);
+        expect((await api.get('/api/v1/labels')).body.labels).toHaveLength(5);
+      }
+    });
+  });
+});
