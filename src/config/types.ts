@@ -58,6 +58,8 @@ export interface RoutineConfig {
   /** Paused by its owner; default false. */
   paused?: boolean;
   protect?: boolean;
+  /** Live namesakes identical to the oldest match: refused (default) or planned for deletion. */
+  duplicates?: 'refuse' | 'delete-identical';
 }
 
 export interface LabelConfig {

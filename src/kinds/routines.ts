@@ -5,23 +5,36 @@ import type { Routine } from '../api/types.js';
 import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { changedFields, matches, pick } from '../plan/fields.js';
+import { sortNamesakes, type Namesakes } from './routineDuplicates.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
 import type { ResourceKind } from './kind.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
-import { applyRoutineSteps } from './routinesApply.js';
+import { applyRoutineSteps, readBackRoutine, routineWriteRequests } from './routinesApply.js';
 import { REPLACE_FIELDS, desiredState, liveState, type RoutineState } from './routineState.js';
 
-/** Whose routines: '' is the API key's own user; otherwise a user id (organization keys). */
+/**
+ * Whose routines. `key` names the owner in step ids: '' for the API key's own user (the owner of
+ * routines without `owner:`), else a user id. `userId` is what the API is passed: none for a
+ * personal token's own routines, and always one with an organization key (gaps.md: pass `userId`
+ * whenever the owner is known), its creator's id for its own routines.
+ */
 export interface RoutineOwner {
   key: string;
   userId: string | undefined;
   display: string | undefined;
 }
 
+/** The key of an owner's list in LiveRoutines (and of `ref.ownerId ?? ''` in a step): its `userId`. */
+export function listKey(owner: Pick<RoutineOwner, 'userId'>): string {
+  return owner.userId ?? '';
+}
+
 export interface DesiredRoutine {
   owner: RoutineOwner;
   state: RoutineState;
   protect: boolean;
+  /** `duplicates: delete-identical`: namesakes identical to the oldest match are planned for deletion. */
+  deleteIdenticalDuplicates: boolean;
 }
 
 export interface DesiredRoutines {
@@ -32,7 +45,7 @@ export interface DesiredRoutines {
   isProtected: (name: string) => boolean;
 }
 
-/** Live routines per owner key. */
+/** Live routines per owner, keyed by listKey (the userId passed, or ''). */
 export type LiveRoutines = Map<string, Routine[]>;
 
 export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
@@ -44,12 +57,22 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
   emails: (config) => (config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [routine.owner])),
 
   desired({ config, environment, directory }) {
-    const self: RoutineOwner = { key: '', userId: undefined, display: undefined };
-    const owners = new Map<string, RoutineOwner>([['', self]]);
+    // The key's own user: a personal token's user (no userId needed), an organization key's
+    // creator (passed as userId), or nobody for an organization key tied to no user.
+    const caller = directory.caller;
+    const self: RoutineOwner | undefined =
+      directory.keyScope === 'user' ? { key: '', userId: undefined, display: undefined }
+        : caller === undefined ? undefined
+          : { key: '', userId: caller.id, display: undefined };
+    const owners = new Map<string, RoutineOwner>(self === undefined ? [] : [['', self]]);
     const ownerOf = (email: string | undefined): RoutineOwner => {
-      if (email === undefined) return self;
+      if (email === undefined) {
+        if (self !== undefined) return self;
+        // Preflight reports these with their positions before anything is read.
+        throw new StewardError('plan.routine-owner', 'a routine has no `owner:`, and this organization API key is tied to no user', 'user');
+      }
       const userId = directory.idOf(email);
-      if (userId === directory.caller?.id) return self;
+      if (self !== undefined && userId === caller?.id) return self;
       const owner = owners.get(userId) ?? { key: userId, userId, display: emailKey(email) };
       owners.set(userId, owner);
       return owner;
@@ -59,6 +82,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
         owner: ownerOf(routine.owner),
         state: desiredState(routine),
         protect: routine.protect === true,
+        deleteIdenticalDuplicates: routine.duplicates === 'delete-identical',
       })),
       owners: [...owners.values()],
       prune: config.prune?.routines === true,
@@ -73,7 +97,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
         const list: Routine[] = [];
         const options = owner.userId === undefined ? undefined : { userId: owner.userId };
         for await (const routine of api.listRoutines(options)) list.push(routine);
-        live.set(owner.key, list);
+        live.set(listKey(owner), list);
       }),
     );
     return live;
@@ -84,7 +108,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
     const warnings: PlanWarning[] = [];
     for (const owner of desired.owners) {
       const own = desired.routines.filter((routine) => routine.owner.key === owner.key);
-      const byName = groupByName(live.get(owner.key) ?? []);
+      const byName = groupByName(live.get(listKey(owner)) ?? []);
       for (const routine of own) {
         const name = routine.state.name;
         const base = baseStep(owner, name);
@@ -95,7 +119,16 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
           continue;
         }
         const keys = Object.keys(routine.state);
-        const [match, leftovers] = pickLiveMatch(candidates, routine, keys, owner, routine.protect || desired.isProtected(name));
+        const { match, leftovers, duplicates } = pickLiveMatch(candidates, routine, keys, owner, routine.protect || desired.isProtected(name));
+        for (const duplicate of duplicates) {
+          steps.push({
+            ...baseStep(owner, name, duplicate.id),
+            action: 'delete',
+            before: pick(liveState(duplicate), keys),
+            ref: { ...ownerRef(owner), routineId: duplicate.id },
+            reason: `${duplicate.id} is a copy identical to ${match.id}, the oldest, which is kept (duplicates: delete-identical)`,
+          });
+        }
         for (const leftover of leftovers) {
           steps.push({
             ...baseStep(owner, name, leftover.id),
@@ -154,7 +187,9 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
     return routine === undefined ? undefined : pick(liveState(routine), keys);
   },
 
-  apply: (steps, context) => applyRoutineSteps(steps, context.api, context.live as LiveRoutines),
+  apply: applyRoutineSteps,
+  writeRequests: routineWriteRequests,
+  readBack: readBackRoutine,
 };
 
 function groupByName(list: Routine[]): Map<string, Routine[]> {
@@ -163,12 +198,23 @@ function groupByName(list: Routine[]): Map<string, Routine[]> {
   return byName;
 }
 
+/** The live routine a declared one corresponds to, and the namesakes the plan deletes beside it. */
+interface LiveMatch {
+  match: Routine;
+  /** Namesakes on another model, branch or topic: what an interrupted replacement leaves. */
+  leftovers: Routine[];
+  /** Newer copies identical to `match`, deleted because the config says `duplicates: delete-identical`. */
+  duplicates: Routine[];
+}
+
 /**
  * The live routine a declared one corresponds to. With namesakes, steward goes on only in the
- * one situation it can explain: an interrupted replacement, which leaves the new routine (equal
+ * situations it can explain: an interrupted replacement, which leaves the new routine (equal
  * to the config) beside the old one (on another model, branch or topic, which cannot change in
- * place). Then the old ones are leftovers to delete, unless the routine is protected. Anything
- * else is an ambiguity for the user: steward never picks one silently.
+ * place), and, when the config opts in, identical copies of the oldest routine that matches the
+ * config (see routineDuplicates.ts). Those are deleted, unless the routine is protected.
+ * Anything else is an ambiguity for the user, explained with the way out: steward never picks
+ * one silently.
  */
 function pickLiveMatch(
   candidates: Routine[],
@@ -176,19 +222,55 @@ function pickLiveMatch(
   keys: string[],
   owner: RoutineOwner,
   isProtected: boolean,
-): [Routine, Routine[]] {
-  if (candidates.length === 1) return [candidates[0]!, []];
-  const equal = candidates.filter((candidate) => matches(pick(liveState(candidate), keys), routine.state));
-  const others = candidates.filter((candidate) => !equal.includes(candidate));
-  const leftovers = equal.length === 1 && !isProtected && others.every((other) => differingForcingFields(other, routine.state).length > 0);
-  if (leftovers) return [equal[0]!, others];
+): LiveMatch {
+  if (candidates.length === 1) return { match: candidates[0]!, leftovers: [], duplicates: [] };
+  const { keeper, identical, differing } = sortNamesakes(candidates, routine.state, keys);
+  const dedupe = routine.deleteIdenticalDuplicates && !isProtected;
+  const leftovers = differing.every((other) => differingForcingFields(other, routine.state).length > 0);
+  if (keeper !== undefined && !isProtected && (dedupe || identical.length === 0) && leftovers) {
+    return { match: keeper, leftovers: differing, duplicates: dedupe ? identical : [] };
+  }
   const whose = owner.display === undefined ? 'this API key\'s user' : owner.display;
   throw new StewardError(
     'plan.ambiguous-routine',
     `${candidates.length} live routines owned by ${whose} are named "${routine.state.name}" (ids ${candidates.map((c) => c.id).join(', ')}); steward identifies routines by name and will not pick one`,
     'user',
-    { hint: 'rename or delete the extra routines in the app, then plan again' },
+    {
+      hint: wayOut({ keeper, identical, differing }, routine, keys, isProtected),
+      details: {
+        routineIds: candidates.map((candidate) => candidate.id),
+        oldestMatchingConfig: keeper?.id ?? null,
+        identicalToOldest: identical.map((candidate) => candidate.id),
+        differing: differing.map((candidate) => candidate.id),
+      },
+    },
   );
+}
+
+/** How to resolve an ambiguity: what the opt-in would delete, and what only the user can. */
+function wayOut(namesakes: Namesakes, routine: DesiredRoutine, keys: string[], isProtected: boolean): string {
+  const { keeper, identical, differing } = namesakes;
+  const list = (routines: Routine[]) => routines.map((candidate) => candidate.id).join(', ');
+  const parts: string[] = [];
+  if (keeper === undefined) {
+    parts.push('none of them matches the config, so steward deletes none of them');
+  } else if (identical.length > 0) {
+    const those = identical.length === 1 ? `${list(identical)} is an identical copy` : `${list(identical)} are identical copies`;
+    parts.push(
+      isProtected
+        ? `${those} of the oldest, ${keeper.id}, but the routine is protected, so steward deletes none of them`
+        : `${those} of the oldest, ${keeper.id}, which matches the config: add \`duplicates: delete-identical\` to this routine in the config and the plan deletes ${identical.length === 1 ? 'it' : 'them'}, keeping ${keeper.id}`,
+    );
+  }
+  const reference = keeper === undefined ? undefined : liveState(keeper);
+  for (const other of differing) {
+    const fromConfig = changedFields(pick(liveState(other), keys), routine.state).map((field) => field.path);
+    const fields = fromConfig.length > 0 || reference === undefined ? fromConfig : changedFields(liveState(other), reference).map((field) => field.path);
+    const against = fromConfig.length > 0 || reference === undefined ? 'the config' : `${keeper!.id} where the config is silent`;
+    parts.push(`${other.id} differs from ${against} (${fields.join(', ')}): steward never deletes it on its own`);
+  }
+  const manual = differing.length > 0 || keeper === undefined || isProtected ? 'rename or delete the routines you do not want in the app, ' : '';
+  return `${parts.join('; ')}; ${manual}then plan again`;
 }
 
 /** The replace-forcing fields (model, branch, topic) on which a live routine differs from the config. */

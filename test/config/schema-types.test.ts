@@ -45,7 +45,7 @@ const creditKeys: KeySet<CreditControlsConfig> = { downgradeCredits: true, shuto
 const userKeys: KeySet<UserCreditLimitConfig> = { email: true, userId: true, creditLimit: true, protect: true };
 const routineKeys: KeySet<RoutineConfig> = {
   name: true, owner: true, prompt: true, schedule: true, timezone: true, modelId: true, branchId: true,
-  topicName: true, description: true, destination: true, paused: true, protect: true,
+  topicName: true, description: true, destination: true, paused: true, protect: true, duplicates: true,
 };
 const routineRequired: RequiredKeySet<RoutineConfig> = { name: true, prompt: true, schedule: true, timezone: true, modelId: true, destination: true };
 const emailKeys: KeySet<EmailDestination> = { type: true, recipientEmails: true, userGroupIds: true };
