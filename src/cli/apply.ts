@@ -9,6 +9,7 @@ import { StewardError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
 import type { PlatformApi } from '../api/platform.js';
 import { REGISTRY } from '../kinds/registry.js';
+import { checkTargets } from '../plan/targeting.js';
 import { checkPlanFits, loadPlan } from '../plan/planFile.js';
 import { diffAll, makePlan, observe, type LiveState } from '../plan/planner.js';
 import { refuseUnfounded } from '../plan/planFile.js';
@@ -94,7 +95,7 @@ async function applyFresh(loaded: LoadedConfig, { client, api }: Connection, opt
     baseUrl: baseUrlOf(loaded, options),
     stewardVersion: STEWARD_VERSION,
     requestCount: () => client.stats().requests,
-    targeting: targetingOf(options),
+    targeting: checkTargets(targetingOf(options), loaded.config),
   });
   const color = useColor(io, options.color);
   if (!options.json) io.stdout(renderPlan(plan, { color }));

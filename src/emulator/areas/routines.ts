@@ -140,6 +140,15 @@ function listRoutines(context: RequestContext) {
   );
 }
 
+/**
+ * The `createdAt` of a routine created at `now`: strictly later than every routine's, so two
+ * creates in the same millisecond (two racing applies) still have distinct, ordered times.
+ */
+function creationTime(state: EmulatorState, now: Date): string {
+  const latest = state.routines.reduce((max, routine) => Math.max(max, Date.parse(routine.createdAt)), Number.NEGATIVE_INFINITY);
+  return new Date(Math.max(now.getTime(), latest + 1)).toISOString();
+}
+
 function createRoutine(context: RequestContext) {
   requireRoutinesEnabled(context);
   const owner = actingUser(context).user;
@@ -147,7 +156,7 @@ function createRoutine(context: RequestContext) {
   if (owner === null) throw badRequest('userId', USER_ID_REQUIRED);
   const fields = parseRoutineCreate(requireObject(context.body), context.state, owner, context.now);
   requireActiveSlot(context.state, owner);
-  const timestamp = context.now.toISOString();
+  const timestamp = creationTime(context.state, context.now);
   const routine: StoredRoutine = {
     id: newUuid(),
     ownerId: owner.id,
