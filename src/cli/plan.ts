@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { StewardError } from '../errors.js';
 import { makePlan } from '../plan/planner.js';
 import { savePlan } from '../plan/planFile.js';
-import { parseSelectors, type Targeting } from '../plan/targeting.js';
+import { checkTargets, parseSelectors, type Targeting } from '../plan/targeting.js';
 import { isDestructive, type Plan } from '../plan/types.js';
 import { renderPlan } from '../render/human.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
@@ -36,8 +36,9 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
     if (options.json && options.markdown !== undefined && options.markdown !== false) {
       throw new StewardError('cli.options', 'choose one of --json and --markdown', 'user');
     }
-    const targeting = targetingOf(options);
+    const parsed = targetingOf(options);
     const loaded = await loadForEnvironment(io, options);
+    const targeting = checkTargets(parsed, loaded.config);
     const { client, api } = connect(io, loaded, options);
     let plan: Plan;
     try {

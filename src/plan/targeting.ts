@@ -1,7 +1,9 @@
 // `--target KIND[/NAME]` and `--exclude KIND[/NAME]`: restrict a plan (and so an apply) to some
 // kinds or objects. Excluded kinds are not even read. Steps a targeted step depends on are kept,
-// like Terraform's -target, so a targeted plan can always be applied on its own.
-import { KINDS, type Kind } from '../config/types.js';
+// like Terraform's -target, so a targeted plan can always be applied on its own. A name that
+// names nothing is an error, never a quiet "No changes": checked against the config before
+// anything is read, and, for a kind the config prunes, against the live objects it would delete.
+import { KINDS, type Kind, type StewardConfig } from '../config/types.js';
 import { labelKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { closest } from '../config/suggest.js';
@@ -16,6 +18,10 @@ export interface Selector {
 export interface Targeting {
   include: Selector[];
   exclude: Selector[];
+  /** Set by checkTargets: named selectors of pruned kinds that the config does not declare. */
+  undeclared?: Selector[];
+  /** Set by checkTargets: the names the config declares, per kind, for did-you-mean. */
+  declared?: Record<Kind, string[]>;
 }
 
 /** Document links belong to their label: targeting labels targets its links too. */
@@ -39,6 +45,71 @@ export function parseSelectors(specs: readonly string[], option: string): Select
     if (name === '') throw new StewardError('cli.target', `${option} ${spec}: the name after "/" is empty`, 'user');
     return name === undefined ? { kind: kind as Kind } : { kind: kind as Kind, name };
   });
+}
+
+/** The names the config declares per kind, compared with labelKey; creditControls has none. */
+function declaredNames(config: StewardConfig): Record<Kind, string[]> {
+  const labels = (config.labels ?? []).flatMap((label) => [label.name, ...(label.renamedFrom ?? [])]);
+  return {
+    creditControls: [],
+    userCreditLimits: (config.userCreditLimits ?? []).map((limit) => limit.email ?? limit.userId ?? ''),
+    routines: (config.routines ?? []).map((routine) => routine.name),
+    labels,
+    documentLabels: labels,
+  };
+}
+
+/** Whether undeclared live objects of the kind are deleted, so a name may be a live object only. */
+function pruned(config: StewardConfig, kind: Kind): boolean {
+  const prune = config.prune ?? {};
+  if (kind === 'documentLabels') return prune.labels === true;
+  return kind !== 'creditControls' && prune[kind] === true;
+}
+
+/**
+ * Checks every named selector against the config before anything is read: a name the config does
+ * not declare is an error with a did-you-mean, unless the kind is pruned (then it may name a live
+ * object to delete, which filterSteps checks once the live state is read).
+ */
+export function checkTargets(targeting: Targeting, config: StewardConfig): Targeting {
+  const names = declaredNames(config);
+  const undeclared: Selector[] = [];
+  const check = (option: string) => (selector: Selector) => {
+    if (selector.name === undefined) return;
+    const spec = `${selector.kind}/${selector.name}`;
+    if (selector.kind === 'creditControls') {
+      throw new StewardError('cli.target', `${option} ${spec}: credit controls are one object and have no name`, 'user', { hint: `${option} creditControls` });
+    }
+    const declared = names[selector.kind];
+    if (declared.some((name) => labelKey(name) === labelKey(selector.name!))) return;
+    // A limit declared by user id may be targeted by its user's e-mail, known only once resolved.
+    if (selector.kind === 'userCreditLimits' && selector.name.includes('@') && (config.userCreditLimits ?? []).some((limit) => limit.userId !== undefined)) return;
+    if (pruned(config, selector.kind)) {
+      undeclared.push(selector);
+      return;
+    }
+    const suggestion = closest(selector.name, declared);
+    const noun = NOUNS[selector.kind];
+    throw new StewardError('cli.target', `${option} ${spec}: the configuration declares no ${noun} "${selector.name}"`, 'user', {
+      hint: suggestion !== undefined ? `did you mean \`${option} ${selector.kind}/${suggestion}\`?` : declared.length === 0 ? `it declares no ${noun} at all` : `it declares ${listSome(declared)}`,
+    });
+  };
+  targeting.include.forEach(check('--target'));
+  targeting.exclude.forEach(check('--exclude'));
+  return { ...targeting, undeclared, declared: names };
+}
+
+const NOUNS: Record<Kind, string> = {
+  creditControls: 'credit controls',
+  userCreditLimits: 'user credit limit for',
+  routines: 'routine',
+  labels: 'label',
+  documentLabels: 'label',
+};
+
+function listSome(names: readonly string[]): string {
+  const shown = names.slice(0, 5).map((name) => `"${name}"`).join(', ');
+  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }
 
 /** The kinds to plan (and read); undefined when nothing restricts them. */
@@ -70,14 +141,28 @@ export function filterSteps(steps: readonly PlanStep[], targeting: Targeting): {
       }
     }
   }
-  // A named selector that matches nothing is most often a typo; say so instead of a quiet "No changes".
-  const warnings = [...targeting.include.map((selector) => ['--target', selector] as const), ...targeting.exclude.map((selector) => ['--exclude', selector] as const)]
-    .filter(([, selector]) => selector.name !== undefined && !steps.some((step) => selectorCovers(selector, step)))
-    .map(([option, selector]) => ({
-      code: 'target.no-match',
-      message: `${option} ${selector.kind}/${selector.name} matches no change: either that object needs none, or the name is misspelt`,
-    }));
+  const unmatched = [...targeting.include.map((selector) => ['--target', selector] as const), ...targeting.exclude.map((selector) => ['--exclude', selector] as const)]
+    .filter(([, selector]) => selector.name !== undefined && !steps.some((step) => selectorCovers(selector, step)));
+  // Not in the config, and no live object that prune deletes: the name names nothing.
+  for (const [option, selector] of unmatched) {
+    if (!(targeting.undeclared ?? []).includes(selector)) continue;
+    const known = [...(targeting.declared?.[selector.kind] ?? []), ...steps.filter((step) => step.kind === selector.kind).map(stepName)];
+    const suggestion = closest(selector.name!, known);
+    throw new StewardError('cli.target', `${option} ${selector.kind}/${selector.name}: names nothing: the configuration does not declare it, and the instance has no such ${NOUNS[selector.kind]} for prune to delete`, 'user', {
+      hint: suggestion === undefined ? 'check the spelling; names compare case-insensitively' : `did you mean \`${option} ${selector.kind}/${suggestion}\`?`,
+    });
+  }
+  const warnings = unmatched.map(([option, selector]) => ({
+    code: 'target.no-match',
+    message: `${option} ${selector.kind}/${selector.name} matches no change: that object already matches the configuration`,
+  }));
   return { steps: steps.filter((step) => wanted.has(step.id)), warnings };
+}
+
+/** The name a selector would use for a step's object. */
+function stepName(step: PlanStep): string {
+  if (step.kind === 'documentLabels') return step.ref.label ?? step.key;
+  return step.key.split('/').at(-1) ?? step.key;
 }
 
 function selectorCovers(selector: Selector, step: PlanStep): boolean {
