@@ -2,13 +2,19 @@
 // run, or stale); a stale step means someone changed the object since the plan, and nothing is
 // written. Then the runnable steps go to their kinds in plan order; a failed step's dependents
 // are skipped while independent steps go on. Dry-run is `checkSteps` without `runSteps`.
+//
+// A write whose answer was lost (or that the server answered 404/409) is judged by reading its
+// kind back, the way the stale check judges: as wanted is done, as before is sent once more,
+// anything else fails with what was found. After a 401/403, or once interrupted, no write starts.
+import { statusText } from '../api/errors.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { Kind } from '../config/types.js';
-import type { ResourceKind, StepOutcome } from '../kinds/kind.js';
+import { failureOf, type ApplyContext, type ResourceKind, type StepFailure, type StepOutcome } from '../kinds/kind.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { changedFields, matches } from '../plan/fields.js';
 import type { LiveState } from '../plan/planner.js';
 import type { PlanStep } from '../plan/types.js';
+import { ApplyStop } from './stop.js';
 
 export interface StaleStep {
   step: PlanStep;
@@ -35,6 +41,7 @@ export function checkSteps(steps: readonly PlanStep[], live: LiveState, registry
   return checked;
 }
 
+/** A step against its object's current state: as planned before (run), as wanted (applied), or neither. */
 function judge(step: PlanStep, current: Record<string, unknown> | undefined): 'run' | 'applied' | { stale: string } {
   switch (step.action) {
     case 'create':
@@ -44,11 +51,23 @@ function judge(step: PlanStep, current: Record<string, unknown> | undefined): 'r
     case 'replace':
       if (current === undefined) return { stale: 'it no longer exists' };
       if (matches(current, step.after)) return 'applied';
-      return matches(current, step.before) ? 'run' : { stale: `it changed since the plan (${describe(step.before, current)})` };
+      return partlyApplied(step, current) ? 'run' : { stale: `it changed since the plan (${describe(step.before, current)})` };
     case 'delete':
       if (current === undefined) return 'applied';
       return matches(current, step.before) ? 'run' : { stale: `it changed since the plan (${describe(step.before, current)})` };
   }
+}
+
+/**
+ * Every changed field holds either its planned value before or after: the step was carried out
+ * in part (one of its two writes, say) or not at all, and running it again finishes it.
+ */
+function partlyApplied(step: PlanStep & { action: 'update' | 'replace' }, current: Record<string, unknown>): boolean {
+  if (!matches(current, Object.fromEntries(Object.entries(step.before).filter(([key]) => !step.fields.some((field) => field.path.split('.')[0] === key))))) {
+    return false;
+  }
+  const top = new Set(step.fields.map((field) => field.path.split('.')[0]!));
+  return [...top].every((key) => matches(current, { [key]: step.before[key] }) || matches(current, { [key]: step.after[key] }));
 }
 
 function describe(expected: Record<string, unknown>, current: Record<string, unknown>): string {
@@ -62,29 +81,177 @@ export interface StepResult {
   outcome: StepOutcome;
 }
 
+/** Told as steps start and as each one's outcome is known (progress lines, status line). */
+export interface ApplyObserver {
+  started?(steps: readonly PlanStep[]): void;
+  settled?(result: StepResult): void;
+}
+
+export interface RunContext {
+  api: PlatformApi;
+  live: LiveState;
+  /** Reads one kind's live state again; without it, a lost answer stays a failure. */
+  reread?: (kind: Kind) => Promise<unknown>;
+  observer?: ApplyObserver;
+  /** Stops the run between writes; runSteps also stops it itself after a 401/403. */
+  stop?: ApplyStop;
+}
+
 /** Runs steps in order, grouping consecutive steps of one kind so the kind can batch them. */
-export async function runSteps(
-  steps: readonly PlanStep[],
-  context: { api: PlatformApi; live: LiveState },
-  registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY,
-): Promise<StepResult[]> {
-  const outcomes = new Map<string, StepOutcome>();
+export async function runSteps(steps: readonly PlanStep[], context: RunContext, registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): Promise<StepResult[]> {
+  const run = new ApplyRun(context, registry);
   let index = 0;
   while (index < steps.length) {
     const kind = steps[index]!.kind;
     const group: PlanStep[] = [];
     for (; index < steps.length && steps[index]!.kind === kind; index += 1) {
       const step = steps[index]!;
-      const blocker = step.dependsOn.find((id) => {
-        const status = outcomes.get(id)?.status;
-        return status === 'failed' || status === 'skipped';
-      });
-      if (blocker === undefined) group.push(step);
-      else outcomes.set(step.id, { status: 'skipped', reason: `depends on ${blocker}, which did not succeed` });
+      const blocker = run.blocker(step);
+      if (run.stop.stopped) run.settle(step, { status: 'skipped', reason: run.stop.notStartedReason() });
+      else if (blocker === undefined) group.push(step);
+      else run.settle(step, { status: 'skipped', reason: `depends on ${blocker}, which did not succeed` });
     }
-    if (group.length === 0) continue;
-    const results = await registry.get(kind)!.apply(group, { api: context.api, live: context.live[kind] });
-    for (const step of group) outcomes.set(step.id, results.get(step.id) ?? { status: 'failed', error: 'no outcome was reported' });
+    if (group.length > 0) await run.applyGroup(registry.get(kind)!, group);
   }
-  return steps.map((step) => ({ step, outcome: outcomes.get(step.id)! }));
+  return steps.map((step) => ({ step, outcome: run.outcomes.get(step.id)! }));
+}
+
+type Verdict = 'run' | 'applied' | { stale: string };
+
+/** One apply run: the outcomes so far, the live state as last read, and the stop. */
+class ApplyRun {
+  readonly outcomes = new Map<string, StepOutcome>();
+  readonly stop: ApplyStop;
+  private readonly live: LiveState;
+
+  constructor(
+    private readonly context: RunContext,
+    private readonly registry: ReadonlyMap<Kind, ResourceKind>,
+  ) {
+    this.stop = context.stop ?? new ApplyStop();
+    this.live = { ...context.live };
+  }
+
+  blocker(step: PlanStep): string | undefined {
+    return step.dependsOn.find((id) => {
+      const status = this.outcomes.get(id)?.status;
+      return status === 'failed' || status === 'skipped';
+    });
+  }
+
+  settle(step: PlanStep, outcome: StepOutcome): void {
+    if (this.outcomes.has(step.id)) return;
+    this.outcomes.set(step.id, outcome);
+    this.context.observer?.settled?.({ step, outcome });
+  }
+
+  async applyGroup(kind: ResourceKind, group: PlanStep[]): Promise<void> {
+    const context: ApplyContext = {
+      api: this.context.api,
+      live: this.live[kind.kind],
+      attempt: (steps, write) => this.attempt(kind, steps, write),
+    };
+    try {
+      await kind.apply(group, context);
+    } catch (error) {
+      for (const step of group) this.settle(step, failureOf(error));
+    }
+    for (const step of group) this.settle(step, { status: 'failed', error: 'no outcome was reported' });
+  }
+
+  /** One write covering `steps`: not started once stopped; judged by reading back when its answer is in doubt. */
+  private async attempt(kind: ResourceKind, steps: readonly PlanStep[], write: () => Promise<unknown>): Promise<void> {
+    if (this.stop.stopped) {
+      for (const step of steps) this.settle(step, { status: 'skipped', reason: this.stop.notStartedReason() });
+      return;
+    }
+    this.context.observer?.started?.(steps);
+    const first = await send(write);
+    if (first === undefined) {
+      for (const step of steps) this.settle(step, { status: 'done' });
+      return;
+    }
+    if (!inDoubt(first)) {
+      this.fail(steps, first);
+      return;
+    }
+    const verdicts = await this.readBack(kind, steps);
+    if (verdicts === undefined) {
+      this.fail(steps, first);
+      return;
+    }
+    const refused = !first.outcomeUnknown;
+    const pending = steps.filter((step) => verdicts.get(step.id) === 'run');
+    const foundOther = steps.some((step) => typeof verdicts.get(step.id) === 'object');
+    for (const step of steps) {
+      const verdict = verdicts.get(step.id)!;
+      if (verdict === 'applied') this.settle(step, refused ? { status: 'already-applied', detail: `already so on the server (it answered ${first.httpStatus} ${statusText(first.httpStatus!)})` } : { status: 'done', detail: 'confirmed by reading back' });
+      else if (verdict !== 'run') this.settle(step, { ...first, error: `${first.error}; reading back found ${verdict.stale}` });
+    }
+    if (pending.length === 0) return;
+    // The server refused (404/409) and nothing changed: sending again would be refused again.
+    // A batch with a step someone else changed is not sent again either: it would undo that.
+    if (refused || foundOther || this.stop.stopped) {
+      const why = refused ? '' : foundOther ? '; not sent again, as other steps of the same request changed meanwhile' : `; not sent again: ${this.stop.notStartedReason()}`;
+      for (const step of pending) this.settle(step, { ...first, error: `${first.error}${refused ? '' : '; reading back showed it was not carried out'}${why}` });
+      return;
+    }
+    const second = await send(write);
+    if (second === undefined) {
+      for (const step of steps) this.settle(step, { status: 'done', detail: 'sent again after reading back showed it was not carried out' });
+      return;
+    }
+    const again = inDoubt(second) ? await this.readBack(kind, pending) : undefined;
+    for (const step of pending) {
+      if (again?.get(step.id) === 'applied') this.settle(step, { status: 'done', detail: 'sent again after reading back; confirmed by reading back once more' });
+      else this.fail([step], { ...second, error: secondFailure(second) });
+    }
+  }
+
+  private fail(steps: readonly PlanStep[], failure: StepFailure): void {
+    for (const step of steps) this.settle(step, failure);
+    if (failure.fatal === 'auth' && failure.httpStatus !== undefined) {
+      this.stop.stop({ kind: 'auth', status: failure.httpStatus, error: `${failure.httpStatus} ${statusText(failure.httpStatus)}` });
+    }
+  }
+
+  /** Reads the kind back and judges each step; undefined when it cannot be read (or cannot be). */
+  private async readBack(kind: ResourceKind, steps: readonly PlanStep[]): Promise<Map<string, Verdict> | undefined> {
+    if (this.context.reread === undefined) return undefined;
+    let live: unknown;
+    try {
+      live = await this.context.reread(kind.kind);
+    } catch {
+      return undefined;
+    }
+    this.live[kind.kind] = live;
+    const verdicts = new Map<string, Verdict>();
+    for (const step of steps) {
+      const special = kind.readBack?.(step, live);
+      verdicts.set(step.id, special === undefined ? judge(step, kind.current(step, live)) : { stale: special.found });
+    }
+    return verdicts;
+  }
+}
+
+/** Runs a write; undefined when it succeeded, else its failure. */
+async function send(write: () => Promise<unknown>): Promise<StepFailure | undefined> {
+  try {
+    await write();
+    return undefined;
+  } catch (error) {
+    return failureOf(error);
+  }
+}
+
+/** The words of a resend's failure: what steward did before it, and that a re-run is safe. */
+function secondFailure(failure: StepFailure): string {
+  if (!failure.outcomeUnknown) return `${failure.error} (sent again after the first answer was lost and reading back found nothing done)`;
+  const words = failure.error.replace(/; the outcome is unknown.*$/, '');
+  return `${words}; the answer was lost twice (steward read back in between and found nothing done). Run apply again: it reads back before it writes`;
+}
+
+/** A failure that may not be one: the answer was lost, or the object was already as wanted (404, 409). */
+function inDoubt(failure: StepFailure): boolean {
+  return failure.outcomeUnknown === true || failure.httpStatus === 404 || failure.httpStatus === 409;
 }

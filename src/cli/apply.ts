@@ -4,14 +4,14 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { checkSteps, runSteps } from '../apply/executor.js';
-import type { LoadedConfig } from '../config/types.js';
+import type { Kind, LoadedConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
 import type { PlatformApi } from '../api/platform.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { checkTargets } from '../plan/targeting.js';
 import { checkPlanFits, loadPlan } from '../plan/planFile.js';
-import { diffAll, makePlan, observe, type LiveState } from '../plan/planner.js';
+import { diffAll, makePlan, observe, readLive, withReadDependencies, type LiveState, type Observation } from '../plan/planner.js';
 import { refuseUnfounded } from '../plan/planFile.js';
 import type { Plan, PlanStep } from '../plan/types.js';
 import { renderApplyReport, renderDryRun, renderPlan, renderStale } from '../render/human.js';
@@ -78,7 +78,7 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, { client, api }: Con
     io.stdout(options.json ? dryRunJson(checked, client.stats().requests) : renderDryRun(checked, client.stats().requests, { color }));
     return 0;
   }
-  return execute(checked.runnable, checked.alreadyApplied, { client, api, live }, options, io);
+  return execute(checked.runnable, checked.alreadyApplied, { client, api, live, reread: rereader(observation, api) }, options, io);
 }
 
 /** No plan file: plan now, show it, get approval, apply. */
@@ -89,7 +89,7 @@ async function applyFresh(loaded: LoadedConfig, { client, api }: Connection, opt
       hint: 'pass --auto-approve, or apply a reviewed plan file: steward plan --out plan.json && steward apply plan.json',
     });
   }
-  const { plan, live } = await makePlan({
+  const { plan, live, ...observation } = await makePlan({
     loaded,
     api,
     baseUrl: baseUrlOf(loaded, options),
@@ -112,18 +112,18 @@ async function applyFresh(loaded: LoadedConfig, { client, api }: Connection, opt
       return 1;
     }
   }
-  return execute(plan.steps, [], { client, api, live }, options, io);
+  return execute(plan.steps, [], { client, api, live, reread: rereader({ ...observation, live }, api) }, options, io);
 }
 
 async function execute(
   steps: PlanStep[],
   alreadyApplied: PlanStep[],
-  context: Connection & { live: LiveState },
+  context: Connection & { live: LiveState; reread: (kind: Kind) => Promise<unknown> },
   options: ApplyOptions,
   io: CommandIo,
 ): Promise<number> {
   const reading = context.client.stats().requests;
-  const results = await runSteps(steps, { api: context.api, live: context.live }, REGISTRY);
+  const results = await runSteps(steps, { api: context.api, live: context.live, reread: context.reread }, REGISTRY);
   const requests = { reading, writing: context.client.stats().requests - reading };
   const report = { results, alreadyApplied, requests };
   if (options.json) {
@@ -132,6 +132,15 @@ async function execute(
   }
   else io.stdout(renderApplyReport(report, { color: useColor(io, options.color) }));
   return results.some((result) => result.outcome.status !== 'done') ? 1 : 0;
+}
+
+/** Reads one kind's live state again (and the kinds its reading needs first), to judge a write whose answer was lost. */
+function rereader(observation: Observation, api: PlatformApi): (kind: Kind) => Promise<unknown> {
+  return async (kind) => {
+    const needed = withReadDependencies(REGISTRY, [REGISTRY.get(kind)!]);
+    const live = await readLive(needed, { api, directory: observation.directory }, observation.desired);
+    return live[kind];
+  };
 }
 
 /** The dry run as JSON: the steps that would run and those already applied, by id. */

@@ -6,7 +6,7 @@ import { CREDIT_CONTROL_FIELDS } from '../api/types.js';
 import { StewardError } from '../errors.js';
 import { changedFields, pick } from '../plan/fields.js';
 import type { PlanStep } from '../plan/types.js';
-import { attempt, type ResourceKind, type StepOutcome } from './kind.js';
+import type { ResourceKind } from './kind.js';
 
 export type DesiredCreditControls = Partial<CreditControlSettings>;
 
@@ -60,15 +60,14 @@ export const creditControls: ResourceKind<DesiredCreditControls, CreditControls>
 
   current: (step, live) => pick(live, Object.keys('after' in step ? step.after : step.before)),
 
-  async apply(steps, { api }) {
-    const outcomes = new Map<string, StepOutcome>();
+  async apply(steps, { api, attempt }) {
     for (const step of steps) {
-      if (step.action !== 'update') {
-        outcomes.set(step.id, { status: 'failed', error: `credit controls cannot be ${step.action}d` });
-        continue;
-      }
-      outcomes.set(step.id, await attempt(() => api.patchCreditControls(step.after).then(() => undefined)));
+      await attempt([step], async () => {
+        if (step.action !== 'update') throw new StewardError('apply.invalid-step', `credit controls cannot be ${step.action}d`, 'tool');
+        await api.patchCreditControls(step.after);
+      });
     }
-    return outcomes;
   },
+
+  writeRequests: (steps) => steps.length,
 };

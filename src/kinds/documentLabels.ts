@@ -5,12 +5,17 @@
 import type { Label } from '../api/types.js';
 import type { Kind } from '../config/types.js';
 import { labelKey } from '../domain/rules.js';
-import type { PlanStep } from '../plan/types.js';
-import { attempt, type ResourceKind, type StepOutcome } from './kind.js';
+import type { PlatformApi } from '../api/platform.js';
+import type { PlanStep, PlanWarning } from '../plan/types.js';
+import type { ResourceKind } from './kind.js';
 import { desiredLabels, labelFates, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
 
-/** Label key (of the label's name once the plan has run) → the documents carrying it. */
-export type LiveDocumentLabels = Map<string, Map<string, string>>;
+/**
+ * Label key (of the label's name once the plan has run) → the documents carrying it; `missing`:
+ * the documents a link to add names that the deployment does not have (gaps.md: identifiers may
+ * differ between deployments), which the plan reports instead of linking.
+ */
+export type LiveDocumentLabels = Map<string, Map<string, string>> & { missing?: ReadonlySet<string> };
 
 /** A label whose document links this plan manages, with the name it has live now (if any). */
 interface ManagedLabel {
@@ -59,8 +64,9 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
   async read({ api, live }, desired) {
     const liveLabels = (live.labels ?? []) as Label[];
     const result: LiveDocumentLabels = new Map();
+    const managed = managedLabels(desired, liveLabels);
     await Promise.all(
-      managedLabels(desired, liveLabels).map(async (label) => {
+      managed.map(async (label) => {
         const documents = new Map<string, string>();
         result.set(labelKey(label.name), documents);
         if (label.liveName === undefined || !label.inUse) return;
@@ -69,17 +75,25 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
         }
       }),
     );
-    return result;
+    return Object.assign(result, { missing: await missingDocuments(api, managed, result) });
   },
 
   diff(desired, live, allLive) {
     const steps: PlanStep[] = [];
+    const warnings: PlanWarning[] = [];
     const dependencies: { step: string; on: string }[] = [];
     for (const label of managedLabels(desired, (allLive.labels ?? []) as Label[])) {
       const carrying = live.get(labelKey(label.name)) ?? new Map<string, string>();
       const wanted = new Set(label.documents);
       for (const document of label.documents) {
         if (carrying.has(document)) continue;
+        if (live.missing?.has(document) === true) {
+          warnings.push({
+            code: 'documentLabels.missing-document',
+            message: `document ${document} does not exist in this deployment, so label "${label.name}" is not applied to it (document identifiers may differ between deployments)`,
+          });
+          continue;
+        }
         steps.push({ ...linkStep(label.name, document, carrying.get(document)), action: 'create', dependsOn: [labelStepId(label.name)], after: { document, label: label.name } });
       }
       if (!label.prune) continue;
@@ -97,7 +111,7 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
         dependencies.push({ step: labelStepId(label.name), on: step.id });
       }
     }
-    return { steps, warnings: [], dependencies };
+    return { steps, warnings, dependencies };
   },
 
   current(step, live) {
@@ -106,21 +120,39 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
   },
 
   /** One PATCH per document, carrying every label added to it and removed from it. */
-  async apply(steps, { api }) {
-    const outcomes = new Map<string, StepOutcome>();
-    const byDocument = new Map<string, PlanStep[]>();
-    for (const step of steps) byDocument.set(step.ref.document!, [...(byDocument.get(step.ref.document!) ?? []), step]);
-    for (const [document, documentSteps] of byDocument) {
+  async apply(steps, { api, attempt }) {
+    for (const [document, documentSteps] of byDocument(steps)) {
       const add = documentSteps.filter((step) => step.action === 'create').map((step) => step.ref.label!);
       const remove = documentSteps.filter((step) => step.action === 'delete').map((step) => step.ref.label!);
-      const outcome = await attempt(async () => {
-        await api.patchDocumentLabels(document, { add, remove });
-      });
-      for (const step of documentSteps) outcomes.set(step.id, outcome);
+      await attempt(documentSteps, () => api.patchDocumentLabels(document, { add, remove }));
     }
-    return outcomes;
   },
+
+  writeRequests: (steps) => byDocument(steps).size,
 };
+
+function byDocument(steps: readonly PlanStep[]): Map<string, PlanStep[]> {
+  const grouped = new Map<string, PlanStep[]>();
+  for (const step of steps) grouped.set(step.ref.document!, [...(grouped.get(step.ref.document!) ?? []), step]);
+  return grouped;
+}
+
+/**
+ * The documents that links to add name and the deployment does not have. Documents already read
+ * under some label exist; the rest are looked for in one listing of the documents (pageSize 100,
+ * stopping once all are found), made only when there are such links: there is no request by
+ * identifier, and a per-label query cannot show that a document without the label exists.
+ */
+async function missingDocuments(api: PlatformApi, managed: readonly ManagedLabel[], carrying: LiveDocumentLabels): Promise<Set<string>> {
+  const seen = new Set([...carrying.values()].flatMap((documents) => [...documents.keys()]));
+  const unknown = new Set(managed.flatMap((label) => label.documents).filter((document) => !seen.has(document)));
+  if (unknown.size === 0) return unknown;
+  for await (const document of api.listDocuments()) {
+    unknown.delete(document.identifier);
+    if (unknown.size === 0) break;
+  }
+  return unknown;
+}
 
 function linkStep(label: string, document: string, documentName: string | undefined) {
   return {

@@ -1,7 +1,7 @@
 // The small interface every resource kind implements: derive the desired state from config,
 // read the live state, diff the two (pure), and carry out steps. Adding a kind is one module
 // implementing this plus one line in registry.ts.
-import { isOutcomeUnknown } from '../api/errors.js';
+import { ApiError, isOutcomeUnknown } from '../api/errors.js';
 import type { PlatformApi } from '../api/platform.js';
 import { StewardError } from '../errors.js';
 import type { EnvironmentConfig, Kind, StewardConfig } from '../config/types.js';
@@ -32,16 +32,42 @@ export interface DiffResult {
 /** The outcome of one step during apply. */
 export type StepOutcome =
   | { status: 'done'; detail?: string }
-  | { status: 'already-applied' }
-  | { status: 'failed'; error: string }
+  | { status: 'already-applied'; detail?: string }
+  | StepFailure
   | { status: 'skipped'; reason: string }
   | { status: 'stale'; reason: string };
 
+/** A failed step, with what the executor needs to judge it (contract 5 of the parallel work). */
+export interface StepFailure {
+  status: 'failed';
+  error: string;
+  /** The write may have been carried out (response lost, or 5xx): read back before believing it failed. */
+  outcomeUnknown?: true;
+  /** The HTTP status of the refusal, when the server answered one. */
+  httpStatus?: number;
+  /** 401 or 403: retrying cannot help, and no further write is sent. */
+  fatal?: 'auth';
+}
+
+/**
+ * What a kind's `apply` may use. Every write goes through `attempt`, which belongs to the
+ * executor: it starts nothing once the run is stopped (interrupt, refused credentials), records
+ * each step's outcome the moment it is known, and reads back a write whose answer was lost.
+ */
 export interface ApplyContext {
   api: PlatformApi;
   /** Live state read just before applying (a saved plan) or while planning (apply without one). */
   live: unknown;
+  /**
+   * Carries out one write (one request, or the few one step needs) covering `steps`; resolves
+   * once their outcomes are recorded, never rejects. `write` may be called a second time, when
+   * reading back shows the first was not carried out.
+   */
+  attempt(steps: readonly PlanStep[], write: () => Promise<unknown>): Promise<void>;
 }
+
+/** What reading back found for a step that `current` alone cannot judge (a step spanning two objects). */
+export type ReadBackVerdict = { found: string } | undefined;
 
 export interface ResourceKind<Desired = unknown, Live = unknown> {
   readonly kind: Kind;
@@ -64,17 +90,30 @@ export interface ResourceKind<Desired = unknown, Live = unknown> {
    * `after` (already applied) and `before` (safe to run); anything else is stale.
    */
   current(step: PlanStep, live: Live): Record<string, unknown> | undefined;
-  /** Carries out steps of this kind (batched where the API allows), returning one outcome each. */
-  apply(steps: PlanStep[], context: ApplyContext): Promise<Map<string, StepOutcome>>;
+  /**
+   * Carries out steps of this kind (batched where the API allows), every write through
+   * `context.attempt`, so that each step gets exactly one outcome.
+   */
+  apply(steps: PlanStep[], context: ApplyContext): Promise<void>;
+  /** How many write requests carrying out these steps takes (the cost shown before approval). */
+  writeRequests(steps: readonly PlanStep[]): number;
+  /**
+   * After a write whose answer was lost: a verdict where the generic judgement of `current`
+   * against before/after would be wrong (e.g. a replacement whose new object exists while the
+   * old one is still there). Undefined leaves it to the generic judgement.
+   */
+  readBack?(step: PlanStep, live: Live): ReadBackVerdict;
 }
 
-/** Runs one write and turns a thrown error into a `failed` outcome with the server's words. */
-export async function attempt(write: () => Promise<StepOutcome | void>): Promise<StepOutcome> {
-  try {
-    return (await write()) ?? { status: 'done' };
-  } catch (error) {
-    return { status: 'failed', error: error instanceof Error ? error.message : String(error) };
+/** A thrown error as a failed outcome with the server's words and what the executor judges by. */
+export function failureOf(error: unknown): StepFailure {
+  const failure: StepFailure = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
+  if (isOutcomeUnknown(error) || (error instanceof StewardError && error.code === 'apply.outcome-unknown')) failure.outcomeUnknown = true;
+  if (error instanceof ApiError && error.status !== undefined) {
+    failure.httpStatus = error.status;
+    if (error.status === 401 || error.status === 403) failure.fatal = 'auth';
   }
+  return failure;
 }
 
 /**

@@ -2,11 +2,10 @@
 // `renamedFrom` turns a live label of a former name into a rename (PUT with a new name), so the
 // documents that carry it keep it; a delete + create would strip them.
 import type { Label, LabelCreate, LabelUpdate } from '../api/types.js';
-import { isNotFound, isOutcomeUnknown } from '../api/errors.js';
 import { labelKey } from '../domain/rules.js';
 import { changedFields, pick } from '../plan/fields.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
-import { attempt, createOnceMore, type DesiredInput, type ResourceKind, type StepOutcome } from './kind.js';
+import type { DesiredInput, ResourceKind } from './kind.js';
 import { protectedInEnvironment, PRUNED_REASON } from './protection.js';
 
 export const LABEL_FIELDS = ['color', 'description', 'verified', 'homepage'] as const;
@@ -150,31 +149,19 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
     return label === undefined ? undefined : pick(label as unknown as Record<string, unknown>, Object.keys(target));
   },
 
-  async apply(steps, { api }) {
-    const outcomes = new Map<string, StepOutcome>();
-    for (const step of steps) outcomes.set(step.id, await attempt(() => applyLabelStep(step, api)));
-    return outcomes;
+  async apply(steps, { api, attempt }) {
+    for (const step of steps) await attempt([step], () => applyLabelStep(step, api));
   },
+
+  writeRequests: (steps) => steps.length,
 };
 
 async function applyLabelStep(step: PlanStep, api: Parameters<ResourceKind['apply']>[1]['api']): Promise<void> {
   switch (step.action) {
-    case 'create': {
-      const body = step.after as unknown as LabelCreate;
-      try {
-        await api.createLabel(body);
-      } catch (error) {
-        if (!isOutcomeUnknown(error)) throw error;
-        // The response was lost: the label may exist now. Look before sending it again.
-        try {
-          await api.getLabel(body.name);
-        } catch (lookup) {
-          if (!isNotFound(lookup)) throw lookup;
-          await createOnceMore(() => api.createLabel(body));
-        }
-      }
+    case 'create':
+      // A lost response is judged by the executor, which reads the labels back before any resend.
+      await api.createLabel(step.after as unknown as LabelCreate);
       return;
-    }
     case 'update':
     case 'replace': {
       const changes: LabelUpdate = {};

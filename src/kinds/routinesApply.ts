@@ -2,20 +2,56 @@
 // PATCH, retried once as a full PUT when the server answers 405; and a create whose response was
 // lost is looked up by name before it is ever sent again, so it cannot become a duplicate.
 import type { PlatformApi } from '../api/platform.js';
-import { isMethodNotAllowed, isOutcomeUnknown } from '../api/errors.js';
+import { isMethodNotAllowed, isNotFound, isOutcomeUnknown } from '../api/errors.js';
 import type { Routine, RoutineCreate, RoutinePatch, RoutinePut } from '../api/types.js';
 import { StewardError } from '../errors.js';
 import type { PlanStep } from '../plan/types.js';
-import { attempt, createOnceMore, type StepOutcome } from './kind.js';
+import { matches, pick } from '../plan/fields.js';
+import { createOnceMore, type ApplyContext, type ReadBackVerdict } from './kind.js';
 import type { LiveRoutines } from './routines.js';
 import { liveState, type RoutineState } from './routineState.js';
 
 /** Applies routine steps in order; each step's failure is recorded and the others go on. */
-export async function applyRoutineSteps(steps: PlanStep[], api: PlatformApi, live: LiveRoutines): Promise<Map<string, StepOutcome>> {
-  const writer = new RoutineWriter(api, live);
-  const outcomes = new Map<string, StepOutcome>();
-  for (const step of steps) outcomes.set(step.id, await attempt(() => writer.run(step)));
-  return outcomes;
+export async function applyRoutineSteps(steps: PlanStep[], context: ApplyContext): Promise<void> {
+  const writer = new RoutineWriter(context.api, context.live as LiveRoutines);
+  for (const step of steps) await context.attempt([step], () => writer.run(step));
+}
+
+/** Write requests of routine steps: a replacement creates and deletes; a pause or resume is a PUT of its own. */
+export function routineWriteRequests(steps: readonly PlanStep[]): number {
+  let requests = 0;
+  for (const step of steps) {
+    switch (step.action) {
+      case 'create':
+        requests += step.after.paused === true ? 2 : 1;
+        break;
+      case 'replace':
+        requests += step.after.paused === true ? 3 : 2;
+        break;
+      case 'update': {
+        const changed = new Set(step.fields.map((field) => field.path.split('.')[0]!));
+        requests += (changed.has('paused') ? 1 : 0) + ([...changed].some((field) => field !== 'paused') ? 1 : 0);
+        break;
+      }
+      case 'delete':
+        requests += 1;
+        break;
+    }
+  }
+  return requests;
+}
+
+/**
+ * Reading back a replacement: the old routine still there beside a new one equal to the config
+ * means it was created but the old one not deleted; the generic judgement would call it done.
+ */
+export function readBackRoutine(step: PlanStep, live: LiveRoutines): ReadBackVerdict {
+  if (step.action !== 'replace' || step.ref.routineId === undefined) return undefined;
+  const namesakes = (live.get(step.ref.ownerId ?? '') ?? []).filter((routine) => routine.name === String(step.after.name));
+  const old = namesakes.find((routine) => routine.id === step.ref.routineId);
+  const created = namesakes.find((routine) => routine.id !== step.ref.routineId && matches(pick(liveState(routine), Object.keys(step.after)), step.after));
+  if (old === undefined || created === undefined) return undefined;
+  return { found: `the new routine ${created.id} exists, but the old one ${old.id} is still there (the next apply deletes it)` };
 }
 
 class RoutineWriter {
@@ -41,7 +77,7 @@ class RoutineWriter {
       case 'replace': {
         const old = this.liveRoutine(step, String(step.before.name));
         await this.create(step.after as unknown as RoutineState, options, [old.id]);
-        await this.api.deleteRoutine(old.id, options);
+        await this.deleteReplaced(old.id, options);
         return;
       }
       case 'delete':
@@ -64,13 +100,46 @@ class RoutineWriter {
     }
     if (!state.paused) return;
     try {
-      await this.setActive(id, state, false, options);
+      await this.pauseCreated(id, state, options);
     } catch (error) {
       // A routine meant to be paused must not be left running: take the new one away again.
       await this.api.deleteRoutine(id, options);
       throw new StewardError('apply.cannot-pause', `${(error as Error).message}; the new routine was deleted again rather than left active`, 'server', {
         cause: error,
       });
+    }
+  }
+
+  /**
+   * Pauses a routine just created. A lost answer is read back (the routine is ours, by id): only
+   * if it still runs is the pause sent once more.
+   */
+  private async pauseCreated(id: string, state: RoutineState, options: { userId: string } | undefined): Promise<void> {
+    try {
+      await this.setActive(id, state, false, options);
+    } catch (error) {
+      if (!isOutcomeUnknown(error)) throw error;
+      if ((await this.api.getRoutine(id, options)).disabled) return;
+      await this.setActive(id, state, false, options);
+    }
+  }
+
+  /**
+   * Deletes the routine a replacement supersedes. The new routine exists by now, so a lost
+   * answer (or a 404 after one) is read back by id rather than left for a re-run to untangle.
+   */
+  private async deleteReplaced(id: string, options: { userId: string } | undefined): Promise<void> {
+    try {
+      await this.api.deleteRoutine(id, options);
+    } catch (error) {
+      if (!isOutcomeUnknown(error) && !isNotFound(error)) throw error;
+      try {
+        await this.api.getRoutine(id, options);
+      } catch (lookup) {
+        if (isNotFound(lookup)) return;
+        throw lookup;
+      }
+      await this.api.deleteRoutine(id, options);
     }
   }
 

@@ -4,7 +4,7 @@
 import type { UserCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
 import type { PlanStep } from '../plan/types.js';
-import { attempt, type ResourceKind, type StepOutcome } from './kind.js';
+import type { ResourceKind } from './kind.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
 
 export interface DesiredUserLimit {
@@ -114,17 +114,14 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
   },
 
   /** Bulk PATCHes of at most 1000 users; a batch succeeds or fails as a whole (the server is atomic). */
-  async apply(steps, { api }) {
-    const outcomes = new Map<string, StepOutcome>();
+  async apply(steps, { api, attempt }) {
     for (let start = 0; start < steps.length; start += CREDIT_LIMIT_BATCH_MAX) {
       const batch = steps.slice(start, start + CREDIT_LIMIT_BATCH_MAX);
-      const outcome = await attempt(async () => {
-        await api.patchUserCreditLimits({ users: batch.map(limitWrite) });
-      });
-      for (const step of batch) outcomes.set(step.id, outcome);
+      await attempt(batch, () => api.patchUserCreditLimits({ users: batch.map(limitWrite) }));
     }
-    return outcomes;
   },
+
+  writeRequests: (steps) => Math.ceil(steps.length / CREDIT_LIMIT_BATCH_MAX),
 };
 
 /** The bulk-PATCH entry that carries out one step. */

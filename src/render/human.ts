@@ -126,10 +126,10 @@ export function renderApplyReport(report: ApplyReport, options: HumanOptions): s
     const title = `${SYMBOL[step.action]} ${stepTitle(step)}`;
     switch (outcome.status) {
       case 'done':
-        lines.push(`${chalk.green('  done')}    ${title}`);
+        lines.push(`${chalk.green('  done')}    ${title}${outcome.detail === undefined ? '' : chalk.dim(` (${outcome.detail})`)}`);
         break;
       case 'already-applied':
-        lines.push(chalk.dim(`  = ${stepTitle(step)} (already applied)`));
+        lines.push(chalk.dim(`  = ${stepTitle(step)} (${outcome.detail ?? 'already applied'})`));
         break;
       case 'failed':
         lines.push(`${chalk.red('  FAILED')} ${title}: ${outcome.error}`);

@@ -263,7 +263,7 @@ describe('partial failure', () => {
     steward = await gitopsAgainstDemo({ faults: ['POST /api/v1/labels=500x2'] });
     const first = await steward.apply();
     expect(first.code).toBe(1);
-    expect(first.out).toMatch(/FAILED \+ label "certified": creating label "certified": 500 .*; the response was lost twice \(steward looked for it in between and found nothing\)\. Run apply again/);
+    expect(first.out).toMatch(/FAILED \+ label "certified": creating label "certified": 500 .*; the answer was lost twice \(steward read back in between and found nothing done\)\. Run apply again: it reads back before it writes$/m);
     expect(first.out).toContain('skipped + label "certified" on document 8f2e1d4c: depends on labels/certified, which did not succeed');
     expect(first.out).toContain('Apply: 15 done, 0 already applied, 1 failed, 2 skipped.');
     const second = await steward.apply();
