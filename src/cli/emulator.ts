@@ -120,9 +120,13 @@ function banner(emulator: RunningEmulator, options: EmulatorOptions): string[] {
     lines.push(`state file: ${options.statePath} (${description.stateLoaded ? 'loaded' : 'written on the first change'})`);
   }
   if (description.differences.length === 0) {
-    lines.push(`profile ${description.profile}: every open point answered as the reference (--profile other answers them the other way)`);
+    lines.push(
+      description.profile === 'reference'
+        ? 'profile reference (--profile other answers every open point of the API spec the other way)'
+        : `profile ${description.profile}, with every answer set back to the reference`,
+    );
   } else {
-    lines.push(`profile ${description.profile}, answering differently from the reference:`);
+    lines.push(description.profile === 'reference' ? 'profile reference, except:' : `profile ${description.profile}, answering differently from the reference:`);
     for (const difference of description.differences) lines.push(`  ${difference}`);
   }
   const windowMs = description.knobs.rateLimitWindowMs;

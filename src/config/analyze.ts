@@ -10,6 +10,7 @@ import { checkSecrets, ENV_VAR_NAME } from './secrets.js';
 import { checkSemantics } from './semantic.js';
 import { isRecord, readConfigSources, type ConfigSource } from './sources.js';
 import { selectEnvironment } from './environments.js';
+import { emailKey, idKey } from '../domain/rules.js';
 import type { ConfigPath, Diagnostic, SourceLocation } from './types.js';
 
 export interface AnalyzeOptions {
@@ -108,7 +109,8 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
     const variables = isRecord(environment) && isRecord(environment.variables) ? (environment.variables as Record<string, VariableValue>) : {};
     const pass = interpolate(sections, { ...(name === undefined ? {} : { environment: { name, variables } }), processEnv, tokenVariables });
     diagnostics.push(...referenceDiagnostics(pass, merged));
-    const config = normalize({ ...merged.value, ...(pass.value as Record<string, unknown>), environments });
+    // Checks see the values as written (messages quote them); the loaded configuration is normalised.
+    const config = { ...merged.value, ...(pass.value as Record<string, unknown>), environments };
     const substituted = new Map([...environmentPass.substituted, ...pass.substituted]);
     const unresolved = new Set([...environmentPass.unresolved, ...pass.unresolved]);
     for (const finding of checkSchema(config, 'resolved')) {
@@ -133,7 +135,7 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
         },
       }),
     );
-    if (name !== undefined && name === selection.selected) analysis.selected = { name, config };
+    if (name !== undefined && name === selection.selected) analysis.selected = { name, config: normalize(config) };
   }
   return finish(analysis);
 }
@@ -145,15 +147,42 @@ function resolvedDescription(reference: Reference, path: ConfigPath, config: Rec
   return `is ${describeValue(value, path) ?? 'a different type'}${environment === undefined ? '' : ` in environment \`${environment}\``}`;
 }
 
-/** Fills defaults the loaded types promise: an e-mail destination always has both recipient lists. */
+/**
+ * Fills defaults the loaded types promise (an e-mail destination always has both recipient
+ * lists) and normalises identities: e-mails and uuids are compared case-insensitively, so the
+ * loaded configuration holds them lower-cased and a plan never differs by letter case alone.
+ */
 function normalize(config: Record<string, unknown>): Record<string, unknown> {
-  if (!Array.isArray(config.routines)) return config;
-  const routines = config.routines.map((routine) => {
-    if (!isRecord(routine) || !isRecord(routine.destination) || routine.destination.type !== 'email') return routine;
-    const { recipientEmails = [], userGroupIds = [] } = routine.destination;
-    return { ...routine, destination: { ...routine.destination, recipientEmails, userGroupIds } };
-  });
-  return { ...config, routines };
+  const normalized: Record<string, unknown> = { ...config };
+  if (Array.isArray(config.userCreditLimits)) {
+    normalized.userCreditLimits = config.userCreditLimits.map((entry) => {
+      if (!isRecord(entry)) return entry;
+      return {
+        ...entry,
+        ...(typeof entry.email === 'string' ? { email: emailKey(entry.email) } : {}),
+        ...(typeof entry.userId === 'string' ? { userId: idKey(entry.userId) } : {}),
+      };
+    });
+  }
+  if (Array.isArray(config.routines)) {
+    normalized.routines = config.routines.map((routine) => {
+      if (!isRecord(routine)) return routine;
+      const copy: Record<string, unknown> = { ...routine };
+      if (typeof routine.owner === 'string') copy.owner = emailKey(routine.owner);
+      if (typeof routine.modelId === 'string') copy.modelId = idKey(routine.modelId);
+      if (typeof routine.branchId === 'string') copy.branchId = idKey(routine.branchId);
+      if (isRecord(routine.destination) && routine.destination.type === 'email') {
+        const { recipientEmails = [], userGroupIds = [] } = routine.destination;
+        copy.destination = {
+          ...routine.destination,
+          recipientEmails: Array.isArray(recipientEmails) ? recipientEmails.map((email) => (typeof email === 'string' ? emailKey(email) : email)) : recipientEmails,
+          userGroupIds: Array.isArray(userGroupIds) ? userGroupIds.map((id) => (typeof id === 'string' ? idKey(id) : id)) : userGroupIds,
+        };
+      }
+      return copy;
+    });
+  }
+  return normalized;
 }
 
 function referenceDiagnostics(pass: Interpolation, merged: MergedConfig): Diagnostic[] {

@@ -20,11 +20,12 @@ export function checkEnvironmentSettings(config: Record<string, unknown>, labels
     if (baseUrl !== undefined) {
       const problem = baseUrlProblem(baseUrl);
       if (problem !== undefined) {
-        findings.add('environment.baseUrl', [...path, 'baseUrl'], `\`${formatPath([...path, 'baseUrl'])}\` ${problem.summary}`, {
+        findings.add(problem.code ?? 'environment.baseUrl', [...path, 'baseUrl'], `\`${formatPath([...path, 'baseUrl'])}\` ${problem.summary}`, {
           hint: problem.hint ?? 'write the instance origin, e.g. `https://acme.example.com`',
         });
       }
     }
+    if (isRecord(environment.protect)) checkProtectedNames(environment.protect, [...path, 'protect'], findings);
     const protectedLabels = isRecord(environment.protect) ? environment.protect.labels : undefined;
     if (!Array.isArray(protectedLabels)) continue;
     protectedLabels.forEach((label, index) => {
@@ -49,15 +50,35 @@ export function checkEnvironmentSettings(config: Record<string, unknown>, labels
   }
 }
 
-function baseUrlProblem(baseUrl: string): { summary: string; hint?: string } | undefined {
+/** A protected name matches a live object only when written exactly: no blank or padded names. */
+function checkProtectedNames(protect: Record<string, unknown>, path: ConfigPath, findings: Findings): void {
+  for (const [kind, names] of Object.entries(protect)) {
+    if (!Array.isArray(names)) continue;
+    names.forEach((name, index) => {
+      if (typeof name !== 'string' || name.trim() === name) return;
+      findings.add('protect.name', [...path, kind, index], name.trim() === '' ? 'a protected name is blank' : `protected name ${JSON.stringify(name)} has spaces before or after it`, {
+        hint: 'write the name exactly as it is declared',
+      });
+    });
+  }
+}
+
+function baseUrlProblem(baseUrl: string): { summary: string; hint?: string; code?: string } | undefined {
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    return { summary: `is not a URL: ${JSON.stringify(baseUrl)}` };
+    // Echoed only when it cannot hold credentials (no `@`): a malformed URL may still carry them.
+    if (!baseUrl.includes('://') && !baseUrl.includes('@')) {
+      return { summary: 'is not a URL: it does not start with `https://`', hint: `write \`https://${baseUrl.trim()}\`` };
+    }
+    return { summary: 'is not a URL', hint: 'write the instance origin, e.g. `https://acme.example.com`' };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { summary: `must use https (or http), found \`${url.protocol.replace(/:$/, '')}\`` };
-  if (url.username !== '' || url.password !== '') return { summary: 'must not contain credentials' };
+  if (url.username !== '' || url.password !== '') {
+    // A `secret.` code: the source line is shown with the value masked.
+    return { code: 'secret.baseUrl', summary: 'must not contain a user name or password (`user:password@`)', hint: 'remove them: the token comes from the variable named by `tokenEnv`; if it was a real token, revoke it' };
+  }
   if (url.search !== '' || url.hash !== '') return { summary: 'must not have a query or fragment' };
   if (!/^\/(api\/?)?$/.test(url.pathname)) return { summary: `must be the instance origin (optionally ending in /api), found path \`${url.pathname}\`` };
   return clientRefusal(baseUrl, url);

@@ -3,7 +3,6 @@
 // renames. Written defensively: a value of the wrong type was already reported by the schema.
 import { checkSchedule, checkTimeZone } from '../domain/schedule.js';
 import {
-  EMAIL_PATTERN,
   LABEL_COLOR_PATTERN,
   LABEL_DESCRIPTION_MAX,
   LABEL_NAME_MAX,
@@ -12,9 +11,15 @@ import {
   SLACK_ID_RULE,
   SLACK_RECIPIENT_PATTERN,
   UUID_PATTERN,
+  documentIdentifierProblem,
   emailKey,
+  emailProblem,
+  idKey,
   labelKey,
+  labelNameProblem,
 } from '../domain/rules.js';
+import { codePoint, forbiddenCharacterName } from './bytes.js';
+import { formatPath } from './positions.js';
 import { checkEnvironmentSettings } from './semantic-environments.js';
 import { isRecord } from './sources.js';
 import { didYouMean } from './suggest.js';
@@ -61,6 +66,7 @@ export class Findings {
 /** Every semantic finding of a merged, interpolated configuration. */
 export function checkSemantics(config: Record<string, unknown>, context: SemanticContext): Diagnostic[] {
   const findings = new Findings(context);
+  checkCharacters(config, [], findings);
   checkCreditControls(config.creditControls, findings);
   checkUserCreditLimits(config.userCreditLimits, findings);
   checkRoutines(config.routines, findings);
@@ -82,8 +88,51 @@ function checkCreditControls(section: unknown, findings: Findings): void {
   }
 }
 
+// Fields whose text may span lines or be indented: everything else is one line.
+const MULTILINE_FIELDS = new Set(['prompt', 'description']);
+
+/**
+ * Control and invisible characters in any text value, after interpolation: YAML escapes (`"\e"`)
+ * and environment variables can bring what the file's bytes did not. Tabs and line breaks are
+ * allowed in prompts and descriptions only.
+ */
+function checkCharacters(value: unknown, path: ConfigPath, findings: Findings): void {
+  if (typeof value === 'string') {
+    if (findings.context.skip(path)) return;
+    const multiline = MULTILINE_FIELDS.has(String(path.at(-1)));
+    for (let index = 0; index < value.length; index++) {
+      const code = value.charCodeAt(index);
+      const allowed = multiline ? code === 0x09 || code === 0x0a : false;
+      if (allowed) continue;
+      const name = code === 0x09 ? `tab (${codePoint(code)})` : code === 0x0a ? `line break (${codePoint(code)})` : code === 0x0d ? `carriage return (${codePoint(code)})` : forbiddenCharacterName(code);
+      if (name === undefined) continue;
+      findings.add('text.controlCharacter', path, `\`${formatPath(path)}\` holds a ${name}`, {
+        hint: multiline ? 'prompts and descriptions may hold tabs and line breaks, nothing else invisible' : 'write it on one line, with printable characters only',
+      });
+      return;
+    }
+    return;
+  }
+  if (Array.isArray(value)) value.forEach((item, index) => checkCharacters(item, [...path, index], findings));
+  else if (isRecord(value)) for (const [key, child] of Object.entries(value)) checkCharacters(child, [...path, key], findings);
+}
+
 function checkEmail(findings: Findings, path: ConfigPath, value: string, what: string): void {
-  if (!EMAIL_PATTERN.test(value)) findings.add('email.format', path, `${what} \`${value}\` is not a valid e-mail address`);
+  const problem = emailProblem(value);
+  if (problem !== undefined) findings.add('email.format', path, `${what} \`${value}\` is not a valid e-mail address`, { hint: problem });
+}
+
+/** A name that must match a live object exactly: neither blank nor padded. */
+function checkName(findings: Findings, path: ConfigPath, value: string, what: string, code: string): boolean {
+  if (value.trim() === '') {
+    findings.add(`${code}.blank`, path, `${what} is blank`, { hint: 'write a name, or remove the entry' });
+    return false;
+  }
+  if (value.trim() !== value) {
+    findings.add(`${code}.padded`, path, `${what} ${JSON.stringify(value)} has spaces before or after it`, { hint: `write ${JSON.stringify(value.trim())}` });
+    return false;
+  }
+  return true;
 }
 
 function checkUserCreditLimits(section: unknown, findings: Findings): void {
@@ -95,20 +144,29 @@ function checkUserCreditLimits(section: unknown, findings: Findings): void {
     const email = findings.text(entry, 'email', path);
     const userId = findings.text(entry, 'userId', path);
     if (email !== undefined) checkEmail(findings, [...path, 'email'], email, 'user');
-    const identity = email !== undefined ? { key: `email:${emailKey(email)}`, field: 'email', written: email } : userId !== undefined ? { key: `id:${userId}`, field: 'userId', written: userId } : undefined;
+    if (userId !== undefined) checkUserId(findings, [...path, 'userId'], userId);
+    const identity = email !== undefined ? { key: `email:${emailKey(email)}`, field: 'email', written: email } : userId !== undefined ? { key: `id:${idKey(userId)}`, field: 'userId', written: userId } : undefined;
     if (identity === undefined) return;
     const first = seen.get(identity.key);
     if (first === undefined) {
       seen.set(identity.key, { path: [...path, identity.field], written: identity.written });
       return;
     }
-    const caseNote = first.written !== identity.written ? ' (e-mails compare case-insensitively)' : '';
+    const caseNote = first.written !== identity.written ? ` (${identity.field === 'email' ? 'e-mails' : 'user ids'} compare case-insensitively)` : '';
     findings.add(
       'userCreditLimit.duplicate',
       [...path, identity.field],
       `user \`${identity.written}\` is declared twice${caseNote}; the first declaration is at ${findings.context.describe(first.path)}`,
       { hint: 'keep one entry per user' },
     );
+  });
+}
+
+/** User ids travel in query strings and SCIM filters: one word of letters, digits, `-`, `_` or `.`. */
+function checkUserId(findings: Findings, path: ConfigPath, userId: string): void {
+  if (UUID_PATTERN.test(userId) || /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(userId)) return;
+  findings.add('userCreditLimit.userId', path, `\`userId\` ${JSON.stringify(userId)} is not a user id`, {
+    hint: /@/.test(userId) ? 'name the user by `email:` instead' : 'user ids are uuids (or one word of letters, digits, `-`, `_` and `.`); e-mails are the same in every deployment: prefer `email:`',
   });
 }
 
@@ -127,7 +185,12 @@ function checkRoutines(section: unknown, findings: Findings): void {
   section.forEach((routine, index) => {
     if (!isRecord(routine)) return;
     const path: ConfigPath = ['routines', index];
-    const name = findings.text(routine, 'name', path);
+    const rawName = findings.text(routine, 'name', path);
+    const name = rawName !== undefined && checkName(findings, [...path, 'name'], rawName, 'routine name', 'routine') ? rawName : undefined;
+    const prompt = findings.text(routine, 'prompt', path);
+    if (prompt !== undefined) checkPrompt(findings, [...path, 'prompt'], prompt);
+    const topicName = findings.text(routine, 'topicName', path);
+    if (topicName !== undefined) checkName(findings, [...path, 'topicName'], topicName, 'topic name', 'routine');
     if (name !== undefined) {
       const first = names.get(name);
       if (first !== undefined) {
@@ -171,6 +234,16 @@ function checkRoutines(section: unknown, findings: Findings): void {
   });
 }
 
+// A prompt may span lines (a YAML block ends it with a line break), but not be blank or start or
+// end with spaces that the platform may not keep.
+function checkPrompt(findings: Findings, path: ConfigPath, prompt: string): void {
+  if (prompt.trim() === '') {
+    findings.add('routine.blank', path, 'the prompt is blank', { hint: 'write what the routine should ask, e.g. `List deals that moved stage yesterday.`' });
+  } else if (/^[ \t]|[ \t]$/.test(prompt.replace(/\n+$/, ''))) {
+    findings.add('routine.padded', path, 'the prompt has spaces before or after it', { hint: 'remove them, or use a YAML block (`prompt: |`) for text over several lines' });
+  }
+}
+
 function checkDestination(destination: Record<string, unknown>, path: ConfigPath, routineName: string | undefined, findings: Findings): void {
   const routine = routineName === undefined ? 'this routine' : `routine \`${routineName}\``;
   if (destination.type === 'email') {
@@ -179,6 +252,14 @@ function checkDestination(destination: Record<string, unknown>, path: ConfigPath
     emails.forEach((email, index) => {
       const emailPath = [...path, 'recipientEmails', index];
       if (typeof email === 'string' && !findings.context.skip(emailPath)) checkEmail(findings, emailPath, email, 'recipient');
+    });
+    // Routine user groups are uuids (gaps.md); nothing resolves a name to one.
+    groups.forEach((group, index) => {
+      const groupPath = [...path, 'userGroupIds', index];
+      if (typeof group !== 'string' || findings.context.skip(groupPath) || UUID_PATTERN.test(group)) return;
+      findings.add('routine.userGroupId', groupPath, `\`userGroupIds\` holds ${JSON.stringify(group)}, which is not a user group id (a uuid)`, {
+        hint: 'routine recipients are groups by id, e.g. `3f2c9a1e-8b7d-4c6a-9e5f-1a2b3c4d5e6f`; ids differ per deployment, so use a `${var.NAME}`',
+      });
     });
     if (emails.length === 0 && groups.length === 0) {
       findings.add('routine.recipients', path, `${routine} has an e-mail destination without recipients`, {
@@ -228,6 +309,12 @@ function checkLabels(section: unknown, findings: Findings): DeclaredLabels {
     const path: ConfigPath = ['labels', index];
     const name = findings.text(label, 'name', path);
     if (name === undefined) return;
+    const nameProblem = labelNameProblem(name);
+    if (nameProblem !== undefined) {
+      findings.add('label.name', [...path, 'name'], `label name ${JSON.stringify(name)} cannot be used: ${nameProblem}`, {
+        hint: name.trim() !== name && name.trim() !== '' ? `write ${JSON.stringify(name.trim())}` : 'label names are 2 to 25 characters without `/`, `\\` or `,`',
+      });
+    }
     const first = labels.declared.get(labelKey(name));
     if (first !== undefined) {
       const caseNote = first.name !== name ? ' (label names compare case-insensitively)' : '';
@@ -235,7 +322,7 @@ function checkLabels(section: unknown, findings: Findings): DeclaredLabels {
         hint: 'keep one entry per label',
       });
     } else labels.declared.set(labelKey(name), { name, path: [...path, 'name'] });
-    if (name.length < LABEL_NAME_MIN || name.length > LABEL_NAME_MAX) {
+    if (nameProblem === undefined && (name.length < LABEL_NAME_MIN || name.length > LABEL_NAME_MAX)) {
       findings.add('label.name', [...path, 'name'], `label name \`${name}\` is ${name.length} character${name.length === 1 ? '' : 's'} long; names are ${LABEL_NAME_MIN} to ${LABEL_NAME_MAX} characters`);
     }
     const color = findings.text(label, 'color', path);
@@ -254,7 +341,14 @@ function checkLabels(section: unknown, findings: Findings): DeclaredLabels {
     if (Array.isArray(label.documents)) {
       const seen = new Set<string>();
       label.documents.forEach((identifier, position) => {
-        if (typeof identifier !== 'string') return;
+        if (typeof identifier !== 'string' || findings.context.skip([...path, 'documents', position])) return;
+        const problem = documentIdentifierProblem(identifier);
+        if (problem !== undefined) {
+          findings.add('label.document', [...path, 'documents', position], `document identifier ${JSON.stringify(identifier)} cannot be used: ${problem}`, {
+            hint: 'copy the identifier from the document\'s URL',
+          });
+          return;
+        }
         if (seen.has(identifier)) {
           findings.add('label.documentDuplicate', [...path, 'documents', position], `document \`${identifier}\` is listed twice for label \`${name}\``);
         }
@@ -269,6 +363,13 @@ function checkLabels(section: unknown, findings: Findings): DeclaredLabels {
     label.renamedFrom.forEach((oldName, position) => {
       if (typeof oldName !== 'string') return;
       const path: ConfigPath = ['labels', index, 'renamedFrom', position];
+      // A former name must address the live label: any name the API can put in a path will do.
+      if (oldName.trim() !== oldName || oldName === '.' || oldName === '..' || oldName.includes('/')) {
+        findings.add('label.renamedFrom', path, `former name ${JSON.stringify(oldName)} cannot be used: ${labelNameProblem(oldName) ?? 'it cannot be used in a request path'}`, {
+          hint: 'write the live label\'s name exactly',
+        });
+        return;
+      }
       if (oldName === name) {
         findings.add('label.renameSelf', path, `label \`${name}\` lists its own name in \`renamedFrom\``, { hint: 'renamedFrom lists former names only' });
         return;

@@ -15,6 +15,31 @@ export const CREDIT_LIMIT_BATCH_MAX = 1000;
 /** A pragmatic e-mail check: one `@`, no spaces, a dot in the domain. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+// An address as a mailbox is written, `local@domain` (RFC 5321 dot-atom form, ASCII): no display
+// names, angle brackets, `mailto:` or quoted local parts, which a copy-paste brings along.
+const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const DOMAIN_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/** Why `value` is not a plain e-mail address, or undefined when it is one. */
+export function emailProblem(value: string): string | undefined {
+  if (value.trim() !== value) return 'it has spaces before or after it';
+  if (/^mailto:/i.test(value)) return 'write the address without `mailto:`';
+  if (/[<>]/.test(value)) return 'write the address alone, without a name or `<` `>`';
+  const at = value.lastIndexOf('@');
+  if (at <= 0 || value.indexOf('@') !== at) return 'an address has exactly one `@` with text before and after it';
+  const local = value.slice(0, at);
+  const domain = value.slice(at + 1);
+  if (local.length > 64 || value.length > 254) return 'it is longer than an e-mail address can be';
+  if (/\.\./.test(value)) return 'it has two dots in a row';
+  if (local.startsWith('.') || local.endsWith('.')) return 'the part before `@` starts or ends with a dot';
+  if (!LOCAL_PART.test(local)) return 'the part before `@` holds a character addresses cannot contain';
+  const labels = domain.split('.');
+  if (labels.length < 2) return 'the domain after `@` needs a dot, as in `acme.example`';
+  if (!labels.every((label) => DOMAIN_LABEL.test(label))) return 'the domain after `@` holds a character or dot that domains cannot contain';
+  if (!/^(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]+)$/.test(labels.at(-1)!)) return 'the domain does not end in a top-level domain such as `.com`';
+  return undefined;
+}
+
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Slack ids: channels start with C (or G for private ones), users with U (or W). */
@@ -37,4 +62,32 @@ export function labelKey(name: string): string {
 /** E-mail addresses compare case-insensitively. */
 export function emailKey(email: string): string {
   return email.trim().toLowerCase();
+}
+
+/** Uuids compare case-insensitively; other ids exactly. */
+export function idKey(id: string): string {
+  return UUID_PATTERN.test(id) ? id.toLowerCase() : id;
+}
+
+/**
+ * Why a label name cannot be used with the API, or undefined when it can: it travels in a path
+ * (`/labels/{name}`) and in comma-separated `labels=` lists, so `/`, `\`, `,` and the dot
+ * segments `.` and `..` cannot be addressed, and padding would never match the live name.
+ */
+export function labelNameProblem(name: string): string | undefined {
+  if (name.trim() === '') return 'it is blank';
+  if (name.trim() !== name) return 'it has spaces before or after it';
+  if (name === '.' || name === '..') return 'the dot segments `.` and `..` cannot be used in a request path';
+  const reserved = /[/\\,]/.exec(name);
+  if (reserved !== null) return `\`${reserved[0]}\` cannot be used: label names travel in request paths and comma-separated lists`;
+  return undefined;
+}
+
+/** Why a document identifier cannot be used in a request path, or undefined when it can. */
+export function documentIdentifierProblem(identifier: string): string | undefined {
+  if (identifier.trim() === '') return 'it is blank';
+  if (identifier.trim() !== identifier) return 'it has spaces before or after it';
+  if (identifier === '.' || identifier === '..') return 'a dot segment cannot be used in a request path';
+  if (/[/\\\s]/.test(identifier)) return 'document identifiers hold no spaces, `/` or `\\`';
+  return undefined;
 }

@@ -23,6 +23,31 @@ const ELEMENT: readonly RegExp[] = [
   new RegExp(`^${rangeOrStep(num)}$`),
 ];
 
+/** The values each field accepts, in the platform's (AWS) cron: days of the week are 1 (SUN) to 7. */
+const FIELD_RANGE: readonly [min: number, max: number, unit: string][] = [
+  [0, 59, 'minutes'],
+  [0, 23, 'hours'],
+  [1, 31, 'days of the month'],
+  [1, 12, 'months'],
+  [1, 7, 'days of the week'],
+  [1970, 2199, 'years'],
+];
+
+/** Why one element of a field (already matching its grammar) names no value, or undefined. */
+function elementProblem(index: number, element: string): string | undefined {
+  const step = /\/(\d+)$/.exec(element);
+  if (step !== null && Number(step[1]) < 1) return `a step (\`/${step[1]}\`) must be at least 1`;
+  const week = /#(\d)$/.exec(element);
+  if (week !== null && (Number(week[1]) < 1 || Number(week[1]) > 5)) return `the week of the month (\`#${week[1]}\`) is 1 to 5`;
+  const [min, max, unit] = FIELD_RANGE[index]!;
+  const values = (step === null ? element : element.slice(0, step.index)).replace(/#\d$|L$|W$/, '').split('-');
+  for (const value of values) {
+    if (!/^\d+$/.test(value)) continue; // names (MON, JAN), `*`, `L`
+    if (Number(value) < min || Number(value) > max) return `${unit} are ${min} to ${max}, found ${Number(value)}`;
+  }
+  return undefined;
+}
+
 export interface ParsedSchedule {
   minutes: number[];
   hours: number[];
@@ -52,6 +77,10 @@ export function checkSchedule(schedule: string, now: Date = new Date()): Schedul
     const bad = field.split(',').find((element) => !ELEMENT[index]!.test(element));
     if (bad !== undefined) {
       return { ok: false, reason: `invalid ${CRON_FIELD_NAMES[index]} field \`${field}\`` };
+    }
+    const outOfRange = field.split(',').map((element) => elementProblem(index, element)).find((problem) => problem !== undefined);
+    if (outOfRange !== undefined) {
+      return { ok: false, reason: `invalid ${CRON_FIELD_NAMES[index]} field \`${field}\`: ${outOfRange}` };
     }
   }
   let parsed: ReturnType<typeof awsCron.parse>;

@@ -42,7 +42,7 @@ describe('runEmulatorCommand', () => {
         '  demo-org-member-token      organization key, MEMBER',
         '  demo-ada-personal-token    personal token of ada@acme.example (ORG_ADMIN)',
         '  demo-grace-personal-token  personal token of grace@acme.example (MEMBER)',
-        'profile reference: every open point answered as the reference (--profile other answers them the other way)',
+        'profile reference (--profile other answers every open point of the API spec the other way)',
         `stats: GET ${emulator.url}/__emulator/stats, reset: POST ${emulator.url}/__emulator/reset`,
         'press Ctrl+C to stop',
       ]);
@@ -106,6 +106,22 @@ describe('runEmulatorCommand', () => {
     }
   });
 
+  it('says when knobs set every answer of the other profile back to the reference', async () => {
+    const output = sink();
+    const emulator = await runEmulatorCommand(
+      {
+        port: '0', profile: 'other', orgKeyUser: 'creator', routinesRequireUserId: false, documentLabelsFilter: 'all',
+        rateLimitWindow: 'sliding', retryAfter: true, routineUpdate: 'patch', labelDeleteInUse: 'conflict',
+      },
+      output.io,
+    );
+    try {
+      expect(output.lines()).toContain('profile other, with every answer set back to the reference');
+    } finally {
+      await emulator.close();
+    }
+  });
+
   it('lists the knobs it applies', async () => {
     const output = sink();
     const emulator = await runEmulatorCommand(
@@ -113,7 +129,7 @@ describe('runEmulatorCommand', () => {
       output.io,
     );
     try {
-      expect(output.lines()).toContain('profile reference, answering differently from the reference:');
+      expect(output.lines()).toContain('profile reference, except:');
       expect(output.lines()).toContain('  429 without Retry-After');
       expect(output.lines()).toContain('  routine updates by PUT only');
       expect(output.lines()).toContain('latency 5 ms, 100 requests/minute per token, faults: write:3=500');
