@@ -139,6 +139,21 @@ describe('the workflow files', () => {
     expect(concurrencyOf(drift.concurrency)?.cancel).toBe(true);
   });
 
+  it('puts every job that applies into the apply queue of its environment, never cancelled', () => {
+    // Two applies of one config at once would both create each new routine (steward then removes
+    // the copies, see the README's Racing section); a queue per environment avoids the race.
+    const appliers: string[] = [];
+    for (const workflow of workflows) {
+      for (const { job } of stewardLines(workflow).filter(({ command }) => command.args[0] === 'apply' && !command.args.includes('--dry-run'))) {
+        const definition = jobOf(workflow, job);
+        const queue = concurrencyOf(definition.concurrency ?? workflow.concurrency);
+        expect(queue, `${workflow.file} ${job}`).toEqual({ group: `steward-apply-${environmentOf(definition)}`, cancel: false });
+        appliers.push(`${workflow.file} ${job}`);
+      }
+    }
+    expect([...new Set(appliers)]).toEqual(['apply.yml apply', 'promote.yml promote']);
+  });
+
   it('waits for a promotion\'s approval holding no token and no place in the apply queue', () => {
     const approve = jobOf(promote, 'approve');
     expect(environmentOf(approve)).toBe('production-promotion');
