@@ -156,8 +156,15 @@ export function reportError(io: CommandIo, error: unknown, json: boolean): numbe
     return 1;
   }
   const envelope = toErrorEnvelope(error).error;
-  io.stderr(`Error: ${envelope.message}\n${envelope.hint ? `Hint: ${envelope.hint}\n` : ''}`);
+  io.stderr(`Error: ${positionPrefix(envelope.position)}${envelope.message}\n${envelope.hint ? `Hint: ${envelope.hint}\n` : ''}`);
   return 1;
+}
+
+/** `file:line:col: ` of an error about a declared object (`details.position`), or ''. */
+export function positionPrefix(position: unknown): string {
+  if (position === null || typeof position !== 'object') return '';
+  const { file, line, col } = position as { file?: unknown; line?: unknown; col?: unknown };
+  return typeof file === 'string' && typeof line === 'number' && typeof col === 'number' ? `${file}:${line}:${col}: ` : '';
 }
 
 /** The real process's input and output. */

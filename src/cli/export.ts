@@ -31,6 +31,7 @@ export async function runExport(options: ExportOptions, io: CommandIo): Promise<
         api,
         kinds,
         owners: options.owner ?? [],
+        configOwners: (loaded.config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [routine.owner])),
         environment: { name: loaded.environmentName, baseUrl: baseUrlOf(loaded, options), variables: loaded.environment.variables ?? {} },
         schema: schemaReference(out === undefined ? configDirectory(configPath(options.config, io.cwd)) : dirname(out)),
         stewardVersion: STEWARD_VERSION,

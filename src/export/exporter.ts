@@ -8,7 +8,7 @@ import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { escapeReferences, referVariables } from './ids.js';
 import { toConfigSections, type ConfigSections } from './mapping.js';
-import { readSnapshot } from './snapshot.js';
+import { readSnapshot, type LiveSnapshot } from './snapshot.js';
 import { configYaml } from './yaml.js';
 
 /** The kinds `steward export` writes when none is named: all of them. */
@@ -19,6 +19,11 @@ export interface ExportRequest {
   kinds: readonly Kind[];
   /** E-mails of other users whose routines are exported too (with `owner:`). */
   owners: readonly string[];
+  /**
+   * The routine owners the config names: exported when the key is tied to no user (so has no
+   * routines of its own) and no `owners` are given.
+   */
+  configOwners?: readonly string[];
   environment: { name: string; baseUrl: string; variables?: Readonly<Record<string, VariableValue>> };
   /** The `$schema` path written on the first line. */
   schema: string;
@@ -61,20 +66,32 @@ export async function exportLive(request: ExportRequest): Promise<ExportResult> 
     });
   }
   const owners = [...new Set(request.owners.map(emailKey))];
-  const snapshot = await readSnapshot(request.api, { kinds: request.kinds, owners });
+  const configOwners = [...new Set((request.configOwners ?? []).map(emailKey))];
+  const snapshot = await readSnapshot(request.api, { kinds: request.kinds, owners, ownersWithoutKeyUser: configOwners });
   const mapped = toConfigSections(snapshot, { labelFields: request.kinds.includes('labels') });
   const { sections, warnings } = referVariables(escapeReferences(mapped), request.environment);
-  const yaml = configYaml(sections, { schema: request.schema, header: header(request, snapshot.caller.email, owners) });
+  if (snapshot.routinesNotRead !== undefined) {
+    warnings.unshift(`routines are not exported: ${snapshot.routinesNotRead}; name whose routines to export with --owner EMAIL (repeatable)`);
+  }
+  const yaml = configYaml(sections, { schema: request.schema, header: header(request, snapshot) });
   return { yaml, sections, warnings };
 }
 
-function header(request: ExportRequest, caller: string, owners: readonly string[]): string[] {
+/** Whose routines an export holds, as people read it. */
+function routineOwnersText(snapshot: LiveSnapshot): string {
+  const ownerless = snapshot.routines?.some((owner) => owner.owner === undefined) === true;
+  const self = ownerless ? [snapshot.caller?.email ?? 'the API key\'s own user'] : [];
+  const named = (snapshot.routines ?? []).flatMap((owner) => (owner.owner === undefined ? [] : [owner.owner]));
+  return [...self, ...named.filter((owner) => !self.some((email) => emailKey(email) === owner))].join(', ');
+}
+
+function header(request: ExportRequest, snapshot: LiveSnapshot): string[] {
   const { name, baseUrl } = request.environment;
   const parts: string[] = [];
   const kinds = new Set(request.kinds);
   if (kinds.has('creditControls')) parts.push('credit controls');
   if (kinds.has('userCreditLimits')) parts.push('individual user credit limits');
-  if (kinds.has('routines')) parts.push(`the routines of ${[caller, ...owners.filter((owner) => owner !== emailKey(caller))].join(', ')}`);
+  if (snapshot.routines !== undefined) parts.push(`the routines of ${routineOwnersText(snapshot)}`);
   if (kinds.has('labels')) parts.push(kinds.has('documentLabels') ? 'labels with the documents that carry them' : 'labels');
   else if (kinds.has('documentLabels')) parts.push('the documents that carry each label');
   return [

@@ -67,7 +67,7 @@ export function routineConfig(routine: Routine, owner: string | undefined): Rout
 
 /**
  * Every label, sorted by name: with every field when `fields`, else the name only; with
- * `documents` (sorted identifiers, empty for a label on no document) when they were read.
+ * `documents` (sorted identifiers, empty for a label on no document) when its documents were read.
  */
 export function labelsConfig(live: readonly Label[], documents: ReadonlyMap<string, readonly string[]> | undefined, fields: boolean): LabelConfig[] {
   return [...live]
@@ -75,7 +75,7 @@ export function labelsConfig(live: readonly Label[], documents: ReadonlyMap<stri
     .map((label) => ({
       name: label.name,
       ...(fields ? { color: label.color, description: label.description, verified: label.verified, homepage: label.homepage } : {}),
-      ...(documents === undefined ? {} : { documents: [...(documents.get(label.name) ?? [])].sort(compare) }),
+      ...(documents?.has(label.name) === true ? { documents: [...documents.get(label.name)!].sort(compare) } : {}),
     }));
 }
 

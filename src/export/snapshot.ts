@@ -10,10 +10,10 @@ import { creditControls } from '../kinds/creditControls.js';
 import { documentLabels } from '../kinds/documentLabels.js';
 import type { ReadContext } from '../kinds/kind.js';
 import { labels, type DesiredLabels } from '../kinds/labels.js';
-import { routines, type RoutineOwner } from '../kinds/routines.js';
+import { listKey, routines, type RoutineOwner } from '../kinds/routines.js';
 import { userCreditLimits } from '../kinds/userCreditLimits.js';
-import { Directory } from '../plan/directory.js';
-import { adminProblem } from '../plan/preflight.js';
+import { Directory, type CallerUser } from '../plan/directory.js';
+import { adminProblem, keyUser } from '../plan/preflight.js';
 
 /** One individual credit limit, with the user's e-mail when SCIM knows it. */
 export interface LiveUserLimit {
@@ -22,7 +22,7 @@ export interface LiveUserLimit {
   creditLimit: number | null;
 }
 
-/** The routines of one owner: `owner` undefined is the API key's own user. */
+/** The routines of one owner: `owner` undefined is the API key's own user (routines without `owner:`). */
 export interface LiveOwnerRoutines {
   owner: string | undefined;
   routines: Routine[];
@@ -36,14 +36,28 @@ export interface LiveSnapshot {
   labels?: Label[];
   /** Label name (as live) → identifiers of the documents carrying it. */
   documents?: Map<string, string[]>;
-  /** The user the API key acts as. */
-  caller: { id: string; email: string };
+  /** The user the API key acts as; none for an organization key tied to no user. */
+  caller: CallerUser | undefined;
+  /** Why routines were asked for but not read (a key tied to no user, and no owner named). */
+  routinesNotRead?: string;
 }
 
 export interface SnapshotRequest {
   kinds: readonly Kind[];
-  /** E-mails of other users whose routines are read too (organization keys). */
+  /**
+   * E-mails of users whose routines are read too (organization keys), with `owner:`. The key's
+   * own user is read as well when it has one; named here, its routines carry `owner:` too.
+   */
   owners?: readonly string[];
+  /**
+   * E-mails whose routines are read instead when `owners` is empty and the key has no user of its
+   * own (an organization key tied to no user): export passes the owners the config names.
+   */
+  ownersWithoutKeyUser?: readonly string[];
+  /** Labels (by name) whose documents are read; every label in use when absent. */
+  documentsOf?: readonly string[];
+  /** Checks whoami before anything else is read (e.g. that every routine can be given an owner). */
+  checkKey?: (whoami: Whoami) => void;
 }
 
 /** Reads the live state of `kinds` with the fewest requests; throws one clear error when the key cannot. */
@@ -51,16 +65,26 @@ export async function readSnapshot(api: PlatformApi, request: SnapshotRequest): 
   const kinds = new Set(request.kinds);
   const whoami = await api.whoami();
   checkPermissions(whoami, kinds, request.owners ?? []);
-  const caller = { id: whoami.user.id, email: whoami.user.email };
-  const directory = new Directory(whoami.keyScope === 'organization' ? api : undefined, caller);
-  const owners = await routineOwners(directory, kinds.has('routines') ? request.owners ?? [] : []);
+  request.checkKey?.(whoami);
+  const caller = keyUser(whoami);
+  const directory = new Directory(whoami.keyScope === 'organization' ? api : undefined, caller, whoami.keyScope);
+  const named = request.owners ?? [];
+  const emails = named.length === 0 && caller === undefined && whoami.keyScope === 'organization' ? request.ownersWithoutKeyUser ?? [] : named;
+  const owners = kinds.has('routines') ? await routineOwners(directory, emails) : [];
   const context: ReadContext = { api, directory, live: {} };
   const snapshot: LiveSnapshot = { caller };
+  if (kinds.has('routines') && owners.length === 0) {
+    // Listing without userId would read nobody's routines (or be refused): say so instead.
+    snapshot.routinesNotRead = 'this organization API key is tied to no user (whoami names none), so it has no routines of its own, and no routine owner was named';
+  }
+  const documentsOf = request.documentsOf === undefined ? undefined : new Set(request.documentsOf.map(labelKey));
   await Promise.all([
     kinds.has('creditControls') ? creditControls.read(context, {}).then((live) => void (snapshot.creditControls = live)) : undefined,
     kinds.has('userCreditLimits') ? readUserLimits(context).then((live) => void (snapshot.userCreditLimits = live)) : undefined,
-    kinds.has('routines') ? readRoutines(context, owners).then((live) => void (snapshot.routines = live)) : undefined,
-    kinds.has('labels') || kinds.has('documentLabels') ? readLabels(context, kinds.has('documentLabels')).then((live) => Object.assign(snapshot, live)) : undefined,
+    owners.length > 0 ? readRoutines(context, owners).then((live) => void (snapshot.routines = live)) : undefined,
+    kinds.has('labels') || kinds.has('documentLabels')
+      ? readLabels(context, kinds.has('documentLabels'), documentsOf).then((live) => Object.assign(snapshot, live))
+      : undefined,
   ]);
   return snapshot;
 }
@@ -79,13 +103,25 @@ function checkPermissions(whoami: Whoami, kinds: ReadonlySet<Kind>, owners: read
   }
 }
 
-/** The owners whose routines are read: the key's own user first, then each other e-mail once. */
+/**
+ * The owners whose routines are read, as `desired()` of routines makes them: the key's own user
+ * first (if it has one; by `userId` for an organization key), then each other e-mail once. The
+ * key's own routines are written without `owner:` unless its user is named explicitly.
+ */
 async function routineOwners(directory: Directory, emails: readonly string[]): Promise<(RoutineOwner & { email: string | undefined })[]> {
   await directory.resolveEmails(emails);
-  const owners = new Map<string, RoutineOwner & { email: string | undefined }>([['', { key: '', userId: undefined, display: undefined, email: undefined }]]);
+  const caller = directory.caller;
+  const owners = new Map<string, RoutineOwner & { email: string | undefined }>();
+  if (directory.keyScope === 'user') owners.set('', { key: '', userId: undefined, display: undefined, email: undefined });
+  else if (caller !== undefined) owners.set('', { key: '', userId: caller.id, display: undefined, email: undefined });
   for (const email of emails) {
     const userId = directory.idOf(email);
-    if (userId === directory.caller?.id || owners.has(userId)) continue;
+    const self = owners.get('');
+    if (self !== undefined && userId === caller?.id) {
+      self.email = emailKey(email);
+      continue;
+    }
+    if (owners.has(userId)) continue;
     owners.set(userId, { key: userId, userId, display: emailKey(email), email: emailKey(email) });
   }
   return [...owners.values()];
@@ -101,19 +137,23 @@ async function readUserLimits(context: ReadContext): Promise<LiveUserLimit[]> {
 
 async function readRoutines(context: ReadContext, owners: (RoutineOwner & { email: string | undefined })[]): Promise<LiveOwnerRoutines[]> {
   const live = await routines.read(context, { routines: [], owners, prune: false, isProtected: () => false });
-  return owners.map((owner) => ({ owner: owner.email, routines: live.get(owner.key) ?? [] }));
+  return owners.map((owner) => ({ owner: owner.email, routines: live.get(listKey(owner)) ?? [] }));
 }
 
-/** Every label; with `withDocuments`, the documents of each label in use (none asked for unused ones). */
-async function readLabels(context: ReadContext, withDocuments: boolean): Promise<Pick<LiveSnapshot, 'labels' | 'documents'>> {
+/**
+ * Every label; with `withDocuments`, the documents of each label in use (none asked for unused
+ * ones), only of the labels in `documentsOf` (label keys) when given.
+ */
+async function readLabels(context: ReadContext, withDocuments: boolean, documentsOf: ReadonlySet<string> | undefined): Promise<Pick<LiveSnapshot, 'labels' | 'documents'>> {
   const live = await labels.read(context, { labels: [], prune: false, isProtected: () => false });
   if (!withDocuments) return { labels: live };
+  const included = live.filter((label) => documentsOf === undefined || documentsOf.has(labelKey(label.name)));
   const everyLabel: DesiredLabels = {
-    labels: live.map((label) => ({ name: label.name, renamedFrom: [], fields: {}, documents: [], pruneDocuments: false })),
+    labels: included.map((label) => ({ name: label.name, renamedFrom: [], fields: {}, documents: [], pruneDocuments: false })),
     prune: false,
     isProtected: () => false,
   };
   const carrying = await documentLabels.read({ ...context, live: { labels: live } }, everyLabel);
-  const documents = new Map(live.map((label) => [label.name, [...(carrying.get(labelKey(label.name))?.keys() ?? [])]]));
+  const documents = new Map(included.map((label) => [label.name, [...(carrying.get(labelKey(label.name))?.keys() ?? [])]]));
   return { labels: live, documents };
 }

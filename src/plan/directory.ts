@@ -13,6 +13,12 @@ export interface DirectoryUser {
   email: string;
 }
 
+/** The user an API key acts as; whoami may give its id without an e-mail. */
+export interface CallerUser {
+  id: string;
+  email: string | undefined;
+}
+
 export class Directory {
   private readonly byEmail = new Map<string, DirectoryUser>();
   private readonly byId = new Map<string, DirectoryUser>();
@@ -20,15 +26,17 @@ export class Directory {
 
   constructor(
     private readonly api: Pick<PlatformApi, 'listScimUsers'> | undefined,
-    /** The user the API key acts as (whoami), if any. */
-    readonly caller: DirectoryUser | undefined,
+    /** The user the API key acts as (whoami), if any: none for an organization key tied to no user. */
+    readonly caller: CallerUser | undefined,
+    /** Whose key: a personal token acts only as its user; an organization key acts for anyone by `userId`. */
+    readonly keyScope: 'user' | 'organization' = api === undefined ? 'user' : 'organization',
   ) {
-    if (caller) this.remember(caller);
+    if (caller?.email !== undefined) this.remember({ id: caller.id, email: caller.email });
   }
 
   /** A directory that knows exactly these users and never calls the API (tests, offline diffs). */
-  static of(users: DirectoryUser[], caller?: DirectoryUser): Directory {
-    const directory = new Directory(undefined, caller);
+  static of(users: DirectoryUser[], caller?: CallerUser, keyScope: 'user' | 'organization' = 'user'): Directory {
+    const directory = new Directory(undefined, caller, keyScope);
     for (const user of users) directory.remember(user);
     directory.listedAll = true;
     return directory;

@@ -6,7 +6,7 @@ import type { ResourceKind } from '../kinds/kind.js';
 import { orderSteps } from '../kinds/order.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { Directory } from './directory.js';
-import { preflight } from './preflight.js';
+import { keyUser, preflight, requireRoutineOwners } from './preflight.js';
 import { filterSteps, targetedKinds, type Targeting } from './targeting.js';
 import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlanStep, type PlanWarning } from './types.js';
 
@@ -49,10 +49,8 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   const readKinds = withReadDependencies(registry, kinds);
   const emails = readKinds.flatMap((kind) => kind.emails(config));
   const whoami = await preflight(request.api, config, readKinds.map((kind) => kind.kind), emails);
-  const directory = new Directory(
-    whoami.keyScope === 'organization' ? request.api : undefined,
-    whoami.user ? { id: whoami.user.id, email: whoami.user.email } : undefined,
-  );
+  requireRoutineOwners(request.loaded, whoami, readKinds.map((kind) => kind.kind));
+  const directory = new Directory(whoami.keyScope === 'organization' ? request.api : undefined, keyUser(whoami), whoami.keyScope);
   await directory.resolveEmails(emails);
   if (whoami.keyScope === 'organization') await directory.requireIds(readKinds.flatMap((kind) => kind.userIds?.(config) ?? []));
   const desired: DesiredState = {};

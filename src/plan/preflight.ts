@@ -1,11 +1,30 @@
 // Before reading anything: one whoami call tells who the key is, and (with a model filter) that
 // every routine's model is reachable. What the key cannot do is reported as one clear error
-// instead of a 403 halfway through reading.
+// instead of a 403 halfway through reading. It also settles whose routines an owner-less routine
+// is: the key's own user, which an organization key tied to no user does not have (gaps.md).
 import { isNotFound, type ApiError } from '../api/errors.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { Whoami } from '../api/types.js';
-import type { Kind, StewardConfig } from '../config/types.js';
+import type { Kind, LoadedConfig, SourceLocation, StewardConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
+
+/** The user an API key acts as: its own for a personal token, the creator for some organization keys. */
+export interface KeyUser {
+  id: string;
+  /** Absent when whoami gives an id but no e-mail. */
+  email: string | undefined;
+}
+
+/**
+ * The user whoami names, if any. A user without an id (absent, `null`, or `{id: null, email:
+ * null}` as servers answer for an organization key tied to no user) is no user (gaps.md).
+ */
+export function keyUser(whoami: Pick<Whoami, 'user'>): KeyUser | undefined {
+  const user = (whoami as { user?: { id?: unknown; email?: unknown } | null }).user;
+  if (user === null || typeof user !== 'object') return undefined;
+  if (typeof user.id !== 'string' || user.id.trim() === '') return undefined;
+  return { id: user.id, email: typeof user.email === 'string' && user.email.trim() !== '' ? user.email : undefined };
+}
 
 /** Calls whoami and checks the key's scope and role against what the config manages. */
 export async function preflight(api: PlatformApi, config: StewardConfig, kinds: readonly Kind[], emails: readonly string[]): Promise<Whoami> {
@@ -27,6 +46,40 @@ export async function preflight(api: PlatformApi, config: StewardConfig, kinds: 
     throw new StewardError('preflight.permissions', `this API key cannot do what the config asks:\n  - ${problems.join('\n  - ')}`, 'user');
   }
   return whoami;
+}
+
+/**
+ * With an organization key tied to no user, nothing is "the key's own routines": every routine
+ * needs an `owner:`, and pruning reaches only the owners the config names. Throws one error that
+ * lists every routine without an owner at its file:line:col, or says why a prune has no owner.
+ */
+export function requireRoutineOwners(loaded: Pick<LoadedConfig, 'config' | 'locate'>, whoami: Whoami, kinds: readonly Kind[]): void {
+  if (!kinds.includes('routines') || whoami.keyScope !== 'organization' || keyUser(whoami) !== undefined) return;
+  const routines = loaded.config.routines ?? [];
+  const ownerless = routines.flatMap((routine, index) => (routine.owner === undefined ? [{ name: routine.name, at: loaded.locate(['routines', index]) }] : []));
+  if (ownerless.length > 0) {
+    const where = (at: SourceLocation | undefined) => (at === undefined ? '' : `${at.file}:${at.line}:${at.col}: `);
+    const subject = ownerless.length === 1 ? `routine "${ownerless[0]!.name}" has` : `${ownerless.length} routines have`;
+    const list = ownerless.length === 1 ? '' : `:\n${ownerless.map((routine) => `  ${where(routine.at)}routine "${routine.name}"`).join('\n')}`;
+    const positions = ownerless.flatMap((routine) => (routine.at === undefined ? [] : [routine.at]));
+    throw new StewardError(
+      'plan.routine-owner',
+      `${subject} no \`owner:\`, and this organization API key is tied to no user (whoami names none), so steward cannot tell whose ${ownerless.length === 1 ? 'routine it is' : 'they are'}${list}`,
+      'user',
+      {
+        hint: `add \`owner: <e-mail of the user whose routine it is>\` to ${ownerless.length === 1 ? 'it' : 'each'}, or use a personal token of that user`,
+        details: { ...(positions[0] === undefined ? {} : { position: positions[0] }), positions, routines: ownerless.map((routine) => routine.name) },
+      },
+    );
+  }
+  if (loaded.config.prune?.routines === true && routines.length === 0) {
+    throw new StewardError(
+      'plan.routine-owner',
+      '`prune: routines: true` deletes the undeclared routines of the owners the config names, and it names none; this organization API key is tied to no user, so it has no routines of its own to prune',
+      'user',
+      { hint: 'declare the routines to keep, each with `owner: <e-mail>` (their owners\' other routines are pruned), or use a personal token of the user whose routines to prune' },
+    );
+  }
 }
 
 /** What the config asks that this identity may not do. Pure, for tests. */

@@ -3,13 +3,15 @@
 // loaded config with that desired state. `steward diff` plans with it; `steward apply` of a
 // promotion plan rebuilds it to check that the source has not changed.
 import type { PlatformApi } from '../api/platform.js';
-import type { EnvironmentConfig, LoadedConfig } from '../config/types.js';
+import type { Whoami } from '../api/types.js';
+import type { EnvironmentConfig, LoadedConfig, StewardConfig } from '../config/types.js';
 import { closest, listNames } from '../config/suggest.js';
 import { StewardError } from '../errors.js';
 import { toConfigSections } from '../export/mapping.js';
 import { readSnapshot, type LiveSnapshot } from '../export/snapshot.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { selectKinds } from '../plan/planner.js';
+import { requireRoutineOwners } from '../plan/preflight.js';
 import type { PlanWarning } from '../plan/types.js';
 import { promotedConfig, sectionsDigest } from './promotion.js';
 
@@ -39,14 +41,20 @@ export function sourceEnvironment(loaded: LoadedConfig, name: string): Environme
   return environment;
 }
 
-/** Reads the source and returns the promotion's desired state for the target. */
+/**
+ * Reads the source and returns the promotion's desired state for the target. Document links are
+ * read and promoted only for the labels whose documents the config manages (`documents:`), as a
+ * plan compares them; other labels are promoted without their documents.
+ */
 export async function readPromotion(loaded: LoadedConfig, source: { name: string; api: PlatformApi }): Promise<Promotion> {
   const kinds = selectKinds(REGISTRY, loaded).map((kind) => kind.kind);
   const owners = (loaded.config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [routine.owner]));
-  const snapshot = await readSnapshot(source.api, { kinds, owners }).catch((error: unknown) => {
-    // Say which deployment does not know a routine owner: both are read in one command.
-    if (!(error instanceof StewardError) || error.code !== 'plan.unknown-user') throw error;
-    throw new StewardError(error.code, `${source.name}: ${error.message}`, error.fault, { hint: error.hint });
+  const documentsOf = (loaded.config.labels ?? []).flatMap((label) => (label.documents === undefined ? [] : [label.name]));
+  const checkKey = (whoami: Whoami) => requireRoutineOwners(loaded, whoami, kinds);
+  const snapshot = await readSnapshot(source.api, { kinds, owners, documentsOf, checkKey }).catch((error: unknown) => {
+    // Say which deployment the error is about: both are read in one command.
+    if (!(error instanceof StewardError) || (error.code !== 'plan.unknown-user' && error.code !== 'plan.routine-owner')) throw error;
+    throw new StewardError(error.code, `${source.name}: ${error.message}`, error.fault, { hint: error.hint, details: error.details });
   });
   requireEmails(snapshot, source.name);
   const sections = toConfigSections(snapshot, { labelFields: kinds.includes('labels') });
@@ -57,9 +65,23 @@ export async function readPromotion(loaded: LoadedConfig, source: { name: string
     sections,
   });
   return {
-    loaded: { ...loaded, config: promoted.config, environment: promoted.environment },
+    loaded: { ...loaded, config: promoted.config, environment: promoted.environment, locate: locateByName(loaded, promoted.config) },
     sourceDigest: sectionsDigest(sections),
     warnings: promoted.warnings,
+  };
+}
+
+/**
+ * Positions in the promoted config are those of the declared routine or label of the same name
+ * (the promoted objects come from the source, not from a file); none for objects the config lacks.
+ */
+function locateByName(loaded: LoadedConfig, promoted: StewardConfig): LoadedConfig['locate'] {
+  return (path) => {
+    const [section, index, ...rest] = path;
+    if ((section !== 'routines' && section !== 'labels') || typeof index !== 'number') return loaded.locate(path);
+    const name = promoted[section]?.[index]?.name;
+    const declared = (loaded.config[section] ?? []).findIndex((object) => object.name === name);
+    return declared < 0 ? undefined : loaded.locate([section, declared, ...rest]);
   };
 }
 
