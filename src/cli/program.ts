@@ -29,5 +29,18 @@ export function buildProgram(io: () => CommandIo = processIo): Command {
   registerDiff(program, io);
   registerEmulator(program, { io });
   registerDemo(program, io);
+  // A usage error (unknown option, missing --against) under --json is a JSON error too: stdout
+  // carries exactly one JSON document whatever went wrong; the text still goes to stderr.
+  for (const command of [program, ...program.commands]) {
+    command.configureOutput({
+      outputError: (text, write) => {
+        write(text);
+        if (program.rawArgs.includes('--json')) {
+          const envelope = { error: { code: 'cli.usage', fault: 'user', message: text.replace(/^error: /, '').trim() } };
+          io().stdout(`${JSON.stringify(envelope, null, 2)}\n`);
+        }
+      },
+    });
+  }
   return program;
 }
