@@ -131,7 +131,7 @@ async function execute(
     io.stdout(`${JSON.stringify({ results: steps, alreadyApplied: alreadyApplied.map((step) => step.id), requests }, null, 2)}\n`);
   }
   else io.stdout(renderApplyReport(report, { color: useColor(io, options.color) }));
-  return results.some((result) => result.outcome.status !== 'done') ? 1 : 0;
+  return results.every((result) => result.outcome.status === 'done' || result.outcome.status === 'already-applied') ? 0 : 1;
 }
 
 /** Reads one kind's live state again (and the kinds its reading needs first), to judge a write whose answer was lost. */
