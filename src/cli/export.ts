@@ -3,20 +3,18 @@
 import type { Command } from 'commander';
 import { statSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
-import { dirname, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
 import { StewardError } from '../errors.js';
 import { exportKinds, exportLive } from '../export/exporter.js';
 import { baseUrlOf, configPath, connect, loadForEnvironment, processIo, reportError, sameTarget, STEWARD_VERSION, type CommandIo, type ConnectionOptions } from './context.js';
 import { connectionOptions } from './plan.js';
+import { SCHEMA_COPY, schemaReferenceFrom } from './schema.js';
 
 export interface ExportOptions extends ConnectionOptions {
   kind?: string[];
   owner?: string[];
   out?: string;
 }
-
-const SCHEMA_FILE = fileURLToPath(new URL('../../schemas/steward.schema.json', import.meta.url));
 
 /** Runs `steward export`; returns 0, or 1 after printing the error. */
 export async function runExport(options: ExportOptions, io: CommandIo): Promise<number> {
@@ -25,6 +23,9 @@ export async function runExport(options: ExportOptions, io: CommandIo): Promise<
     const loaded = await loadForEnvironment(io, options);
     const out = options.out === undefined ? undefined : resolve(io.cwd, options.out);
     const { client, api } = connect(io, loaded, options);
+    // The modeline resolves from where the YAML lands (for stdout: beside the config), or is left out.
+    const destination = out === undefined ? configDirectory(configPath(options.config, io.cwd)) : dirname(out);
+    const schema = schemaReferenceFrom(destination);
     let result;
     try {
       result = await exportLive({
@@ -33,7 +34,7 @@ export async function runExport(options: ExportOptions, io: CommandIo): Promise<
         owners: options.owner ?? [],
         configOwners: (loaded.config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [routine.owner])),
         environment: { name: loaded.environmentName, baseUrl: baseUrlOf(loaded, options), variables: loaded.environment.variables ?? {} },
-        schema: schemaReference(out === undefined ? configDirectory(configPath(options.config, io.cwd)) : dirname(out)),
+        schema,
         stewardVersion: STEWARD_VERSION,
         now: new Date(),
       });
@@ -41,10 +42,13 @@ export async function runExport(options: ExportOptions, io: CommandIo): Promise<
       await client.close();
     }
     for (const warning of result.warnings) io.stderr(`Warning: ${warning}\n`);
+    const note = schema === undefined
+      ? `Note: no steward.schema.json in ${destination} or above it, so the YAML has no $schema line for editors; add one with: npx steward schema > ${join(destination, SCHEMA_COPY)}\n`
+      : '';
     const requests = client.stats().requests;
     if (out === undefined) {
       io.stdout(result.yaml);
-      io.stderr(`Exported ${kinds.join(', ')} of ${loaded.environmentName} with ${requests} API request${requests === 1 ? '' : 's'}.\n`);
+      io.stderr(`${note}Exported ${kinds.join(', ')} of ${loaded.environmentName} with ${requests} API request${requests === 1 ? '' : 's'}.\n`);
       return 0;
     }
     await writeAtomically(out, result.yaml).catch((error: NodeJS.ErrnoException) => {
@@ -52,7 +56,7 @@ export async function runExport(options: ExportOptions, io: CommandIo): Promise<
       throw new StewardError('export.write', `cannot write ${options.out}: ${reason}`, 'user');
     });
     io.stderr(
-      `Exported ${kinds.join(', ')} of ${loaded.environmentName} to ${options.out} with ${requests} API request${requests === 1 ? '' : 's'}.\n` +
+      `${note}Exported ${kinds.join(', ')} of ${loaded.environmentName} to ${options.out} with ${requests} API request${requests === 1 ? '' : 's'}.\n` +
         `Put it beside your environments file and check it: steward plan --env ${loaded.environmentName}${sameTarget(options)} (no changes expected).\n`,
     );
     return 0;
@@ -66,12 +70,6 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   await writeFile(temporary, text);
   await rename(temporary, path);
-}
-
-/** The `$schema` path of steward's schema as seen from `directory` (forward slashes, as editors want). */
-export function schemaReference(directory: string): string {
-  const path = relative(directory, SCHEMA_FILE).split(sep).join('/');
-  return path.startsWith('.') ? path : `./${path}`;
 }
 
 function configDirectory(path: string): string {

@@ -25,8 +25,8 @@ export interface ExportRequest {
    */
   configOwners?: readonly string[];
   environment: { name: string; baseUrl: string; variables?: Readonly<Record<string, VariableValue>> };
-  /** The `$schema` path written on the first line. */
-  schema: string;
+  /** The `$schema` path written on the first line; none when no schema resolves from the file. */
+  schema: string | undefined;
   stewardVersion: string;
   now: Date;
 }

@@ -11,7 +11,7 @@ export const INLINE_LIST_MAX = 5;
 const QUOTED_KEYS = new Set(['color', 'schedule']);
 
 /** The YAML text of `sections`: `header` lines become comments after the schema line. Pure. */
-export function configYaml(sections: ConfigSections, options: { schema: string; header: readonly string[] }): string {
+export function configYaml(sections: ConfigSections, options: { schema: string | undefined; header: readonly string[] }): string {
   const document = new Document({ version: 1, ...compact(sections) });
   visit(document, {
     Pair(_, pair) {
@@ -31,7 +31,8 @@ export function configYaml(sections: ConfigSections, options: { schema: string; 
       if (isScalar(pair.key)) pair.key.spaceBefore = true;
     }
   }
-  const comments = [`# yaml-language-server: $schema=${options.schema}`, '#', ...options.header.map((line) => (line === '' ? '#' : `# ${line}`))];
+  const modeline = options.schema === undefined ? [] : [`# yaml-language-server: $schema=${options.schema}`, '#'];
+  const comments = [...modeline, ...options.header.map((line) => (line === '' ? '#' : `# ${line}`))];
   return `${comments.join('\n')}\n${document.toString({ lineWidth: 0, flowCollectionPadding: false })}`;
 }
 

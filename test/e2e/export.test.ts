@@ -43,10 +43,9 @@ describe('steward export', () => {
   it('writes the live state as configuration: users by e-mail, models as ${var.…}, every field, nothing server-managed', async () => {
     const exported = await deployments.export('production', { owner: ['grace@acme.example'] });
     expect(exported.code).toBe(0);
-    expect(exported.err).toMatch(/^Exported creditControls, userCreditLimits, routines, labels, documentLabels of production with \d+ API requests\.\n$/);
-    expect(stable(exported.out, 'production')).toBe(`# yaml-language-server: $schema=SCHEMA
-#
-# Exported by steward 0.1.0 from environment production (http://emulator) at TIME.
+    // No steward.schema.json beside the config (a temporary copy): no $schema line, and a note says how to add one.
+    expect(exported.err).toMatch(/^Note: no steward.schema.json in \S+ or above it, so the YAML has no \$schema line for editors; add one with: npx steward schema > \S+steward.schema.json\nExported creditControls, userCreditLimits, routines, labels, documentLabels of production with \d+ API requests\.\n$/);
+    expect(stable(exported.out, 'production')).toBe(`# Exported by steward 0.1.0 from environment production (http://emulator) at TIME.
 # It holds credit controls, individual user credit limits, the routines of ada@acme.example,
 # grace@acme.example, labels with the documents that carry them.
 #
@@ -232,9 +231,10 @@ labels:
     });
   });
 
-  it('writes --out FILE, whose schema line points at steward\'s schema from where the file is', async () => {
+  it('writes --out FILE, whose schema line points at the steward.schema.json beside it or above it', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'steward-adopt-'));
     await copyFile(join(deployments.gitops, 'environments.yaml'), join(directory, 'environments.yaml'));
+    await copyFile('schemas/steward.schema.json', join(directory, 'steward.schema.json'));
     const out = join(directory, 'exported.yaml');
     const result = await deployments.export('production', { out, kind: ['labels'] });
     expect(result.code).toBe(0);
@@ -242,7 +242,7 @@ labels:
     expect(result.err).toContain(`to ${out} with`);
     const text = await readFile(out, 'utf8');
     const schema = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text)?.[1];
-    expect(schema).toBeDefined();
+    expect(schema).toBe('./steward.schema.json');
     expect(existsSync(resolve(dirname(out), schema!))).toBe(true);
     expect((await planDirectory(deployments, directory, 'production')).code).toBe(0);
   });
