@@ -2,6 +2,7 @@
 // values in the domain's words (a null threshold is "off", a null user limit "unlimited").
 import type { Kind } from '../config/types.js';
 import { ACTION_SEVERITY, type Action, type PlanStep } from '../plan/types.js';
+import { terminalText } from './inert.js';
 
 export const SYMBOL: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
 
@@ -13,8 +14,16 @@ export const KIND_NOUN: Record<Kind, [singular: string, plural: string]> = {
   documentLabels: ['document label', 'document labels'],
 };
 
-/** One line naming the step's object: `routine "Weekly digest"`, `label "draft" on document 1b2c3d4e`. */
+/**
+ * One line naming the step's object: `routine "Weekly digest"`, `label "draft" on document
+ * 1b2c3d4e`. Names come from the config or the server: they are escaped (terminalText), so the
+ * title is one line without control characters, ready for a terminal or a code block.
+ */
 export function stepTitle(step: PlanStep): string {
+  return terminalText(rawTitle(step));
+}
+
+function rawTitle(step: PlanStep): string {
   switch (step.kind) {
     case 'creditControls':
       return 'credit controls';
@@ -57,8 +66,12 @@ export function formatValue(kind: Kind, path: string, value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The detail lines under a step's title: changed fields, or every field of a new object. */
+/** The detail lines under a step's title: changed fields, or every field of a new object; escaped like titles. */
 export function stepDetails(step: PlanStep): string[] {
+  return rawDetails(step).map(terminalText);
+}
+
+function rawDetails(step: PlanStep): string[] {
   if (step.kind === 'userCreditLimits' || step.kind === 'documentLabels') return [];
   switch (step.action) {
     case 'create':

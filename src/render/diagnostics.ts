@@ -4,6 +4,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { isSecretDiagnostic } from '../config/secrets.js';
 import type { Diagnostic } from '../config/types.js';
+import { annotationData, annotationProperty, terminalText } from './inert.js';
 
 export interface RenderOptions {
   color: boolean;
@@ -28,20 +29,34 @@ export function renderDiagnostics(diagnostics: Diagnostic[], options: RenderOpti
 function renderOne(diagnostic: Diagnostic, paint: ChalkInstance, linesOf: (file: string) => string[] | undefined): string {
   const severityColor = diagnostic.severity === 'error' ? paint.red : paint.yellow;
   const { location } = diagnostic;
-  const where = location === undefined ? '' : `${paint.bold(`${location.file}:${location.line}:${location.col}`)}: `;
-  let text = `${where}${severityColor.bold(`${diagnostic.severity}:`)} ${paint.bold(diagnostic.summary)}\n`;
-  if (diagnostic.detail !== undefined) text += `${indent(diagnostic.detail, '  ')}\n`;
-  const line = location === undefined ? undefined : linesOf(location.file)?.[location.line - 1];
+  const where = location === undefined ? '' : `${paint.bold(`${terminalText(location.file)}:${location.line}:${location.col}`)}: `;
+  let text = `${where}${severityColor.bold(`${diagnostic.severity}:`)} ${paint.bold(terminalText(diagnostic.summary))}\n`;
+  if (diagnostic.detail !== undefined) text += `${indent(diagnostic.detail.split('\n').map(terminalText).join('\n'), '  ')}\n`;
+  // A file that is not UTF-8 text has no line worth showing: its bytes would print as garbage.
+  const line = location === undefined || hasNoSourceLine(diagnostic.code) ? undefined : linesOf(location.file)?.[location.line - 1];
   if (location !== undefined && line !== undefined) {
-    const shown = isSecretDiagnostic(diagnostic.code) ? redact(line, location.col) : line;
+    const shown = sourceLine(isSecretDiagnostic(diagnostic.code) ? redact(line, location.col) : line);
     const gutter = String(location.line);
     const pad = ' '.repeat(gutter.length);
     const lead = shown.slice(0, location.col - 1).replace(/[^\t]/g, ' ');
     text += `${paint.blue(` ${gutter} |`)} ${shown}\n`;
     text += `${paint.blue(` ${pad} |`)} ${lead}${severityColor('^'.repeat(underlineWidth(shown, location.col)))}\n`;
   }
-  if (diagnostic.hint !== undefined) text += `${paint.cyan('  hint:')} ${diagnostic.hint}\n`;
+  if (diagnostic.hint !== undefined) text += `${paint.cyan('  hint:')} ${terminalText(diagnostic.hint)}\n`;
   return text;
+}
+
+function hasNoSourceLine(code: string): boolean {
+  return code.startsWith('encoding.') || code === 'config.tooLarge';
+}
+
+/**
+ * A source line as the code frame shows it: URL credentials (`https://user:secret@host`) masked
+ * whatever the diagnostic is about, and control characters escaped. Tabs stay, for the caret.
+ */
+function sourceLine(line: string): string {
+  const masked = line.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/?#@'"]*@/g, '$1<redacted>@');
+  return masked.split('\t').map(terminalText).join('\t');
 }
 
 function indent(text: string, prefix: string): string {
@@ -116,19 +131,12 @@ export function githubAnnotations(diagnostics: Diagnostic[]): string {
       const properties: string[] = [];
       if (diagnostic.location !== undefined) {
         const { file, line, col } = diagnostic.location;
-        properties.push(`file=${escapeProperty(file)}`, `line=${line}`, `col=${col}`);
+        properties.push(`file=${annotationProperty(file)}`, `line=${line}`, `col=${col}`);
       }
-      properties.push(`title=${escapeProperty(`steward ${diagnostic.code}`)}`);
-      const message = diagnostic.hint === undefined ? diagnostic.summary : `${diagnostic.summary}\n${diagnostic.hint}`;
-      return `::${diagnostic.severity} ${properties.join(',')}::${escapeData(message)}\n`;
+      properties.push(`title=${annotationProperty(`steward ${diagnostic.code}`)}`);
+      // Summary and hint each stay one line; the line break between them is the command's own.
+      const message = [diagnostic.summary, ...(diagnostic.hint === undefined ? [] : [diagnostic.hint])].map(annotationData).join('%0A');
+      return `::${diagnostic.severity} ${properties.join(',')}::${message}\n`;
     })
     .join('');
-}
-
-function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }

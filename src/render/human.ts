@@ -5,6 +5,7 @@ import type { CheckedSteps, StaleStep, StepResult } from '../apply/executor.js';
 import type { Action, Plan, PlanStep } from '../plan/types.js';
 import { promotionHeading, promotionNoChanges } from './promotion.js';
 import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
+import { terminalText } from './inert.js';
 
 export interface HumanOptions {
   color: boolean;
@@ -40,8 +41,8 @@ export function renderPlan(plan: Plan, options: HumanOptions): string {
   const chalk = palette(options.color);
   const lines: string[] = [];
   const drift = options.purpose === 'drift';
-  lines.push(chalk.bold(promotionHeading(plan, 'text') ?? `steward ${drift ? 'drift check' : 'plan'} for environment ${plan.environment} (${plan.baseUrl})`), '');
-  for (const warning of plan.warnings) lines.push(chalk.yellow(`Warning: ${warning.message}`));
+  lines.push(chalk.bold(promotionHeading(plan, 'text') ?? terminalText(`steward ${drift ? 'drift check' : 'plan'} for environment ${plan.environment} (${plan.baseUrl})`)), '');
+  for (const warning of plan.warnings) lines.push(chalk.yellow(`Warning: ${terminalText(warning.message)}`));
   if (plan.warnings.length > 0) lines.push('');
   if (plan.steps.length === 0) {
     lines.push(chalk.green(drift ? 'No drift. The live state matches the configuration.' : `No changes. ${promotionNoChanges(plan) ?? 'The live state matches the configuration.'}`), '');
@@ -79,7 +80,7 @@ function renderGroup(group: PlanStep[], chalk: ChalkInstance, showAll: boolean):
 }
 
 function reasonOf(step: PlanStep): string {
-  return step.reason === undefined ? '' : ` (${step.reason})`;
+  return step.reason === undefined ? '' : ` (${terminalText(step.reason)})`;
 }
 
 function costLine(plan: Plan): string {
@@ -90,7 +91,7 @@ function costLine(plan: Plan): string {
 export function renderStale(stale: readonly StaleStep[], options: HumanOptions): string {
   const chalk = palette(options.color);
   const lines = [chalk.red.bold(`The plan is stale: ${stale.length} object${stale.length === 1 ? '' : 's'} changed since it was made. Nothing was applied.`)];
-  for (const { step, detail } of stale) lines.push(`  ${SYMBOL[step.action].padEnd(3)} ${stepTitle(step)}: ${detail}`);
+  for (const { step, detail } of stale) lines.push(`  ${SYMBOL[step.action].padEnd(3)} ${stepTitle(step)}: ${terminalText(detail)}`);
   lines.push('', 'Make a new plan, review it, and apply that one.');
   return `${lines.join('\n')}\n`;
 }
@@ -132,13 +133,13 @@ export function renderApplyReport(report: ApplyReport, options: HumanOptions): s
         lines.push(chalk.dim(`  = ${stepTitle(step)} (${outcome.detail ?? 'already applied'})`));
         break;
       case 'failed':
-        lines.push(`${chalk.red('  FAILED')} ${title}: ${outcome.error}`);
+        lines.push(`${chalk.red('  FAILED')} ${title}: ${terminalText(outcome.error)}`);
         break;
       case 'skipped':
-        lines.push(`${chalk.yellow('  skipped')} ${title}: ${outcome.reason}`);
+        lines.push(`${chalk.yellow('  skipped')} ${title}: ${terminalText(outcome.reason)}`);
         break;
       case 'stale':
-        lines.push(`${chalk.red('  stale')} ${title}: ${outcome.reason}`);
+        lines.push(`${chalk.red('  stale')} ${title}: ${terminalText(outcome.reason)}`);
         break;
     }
   }

@@ -3,6 +3,7 @@
 // characters, so the output stays under MARKDOWN_LIMIT by folding large groups harder.
 import type { Plan, PlanStep } from '../plan/types.js';
 import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
+import { markdownCode, markdownCodeLine, markdownText } from './inert.js';
 import { promotionHeading, promotionNoChanges } from './promotion.js';
 
 export const MARKDOWN_LIMIT = 60_000;
@@ -19,7 +20,7 @@ export function renderPlanMarkdown(plan: Plan, purpose: 'plan' | 'drift' = 'plan
 function render(plan: Plan, perGroup: number, purpose: 'plan' | 'drift'): string {
   const lines: string[] = [];
   const drift = purpose === 'drift';
-  lines.push(`### ${promotionHeading(plan, 'markdown') ?? `steward ${drift ? 'drift check' : 'plan'} for \`${escape(plan.environment)}\``}`, '');
+  lines.push(`### ${promotionHeading(plan, 'markdown') ?? `steward ${drift ? 'drift check' : 'plan'} for ${markdownCode(plan.environment)}`}`, '');
   if (plan.steps.length === 0) {
     lines.push(`**No ${drift ? 'drift' : 'changes'}.** ${promotionNoChanges(plan) ?? 'The live state matches the configuration.'}`, '');
   } else {
@@ -36,7 +37,7 @@ function render(plan: Plan, perGroup: number, purpose: 'plan' | 'drift'): string
     lines.push('');
   }
   for (const group of groupSteps(plan.steps)) lines.push(...renderGroup(group, perGroup));
-  lines.push(`<sub>Environment \`${escape(plan.environment)}\` at ${escape(plan.baseUrl)} · ${plan.requests} API requests · ${plan.createdAt}</sub>`, '');
+  lines.push(`<sub>Environment ${markdownCode(plan.environment)} at ${escape(plan.baseUrl)} · ${plan.requests} API requests · ${plan.createdAt}</sub>`, '');
   return lines.join('\n');
 }
 
@@ -47,8 +48,8 @@ function renderGroup(group: PlanStep[], perGroup: number): string[] {
   if (shown.length > 0) {
     lines.push('```diff');
     for (const step of shown) {
-      lines.push(`${diffMarker(step)} ${stepTitle(step)}${step.reason ? ` (${step.reason})` : ''}`);
-      for (const detail of stepDetails(step)) lines.push(`${diffMarker(step)}     ${detail}`);
+      lines.push(markdownCodeLine(`${diffMarker(step)} ${stepTitle(step)}${step.reason ? ` (${step.reason})` : ''}`));
+      for (const detail of stepDetails(step)) lines.push(markdownCodeLine(`${diffMarker(step)}     ${detail}`));
     }
     lines.push('```');
   }
@@ -72,6 +73,7 @@ function diffMarker(step: PlanStep): string {
   }
 }
 
+/** Foreign text in prose: see markdownText. */
 function escape(text: string): string {
-  return text.replace(/[<>&]/g, (character) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[character]!);
+  return markdownText(text);
 }
