@@ -8,8 +8,8 @@ import { runApply, type ApplyOptions } from '../../src/cli/apply.js';
 import { runDiff, type DiffOptions } from '../../src/cli/diff.js';
 import { runExport, type ExportOptions } from '../../src/cli/export.js';
 import { runPlan, type PlanOptions } from '../../src/cli/plan.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { captureIo, copyExample, PRODUCTION_TOKEN, type Result } from './helpers.js';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import { captureIo, copyExample, keyHasUser, PRODUCTION_TOKEN, type Result } from './helpers.js';
 
 export const PLAYGROUND_TOKEN = 'playground-org-admin-token';
 
@@ -22,13 +22,19 @@ export class Deployments {
   private constructor(
     readonly production: RunningEmulator,
     readonly playground: RunningEmulator,
-    /** A copy of examples/gitops. */
+    /** A copy of examples/gitops (every routine naming its owner when the keys are tied to no user). */
     readonly gitops: string,
+    /** The emulator options both deployments were started with (profile and knobs). */
+    readonly options: EmulatorOptions,
   ) {}
 
-  static async start(): Promise<Deployments> {
-    const [production, playground] = await Promise.all([startEmulator({ dataset: 'demo' }), startEmulator({ dataset: 'demo-playground' })]);
-    return new Deployments(production, playground, await copyExample('gitops'));
+  /** Both deployments under one profile (and knobs); `playground` overrides the playground's options (e.g. its seed). */
+  static async start(options: EmulatorOptions = {}, playground: EmulatorOptions = {}): Promise<Deployments> {
+    const [production, played] = await Promise.all([
+      startEmulator({ dataset: 'demo', ...options }),
+      startEmulator({ ...(playground.data === undefined ? { dataset: 'demo-playground' as const } : {}), ...options, ...playground }),
+    ]);
+    return new Deployments(production, played, await copyExample('gitops', { namedOwners: !keyHasUser(options) }), options);
   }
 
   emulator(environment: EnvironmentName): RunningEmulator {

@@ -1,5 +1,6 @@
-// End-to-end helpers: a copy of an example config pointed at an emulator, and the commands run
-// in-process with captured output, as a user would type them.
+// End-to-end helpers: a copy of an example config pointed at an emulator in either profile (the
+// two sides of gaps.md's open points), and the commands run in-process with captured output, as a
+// user would type them.
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,11 +8,50 @@ import { fileURLToPath } from 'node:url';
 import { runApply, type ApplyOptions } from '../../src/cli/apply.js';
 import type { CommandIo } from '../../src/cli/context.js';
 import { runPlan, type PlanOptions } from '../../src/cli/plan.js';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import {
+  EMULATOR_PROFILES,
+  PROFILE_KNOBS,
+  startEmulator,
+  type EmulatorOptions,
+  type EmulatorProfile,
+  type OrgKeyUser,
+  type RunningEmulator,
+} from '../../src/emulator/index.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
 
 export const PRODUCTION_TOKEN = 'demo-org-admin-token';
+
+/** Both emulator profiles, for `describe.each`: every scenario proves both sides of the open points. */
+export const PROFILES: readonly EmulatorProfile[] = EMULATOR_PROFILES;
+
+/** The user who created the demo datasets' organization keys (whoami names her in the reference profile). */
+export const KEY_CREATOR = 'ada@acme.example';
+
+/** Whether whoami names the organization key's creator, under these emulator options. */
+export function keyHasUser(options: Pick<EmulatorOptions, 'profile' | 'orgKeyUser'> = {}): boolean {
+  return (options.orgKeyUser ?? PROFILE_KNOBS[options.profile ?? 'reference'].orgKeyUser) === 'creator';
+}
+
+/** How a plan names a routine of the key's creator: by name, or `owner/name` when the key has no user of its own. */
+export function creatorRoutineKey(options: Pick<EmulatorOptions, 'profile' | 'orgKeyUser'>, name: string): string {
+  return keyHasUser(options) ? name : `${KEY_CREATOR}/${name}`;
+}
+
+/** The step id of a routine of the key's creator (`routines//name`, or by her user id when the key has no user). */
+export function creatorRoutineStepId(options: Pick<EmulatorOptions, 'profile' | 'orgKeyUser'>, emulator: RunningEmulator, name: string): string {
+  return `routines/${keyHasUser(options) ? '' : emulator.state.userId(KEY_CREATOR)}/${name}`;
+}
+
+/**
+ * Gives every routine without `owner:` in `routines.yaml` of `directory` the key's creator as its
+ * owner: with an organization key tied to no user, a routine must name its owner.
+ */
+export async function nameRoutineOwners(directory: string, owner = KEY_CREATOR): Promise<void> {
+  const path = join(directory, 'routines.yaml');
+  const text = await readFile(path, 'utf8');
+  await writeFile(path, text.replace(/^ {2}- name: .*\n(?! {4}owner:)/gm, (line) => `${line}    owner: ${owner}\n`));
+}
 
 export interface Result {
   code: number;
@@ -41,12 +81,13 @@ export function captureIo(env: Record<string, string | undefined>, cwd: string):
  * A copy of an example in a temporary directory. The emulator has no rate limit, so the copy's
  * request budget is raised to keep the tests quick; pacing itself is tested with the client.
  */
-export async function copyExample(name: string): Promise<string> {
+export async function copyExample(name: string, options: { namedOwners?: boolean } = {}): Promise<string> {
   const directory = await mkdtemp(join(tmpdir(), `steward-${name}-`));
   await cp(join(EXAMPLES, name), directory, { recursive: true });
   const environments = join(directory, 'environments.yaml');
   const text = await readFile(environments, 'utf8');
   await writeFile(environments, text.replace(/requestsPerMinute: \d+/g, 'requestsPerMinute: 6000'));
+  if (options.namedOwners === true) await nameRoutineOwners(directory);
   return directory;
 }
 
@@ -74,8 +115,14 @@ export class Steward {
   }
 }
 
-/** Starts an emulator with the demo dataset and returns steward pointed at a copy of the gitops example. */
+/**
+ * Starts an emulator with the demo dataset and returns steward pointed at a copy of the gitops
+ * example. Where the organization key is tied to no user (the other profile), every routine
+ * names its owner: the key's creator, whose own routines they are in the reference profile.
+ */
 export async function gitopsAgainstDemo(options: EmulatorOptions = {}): Promise<Steward> {
   const emulator = await startEmulator({ dataset: 'demo', ...options });
-  return new Steward(emulator, await copyExample('gitops'));
+  return new Steward(emulator, await copyExample('gitops', { namedOwners: !keyHasUser(options) }));
 }
+
+export type { EmulatorProfile, OrgKeyUser };
