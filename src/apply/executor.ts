@@ -99,7 +99,7 @@ export interface RunContext {
 
 /** Runs steps in order, grouping consecutive steps of one kind so the kind can batch them. */
 export async function runSteps(steps: readonly PlanStep[], context: RunContext, registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): Promise<StepResult[]> {
-  const run = new ApplyRun(context, registry);
+  const run = new ApplyRun(context, registry, steps);
   let index = 0;
   while (index < steps.length) {
     const kind = steps[index]!.kind;
@@ -107,13 +107,14 @@ export async function runSteps(steps: readonly PlanStep[], context: RunContext, 
     for (; index < steps.length && steps[index]!.kind === kind; index += 1) {
       const step = steps[index]!;
       const blocker = run.blocker(step);
-      if (run.stop.stopped) run.settle(step, { status: 'skipped', reason: run.stop.notStartedReason() });
+      if (run.stop.stopped) run.settle(step, { status: 'skipped', reason: run.stop.notStartedReason(), notStarted: true });
       else if (blocker === undefined) group.push(step);
       else run.settle(step, { status: 'skipped', reason: `depends on ${blocker}, which did not succeed` });
     }
     if (group.length > 0) await run.applyGroup(registry.get(kind)!, group);
   }
-  return steps.map((step) => ({ step, outcome: run.outcomes.get(step.id)! }));
+  // Steps a kind added while applying (removing a concurrent run's duplicate) follow the plan's.
+  return [...steps, ...run.added].map((step) => ({ step, outcome: run.outcomes.get(step.id)! }));
 }
 
 type Verdict = 'run' | 'applied' | { stale: string };
@@ -122,14 +123,19 @@ type Verdict = 'run' | 'applied' | { stale: string };
 class ApplyRun {
   readonly outcomes = new Map<string, StepOutcome>();
   readonly stop: ApplyStop;
+  /** Steps a kind carried out beyond the plan, in the order they settled. */
+  readonly added: PlanStep[] = [];
   private readonly live: LiveState;
+  private readonly planned: ReadonlySet<string>;
 
   constructor(
     private readonly context: RunContext,
     private readonly registry: ReadonlyMap<Kind, ResourceKind>,
+    steps: readonly PlanStep[],
   ) {
     this.stop = context.stop ?? new ApplyStop();
     this.live = { ...context.live };
+    this.planned = new Set(steps.map((step) => step.id));
   }
 
   blocker(step: PlanStep): string | undefined {
@@ -141,6 +147,11 @@ class ApplyRun {
 
   settle(step: PlanStep, outcome: StepOutcome): void {
     if (this.outcomes.has(step.id)) return;
+    if (!this.planned.has(step.id)) {
+      this.added.push(step);
+      // Nobody approved it in a plan: the report says why it was done.
+      if (outcome.status === 'done' && outcome.detail === undefined && step.reason !== undefined) outcome = { ...outcome, detail: step.reason };
+    }
     this.outcomes.set(step.id, outcome);
     this.context.observer?.settled?.({ step, outcome });
   }
@@ -162,7 +173,7 @@ class ApplyRun {
   /** One write covering `steps`: not started once stopped; judged by reading back when its answer is in doubt. */
   private async attempt(kind: ResourceKind, steps: readonly PlanStep[], write: () => Promise<unknown>): Promise<void> {
     if (this.stop.stopped) {
-      for (const step of steps) this.settle(step, { status: 'skipped', reason: this.stop.notStartedReason() });
+      for (const step of steps) this.settle(step, { status: 'skipped', reason: this.stop.notStartedReason(), notStarted: true });
       return;
     }
     this.context.observer?.started?.(steps);

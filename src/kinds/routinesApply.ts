@@ -5,16 +5,19 @@ import type { PlatformApi } from '../api/platform.js';
 import { isMethodNotAllowed, isNotFound, isOutcomeUnknown } from '../api/errors.js';
 import type { Routine, RoutineCreate, RoutinePatch, RoutinePut } from '../api/types.js';
 import { StewardError } from '../errors.js';
-import type { PlanStep } from '../plan/types.js';
+import type { CreateStep, PlanStep, ReplaceStep } from '../plan/types.js';
 import { matches, pick } from '../plan/fields.js';
 import { createOnceMore, type ApplyContext, type ReadBackVerdict } from './kind.js';
 import type { LiveRoutines } from './routines.js';
+import { settleRaces, type CreatedByStep } from './routineRaces.js';
 import { liveState, type RoutineState } from './routineState.js';
 
 /** Applies routine steps in order; each step's failure is recorded and the others go on. */
 export async function applyRoutineSteps(steps: PlanStep[], context: ApplyContext): Promise<void> {
   const writer = new RoutineWriter(context.api, context.live as LiveRoutines);
   for (const step of steps) await context.attempt([step], () => writer.run(step));
+  // Another run may have created the same routines meanwhile: remove the copies (routineDuplicates.ts).
+  if (writer.created.length > 0) await settleRaces(writer.created, context);
 }
 
 /** Write requests of routine steps: a replacement creates and deletes; a pause or resume is a PUT of its own. */
@@ -55,6 +58,8 @@ export function readBackRoutine(step: PlanStep, live: LiveRoutines): ReadBackVer
 }
 
 class RoutineWriter {
+  /** Routines this run created (or found created after a lost answer), for the race check. */
+  readonly created: CreatedByStep[] = [];
   /** Whether the server updates by PATCH; learnt from its first 405. */
   private patchWorks = true;
 
@@ -67,7 +72,7 @@ class RoutineWriter {
     const options = step.ref.ownerId === undefined ? undefined : { userId: step.ref.ownerId };
     switch (step.action) {
       case 'create':
-        await this.create(step.after as unknown as RoutineState, options, []);
+        await this.create(step, options, []);
         return;
       case 'update': {
         const routine = this.liveRoutine(step, String(step.after.name));
@@ -76,7 +81,7 @@ class RoutineWriter {
       }
       case 'replace': {
         const old = this.liveRoutine(step, String(step.before.name));
-        await this.create(step.after as unknown as RoutineState, options, [old.id]);
+        await this.create(step, options, [old.id]);
         await this.deleteReplaced(old.id, options);
         return;
       }
@@ -87,7 +92,8 @@ class RoutineWriter {
   }
 
   /** Creates a routine; if the response was lost, finds it by name before trying again. */
-  private async create(state: RoutineState, options: { userId: string } | undefined, knownIds: string[]): Promise<void> {
+  private async create(step: CreateStep | ReplaceStep, options: { userId: string } | undefined, knownIds: string[]): Promise<void> {
+    const state = step.after as unknown as RoutineState;
     const body = createBody(state);
     const existingIds = new Set([...knownIds, ...this.namesakes(options?.userId, state.name).map((r) => r.id)]);
     let id: string;
@@ -98,7 +104,14 @@ class RoutineWriter {
       const created = await this.findCreated(options, state.name, existingIds);
       id = created?.id ?? (await createOnceMore(() => this.api.createRoutine(body, options))).id;
     }
-    if (!state.paused) return;
+    if (state.paused) await this.pauseOrUndo(id, state, options);
+    // In place: now a concurrent run's copy can be told from this one, after the creates.
+    const known = new Set((this.live.get(options?.userId ?? '') ?? []).map((routine) => routine.id));
+    this.created.push({ step, id, state, known, ownerId: options?.userId });
+  }
+
+  /** Pauses a routine just created; if that fails, deletes it rather than leave it running. */
+  private async pauseOrUndo(id: string, state: RoutineState, options: { userId: string } | undefined): Promise<void> {
     try {
       await this.pauseCreated(id, state, options);
     } catch (error) {

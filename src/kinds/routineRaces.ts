@@ -1,0 +1,59 @@
+// Settling races after routine creates (the rule and why it holds: routineDuplicates.ts). After
+// a run's creates, it lists each affected owner's routines once and deletes the twins the rule
+// names. Each deletion is a step of its own, sent through the executor's `attempt` like any
+// write: it is reported the moment it is done, it starts only while the run is not stopped, and
+// a 404 (the other run deleted it first) is read back and judged already done.
+import type { Routine } from '../api/types.js';
+import { pick } from '../plan/fields.js';
+import type { DeleteStep, PlanStep } from '../plan/types.js';
+import type { ApplyContext } from './kind.js';
+import { settleRace, type CreatedRoutine } from './routineDuplicates.js';
+import { liveState } from './routineState.js';
+
+/** A routine this run created, with the step that created it. */
+export interface CreatedByStep extends CreatedRoutine {
+  step: PlanStep;
+  ownerId: string | undefined;
+}
+
+/**
+ * Lists each owner of `created` once and deletes the concurrent duplicates the race rule names.
+ * Returns the deletion steps it attempted (their outcomes are recorded by `attempt`).
+ */
+export async function settleRaces(created: readonly CreatedByStep[], context: ApplyContext): Promise<DeleteStep[]> {
+  const attempted: DeleteStep[] = [];
+  const owners = [...new Set(created.map((routine) => routine.ownerId))];
+  for (const ownerId of owners) {
+    const listed: Routine[] = [];
+    const options = ownerId === undefined ? undefined : { userId: ownerId };
+    for await (const routine of context.api.listRoutines(options)) listed.push(routine);
+    for (const routine of created.filter((candidate) => candidate.ownerId === ownerId)) {
+      const verdict = settleRace(routine, listed);
+      if (verdict.kind === 'gone') continue;
+      for (const twin of verdict.remove) {
+        const step = duplicateStep(routine, twin, verdict.keeper);
+        attempted.push(step);
+        await context.attempt([step], () => context.api.deleteRoutine(twin.id, { ...options, name: twin.name }));
+      }
+    }
+  }
+  return attempted;
+}
+
+/** The deletion of a concurrent duplicate, worded for the report. */
+function duplicateStep(created: CreatedByStep, twin: Routine, keeper: Routine): DeleteStep {
+  const reason =
+    twin.id === created.id
+      ? `removed ${twin.id}, which this run created, as a duplicate: a concurrent run created the same routine, ${keeper.id}, which is older and kept`
+      : `removed ${twin.id}, a duplicate that a concurrent run created meanwhile; ${keeper.id}, which is older, is kept`;
+  return {
+    id: `${created.step.id}#${twin.id}`,
+    kind: 'routines',
+    key: created.step.key,
+    dependsOn: [created.step.id],
+    ref: { ...(created.ownerId === undefined ? {} : { ownerId: created.ownerId }), routineId: twin.id },
+    action: 'delete',
+    before: pick(liveState(twin), Object.keys(created.state)),
+    reason,
+  };
+}
