@@ -7,6 +7,7 @@ import {
   allowedValues,
   DATASET_NAMES,
   DEFAULT_RATE_LIMIT_WINDOW_MS,
+  DOCUMENT_IDENTIFIERS,
   DOCUMENT_LABELS_FILTERS,
   EMULATOR_PROFILES,
   FAULT_SYNTAX_HELP,
@@ -41,6 +42,7 @@ export interface EmulatorCommandOptions {
   rateLimitWindow?: string;
   rateLimitWindowMs?: string;
   labelDeleteInUse?: string;
+  documentIdentifiers?: string;
 }
 
 export const DEFAULT_EMULATOR_PORT = 4010;
@@ -98,6 +100,7 @@ export function emulatorOptionsFrom(raw: EmulatorCommandOptions): EmulatorOption
       rateLimitWindow: choice(raw.rateLimitWindow, '--rate-limit-window', RATE_LIMIT_WINDOWS),
       rateLimitWindowMs: raw.rateLimitWindowMs === undefined ? undefined : wholeNumber(raw.rateLimitWindowMs, '--rate-limit-window-ms', 1),
       labelDeleteInUse: choice(raw.labelDeleteInUse, '--label-delete-in-use', LABEL_DELETE_IN_USE),
+      documentIdentifiers: choice(raw.documentIdentifiers, '--document-identifiers', DOCUMENT_IDENTIFIERS),
     }),
   };
 }
@@ -209,6 +212,11 @@ export function registerEmulator(
     .addOption(
       new Option('--label-delete-in-use <answer>', 'deleting a label applied to documents: conflict = 409 (reference) or unlink = delete it and take it off them (other)').choices([
         ...LABEL_DELETE_IN_USE,
+      ]),
+    )
+    .addOption(
+      new Option('--document-identifiers <kind>', 'demo-playground documents keep the identifiers they have in demo (shared, default) or have their own (per-deployment)').choices([
+        ...DOCUMENT_IDENTIFIERS,
       ]),
     )
     .option('--state <file>', 'load state from this file if it exists and save every change to it')

@@ -1,7 +1,10 @@
 // The built-in datasets: `demo` (plays the production deployment, the default) and
 // `demo-playground` (the playground deployment). Same organization, e-mails, documents and
 // labels, but different ids for users, models and groups, so steward must map by name and
-// e-mail, never by id. The tokens are well-known local demo values, not secrets.
+// e-mail, never by id. Whether documents keep their identifiers across deployments is OPEN
+// (gaps.md): with `documentIdentifiers: 'per-deployment'` the playground's documents have
+// identifiers of their own. The tokens are well-known local demo values, not secrets.
+import type { DocumentIdentifiers } from './profiles.js';
 import type { Seed, SeedApiToken, SeedRoutine, SeedUser } from './seedTypes.js';
 
 export const DATASET_NAMES = ['demo', 'demo-playground'] as const;
@@ -127,9 +130,19 @@ export function datasetTokens(name: DatasetName): (SeedApiToken & { summary: str
   ];
 }
 
+/**
+ * A document's identifier in dataset `name`: demo's own, or, for the playground with identifiers
+ * per deployment, another one (hex digits reversed, `r0001` → `p0001`) that demo does not have.
+ */
+export function datasetDocumentIdentifier(name: DatasetName, demoIdentifier: string, documentIdentifiers: DocumentIdentifiers = 'shared'): string {
+  if (name === 'demo' || documentIdentifiers === 'shared') return demoIdentifier;
+  return /^r\d+$/.test(demoIdentifier) ? `p${demoIdentifier.slice(1)}` : [...demoIdentifier].reverse().join('');
+}
+
 /** The seed of a built-in dataset (a fresh object each call). */
-export function datasetSeed(name: DatasetName): Seed {
+export function datasetSeed(name: DatasetName, documentIdentifiers: DocumentIdentifiers = 'shared'): Seed {
   const ids = IDS[name];
+  const identifier = (demoIdentifier: string) => datasetDocumentIdentifier(name, demoIdentifier, documentIdentifiers);
   const namedDocuments: [string, string, string[]][] = [
     ['8f2e1d4c', 'Revenue overview', ['finance']],
     ['3a9b7c6d', 'Pipeline by region', []],
@@ -174,8 +187,13 @@ export function datasetSeed(name: DatasetName): Seed {
       { name: 'obsolete', color: '#cccccc', description: 'No longer used', verified: false, homepage: false },
     ],
     documents: [
-      ...namedDocuments.map(([identifier, documentName, labels]) => ({ identifier, name: documentName, labels, owner: email('ada') })),
-      ...generated,
+      ...namedDocuments.map(([demoIdentifier, documentName, labels]) => ({
+        identifier: identifier(demoIdentifier),
+        name: documentName,
+        labels,
+        owner: email('ada'),
+      })),
+      ...generated.map((document) => ({ ...document, identifier: identifier(document.identifier) })),
     ],
     routines: routines(ids),
     creditControls: {

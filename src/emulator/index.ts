@@ -24,6 +24,7 @@ import { StatsRecorder, type EmulatorStats } from './stats.js';
 import { Store } from './store.js';
 
 export type {
+  DocumentIdentifiers,
   DocumentLabelsFilter,
   EmulatorKnobs,
   EmulatorProfile,
@@ -37,6 +38,7 @@ export {
   DEFAULT_RATE_LIMIT_WINDOW_MS,
   describeKnob,
   differencesFromReference,
+  DOCUMENT_IDENTIFIERS,
   DOCUMENT_LABELS_FILTERS,
   EMULATOR_PROFILES,
   KNOB_NAMES,
@@ -48,7 +50,7 @@ export {
   ROUTINE_UPDATE_METHODS,
 } from './profiles.js';
 export type { DatasetName } from './datasets.js';
-export { DATASET_NAMES, datasetSeed, datasetTokens } from './datasets.js';
+export { DATASET_NAMES, datasetDocumentIdentifier, datasetSeed, datasetTokens } from './datasets.js';
 export type { Fault, FaultAction, FaultInput } from './faults.js';
 export { formatFault, parseFault, FAULT_SYNTAX_HELP } from './faults.js';
 export type { EmulatorState } from './state.js';
@@ -144,7 +146,7 @@ export function checkOptions(options: EmulatorOptions): void {
 
 type SeedDescription = Pick<EmulatorDescription, 'source' | 'organization' | 'users' | 'tokens'>;
 
-function loadSeed(options: EmulatorOptions): { state: EmulatorState; description: SeedDescription } {
+function loadSeed(options: EmulatorOptions, knobs: EmulatorKnobs): { state: EmulatorState; description: SeedDescription } {
   const summarize = (state: EmulatorState) => ({
     organization: state.organization.name,
     users: state.users.length,
@@ -158,7 +160,7 @@ function loadSeed(options: EmulatorOptions): { state: EmulatorState; description
     return { state, description: { source: { kind: 'object' }, ...summarize(state), tokens: tokenNames(state) } };
   }
   const name = options.dataset ?? 'demo';
-  const state = seedToState(datasetSeed(name), `dataset ${name}`);
+  const state = seedToState(datasetSeed(name, knobs.documentIdentifiers), `dataset ${name}`);
   const demo = new Map(datasetTokens(name).map((token) => [token.name, token]));
   const tokens = tokenNames(state).map((token) => ({
     ...token,
@@ -195,13 +197,13 @@ function listen(server: ReturnType<typeof createEmulatorServer>, host: string, p
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   checkOptions(options);
   const host = options.host ?? '127.0.0.1';
-  const { state: seedState, description } = loadSeed(options);
+  const profile = options.profile ?? 'reference';
+  const knobs = resolveKnobs(profile, options);
+  const { state: seedState, description } = loadSeed(options, knobs);
   const stateFile = options.statePath === undefined ? undefined : new StateFile(options.statePath);
   const store = new Store(seedState, stateFile);
   const faults = new FaultPlan();
   for (const fault of options.faults ?? []) faults.add(fault);
-  const profile = options.profile ?? 'reference';
-  const knobs = resolveKnobs(profile, options);
   const limiter = new RateLimiter({ budget: options.requestsPerMinute, window: knobs.rateLimitWindow, windowMs: knobs.rateLimitWindowMs });
   const stats = new StatsRecorder();
   let origin = '';

@@ -1,7 +1,10 @@
 // The two sides of every OPEN point of gaps.md. The emulator answers each open question one way
 // (a knob); a profile picks all of them at once: `reference` is what steward was first built
-// against, `other` takes the opposite answer everywhere, as an independent server following the
-// same spec might. A knob given explicitly overrides its profile, so tests can mix the two.
+// against, `other` takes the opposite answer on each point of the server's own behaviour, as an
+// independent server following the same spec might. A knob given explicitly overrides its
+// profile, so tests can mix the two. Whether documents keep their identifiers across
+// deployments is a property of the data, not of one server: it is a knob both profiles leave at
+// `shared`, for the tests that compare two deployments.
 import { StewardError } from '../errors.js';
 
 export const EMULATOR_PROFILES = ['reference', 'other'] as const;
@@ -32,6 +35,13 @@ export type RateLimitWindow = (typeof RATE_LIMIT_WINDOWS)[number];
 export const LABEL_DELETE_IN_USE = ['conflict', 'unlink'] as const;
 export type LabelDeleteInUse = (typeof LABEL_DELETE_IN_USE)[number];
 
+/**
+ * Whether the built-in `demo-playground` dataset gives its documents the identifiers they have in
+ * `demo` (`shared`), or identifiers of its own (`per-deployment`: none of demo's exists there).
+ */
+export const DOCUMENT_IDENTIFIERS = ['shared', 'per-deployment'] as const;
+export type DocumentIdentifiers = (typeof DOCUMENT_IDENTIFIERS)[number];
+
 /** One answer to each open point, all settled. */
 export interface EmulatorKnobs {
   orgKeyUser: OrgKeyUser;
@@ -45,6 +55,8 @@ export interface EmulatorKnobs {
   sendRetryAfter: boolean;
   routineUpdateMethod: RoutineUpdateMethod;
   labelDeleteInUse: LabelDeleteInUse;
+  /** Only the `demo-playground` dataset reads it; seed data sets its own identifiers. */
+  documentIdentifiers: DocumentIdentifiers;
 }
 
 export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
@@ -60,6 +72,7 @@ export const PROFILE_KNOBS: Readonly<Record<EmulatorProfile, Readonly<EmulatorKn
     sendRetryAfter: true,
     routineUpdateMethod: 'patch',
     labelDeleteInUse: 'conflict',
+    documentIdentifiers: 'shared',
   },
   other: {
     orgKeyUser: 'null-fields',
@@ -70,6 +83,7 @@ export const PROFILE_KNOBS: Readonly<Record<EmulatorProfile, Readonly<EmulatorKn
     sendRetryAfter: false,
     routineUpdateMethod: 'put',
     labelDeleteInUse: 'unlink',
+    documentIdentifiers: 'shared',
   },
 };
 
@@ -109,6 +123,7 @@ export function checkProfileOptions(options: { profile?: unknown } & Partial<Rec
   checkBoolean('sendRetryAfter', options.sendRetryAfter);
   checkChoice('routineUpdateMethod', options.routineUpdateMethod, ROUTINE_UPDATE_METHODS);
   checkChoice('labelDeleteInUse', options.labelDeleteInUse, LABEL_DELETE_IN_USE);
+  checkChoice('documentIdentifiers', options.documentIdentifiers, DOCUMENT_IDENTIFIERS);
 }
 
 /** The profile's knobs with every knob given in `overrides` taking precedence. */
@@ -147,6 +162,10 @@ export function describeKnob(name: keyof EmulatorKnobs, knobs: EmulatorKnobs): s
       return knobs.labelDeleteInUse === 'conflict'
         ? 'deleting a label in use answers 409'
         : 'deleting a label in use takes it off its documents';
+    case 'documentIdentifiers':
+      return knobs.documentIdentifiers === 'shared'
+        ? 'demo-playground documents keep the identifiers they have in demo'
+        : 'demo-playground documents have identifiers of their own';
     default: {
       const unknownKnob: never = name;
       throw new Error(`no description for knob ${String(unknownKnob)}`);

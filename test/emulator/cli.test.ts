@@ -158,11 +158,12 @@ describe('emulatorOptionsFrom', () => {
     expect(
       emulatorOptionsFrom({
         profile: 'other', orgKeyUser: 'absent', routinesRequireUserId: false, documentLabelsFilter: 'all',
-        rateLimitWindow: 'sliding', rateLimitWindowMs: '2000', labelDeleteInUse: 'conflict',
+        rateLimitWindow: 'sliding', rateLimitWindowMs: '2000', labelDeleteInUse: 'conflict', documentIdentifiers: 'per-deployment',
       }),
     ).toEqual({
       host: '127.0.0.1', port: 4010, profile: 'other', orgKeyUser: 'absent', routinesRequireUserId: false,
       documentLabelsFilter: 'all', rateLimitWindow: 'sliding', rateLimitWindowMs: 2000, labelDeleteInUse: 'conflict',
+      documentIdentifiers: 'per-deployment',
     });
     expect(emulatorOptionsFrom({ profile: 'other' })).toEqual({ host: '127.0.0.1', port: 4010, profile: 'other' });
   });
@@ -182,6 +183,7 @@ describe('emulatorOptionsFrom', () => {
     [{ rateLimitWindowMs: '0' }, '--rate-limit-window-ms must be a whole number >= 1, got `0`'],
     [{ rateLimitWindowMs: '1.5' }, '--rate-limit-window-ms must be a whole number >= 1, got `1.5`'],
     [{ labelDeleteInUse: 'cascade' }, '--label-delete-in-use must be conflict or unlink, got `cascade`'],
+    [{ documentIdentifiers: 'same' }, '--document-identifiers must be shared or per-deployment, got `same`'],
   ])('rejects %j', (raw, message) => {
     expect(() => emulatorOptionsFrom(raw)).toThrow(message);
   });
@@ -212,17 +214,21 @@ describe('the registered command', () => {
     const running = program.parseAsync([
       'node', 'steward', 'emulator', '--port', '0', '--profile', 'other', '--org-key-user', 'null',
       '--no-routines-require-user-id', '--document-labels-filter', 'all', '--rate-limit-window', 'fixed',
-      '--rate-limit-window-ms', '2000', '--label-delete-in-use', 'conflict',
+      '--rate-limit-window-ms', '2000', '--label-delete-in-use', 'conflict', '--dataset', 'demo-playground',
+      '--document-identifiers', 'per-deployment',
     ]);
     await expect.poll(() => output.lines().length, { timeout: 5000 }).toBeGreaterThan(0);
     const url = /^listening on (http:\/\/\S+)$/.exec(output.lines()[0]!)![1]!;
-    const api = new Api(url, TOKENS.orgAdmin);
+    const api = new Api(url, 'playground-org-admin-token');
     const whoami = await api.get('/api/v1/whoami');
     expect(whoami.body.user).toBeNull();
     // No user to act for and no userId required: the key's own routine list is empty.
     expect((await api.get('/api/v1/ai/routines')).body.records).toEqual([]);
     expect(output.lines()).toContain('  fixed 2 s rate-limit windows');
     expect(output.lines()).not.toContain('  documents labels=a,b matches ANY of them');
+    expect(output.lines()).toContain('  demo-playground documents have identifiers of their own');
+    const board = await new Api(url, 'playground-org-admin-token').get('/api/v1/documents', { labels: 'legacy-kpis' });
+    expect(board.body.records.map((document: { identifier: string }) => document.identifier)).toEqual(['06f7e8d9']);
     stop('SIGINT');
     await running;
   });

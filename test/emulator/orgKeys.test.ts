@@ -116,12 +116,12 @@ describe('routine endpoints requiring userId from organization keys (routinesReq
   const kpisId = () => requiring.emulator.state.routines('grace@acme.example')[0]!.id;
 
   it.each([
-    ['list', 'GET', () => ROUTINES],
-    ['create', 'POST', () => ROUTINES],
-    ['get', 'GET', () => `${ROUTINES}/${kpisId()}`],
-    ['update', 'PATCH', () => `${ROUTINES}/${kpisId()}`],
-    ['delete', 'DELETE', () => `${ROUTINES}/${kpisId()}`],
-    ['trigger', 'POST', () => `${ROUTINES}/${kpisId()}/trigger`],
+    ['list', 'GET', (): string => ROUTINES],
+    ['create', 'POST', (): string => ROUTINES],
+    ['get', 'GET', (): string => `${ROUTINES}/${kpisId()}`],
+    ['update', 'PATCH', (): string => `${ROUTINES}/${kpisId()}`],
+    ['delete', 'DELETE', (): string => `${ROUTINES}/${kpisId()}`],
+    ['trigger', 'POST', (): string => `${ROUTINES}/${kpisId()}/trigger`],
   ] as const)('answers 400 to %s without userId and changes nothing', async (_what, method, path) => {
     const body = method === 'POST' && path() === ROUTINES ? aRoutine() : method === 'PATCH' ? { name: 'Renamed' } : undefined;
     const before = requiring.emulator.state.routines();

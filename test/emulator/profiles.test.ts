@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   DATASET_NAMES,
+  datasetDocumentIdentifier,
   datasetTokens,
   EMULATOR_PROFILES,
   KNOB_NAMES,
@@ -33,10 +34,11 @@ async function withEmulator<T>(options: EmulatorOptions, body: (emulator: Runnin
 }
 
 describe('the profiles', () => {
-  it('answer every knob opposite ways, except the window length they share', () => {
+  it('answer every knob of the server opposite ways; they share the window length and the data', () => {
     expect(EMULATOR_PROFILES).toEqual(['reference', 'other']);
+    const shared = ['rateLimitWindowMs', 'documentIdentifiers'];
     for (const name of KNOB_NAMES) {
-      if (name === 'rateLimitWindowMs') expect(PROFILE_KNOBS.other[name]).toBe(PROFILE_KNOBS.reference[name]);
+      if (shared.includes(name)) expect(PROFILE_KNOBS.other[name], name).toBe(PROFILE_KNOBS.reference[name]);
       else expect(PROFILE_KNOBS.other[name], name).not.toEqual(PROFILE_KNOBS.reference[name]);
     }
   });
@@ -56,6 +58,7 @@ describe('the profiles', () => {
         sendRetryAfter: false,
         routineUpdateMethod: 'put',
         labelDeleteInUse: 'unlink',
+        documentIdentifiers: 'shared',
       });
       expect(emulator.description.differences).toHaveLength(7);
     });
@@ -82,6 +85,7 @@ describe('the profiles', () => {
     [{ sendRetryAfter: 'no' }, 'sendRetryAfter must be true or false, got no'],
     [{ routineUpdateMethod: 'post' }, 'routineUpdateMethod must be patch or put, got post'],
     [{ labelDeleteInUse: 'cascade' }, 'labelDeleteInUse must be conflict or unlink, got cascade'],
+    [{ documentIdentifiers: 'same' }, 'documentIdentifiers must be shared or per-deployment, got same'],
   ])('refuse %j with a message naming the option', async (options, message) => {
     await expect(startEmulator(options as EmulatorOptions)).rejects.toMatchObject({ code: 'emulator.option.invalid', message });
   });
@@ -186,5 +190,38 @@ describe.each(EMULATOR_PROFILES)('in profile %s', (profile: EmulatorProfile) => 
         expect((await api.get('/api/v1/labels')).body.labels).toHaveLength(5);
       }
     });
+  });
+});
+
+describe('document identifiers across deployments (documentIdentifiers)', () => {
+  const documentIds = (emulator: RunningEmulator) => emulator.state.snapshot().documents.map((document) => document.identifier);
+
+  it('are the same in demo and demo-playground when shared (the default of both profiles)', async () => {
+    const demo = await withEmulator({ dataset: 'demo' }, async (emulator) => documentIds(emulator));
+    const playground = await withEmulator({ dataset: 'demo-playground', profile: 'other' }, async (emulator) => documentIds(emulator));
+    expect(playground).toEqual(demo);
+  });
+
+  it('differ everywhere in demo-playground per deployment, with names and labels kept', async () => {
+    const demo = await withEmulator({ dataset: 'demo' }, async (emulator) => emulator.state.snapshot().documents);
+    await withEmulator({ dataset: 'demo-playground', documentIdentifiers: 'per-deployment' }, async (emulator, api) => {
+      const playground = emulator.state.snapshot().documents;
+      expect(playground.map((document) => document.name)).toEqual(demo.map((document) => document.name));
+      const demoIds = new Set(demo.map((document) => document.identifier));
+      expect(playground.filter((document) => demoIds.has(document.identifier))).toEqual([]);
+      expect(playground.map((document) => document.identifier)).toEqual(
+        demo.map((document) => datasetDocumentIdentifier('demo-playground', document.identifier, 'per-deployment')),
+      );
+      expect(emulator.state.documentLabels('c4d1e2f8')).toEqual(['finance']);
+      const playgroundKey = api.as('playground-org-admin-token');
+      expect((await playgroundKey.put('/api/v1/documents/8f2e1d4c/labels/draft')).status).toBe(404);
+      expect((await playgroundKey.put('/api/v1/documents/p0001/labels/draft')).status).toBe(204);
+    });
+  });
+
+  it('leave demo itself unchanged', async () => {
+    const shared = await withEmulator({ dataset: 'demo' }, async (emulator) => documentIds(emulator));
+    const perDeployment = await withEmulator({ dataset: 'demo', documentIdentifiers: 'per-deployment' }, async (emulator) => documentIds(emulator));
+    expect(perDeployment).toEqual(shared);
   });
 });
