@@ -21,6 +21,8 @@ export interface CommandIo {
   isTTY: boolean;
   /** Asks a yes/no question on the terminal; undefined when there is none. */
   confirm?: (question: string) => Promise<boolean>;
+  /** Asks for a line of text on the terminal (`steward init`); undefined when there is none. */
+  ask?: (question: string) => Promise<string>;
 }
 
 export interface ConnectionOptions {
@@ -175,15 +177,19 @@ export function processIo(): CommandIo {
     env: process.env,
     cwd: process.cwd(),
     isTTY: process.stdout.isTTY === true,
-    ...(process.stdin.isTTY ? { confirm: askOnTerminal } : {}),
+    ...(process.stdin.isTTY ? { confirm: askOnTerminal, ask: readLineOnTerminal } : {}),
   };
 }
 
 async function askOnTerminal(question: string): Promise<boolean> {
+  return (await readLineOnTerminal(question)).trim() === 'yes';
+}
+
+async function readLineOnTerminal(question: string): Promise<string> {
   const { createInterface } = await import('node:readline/promises');
   const terminal = createInterface({ input: process.stdin, output: process.stdout });
   try {
-    return (await terminal.question(question)).trim() === 'yes';
+    return await terminal.question(question);
   } finally {
     terminal.close();
   }

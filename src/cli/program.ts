@@ -2,13 +2,16 @@
 // line below. Kept apart from main.ts so tests can build the program without running it.
 import { Command } from 'commander';
 import { registerApply } from './apply.js';
+import { registerCompletion } from './completion.js';
 import { processIo, STEWARD_VERSION, type CommandIo } from './context.js';
 import { registerDemo } from './demo.js';
 import { registerDiff } from './diff.js';
 import { registerDrift } from './drift.js';
 import { registerEmulator } from './emulator.js';
 import { registerExport } from './export.js';
+import { registerInit } from './init.js';
 import { registerPlan } from './plan.js';
+import { registerSchema } from './schema.js';
 import { registerValidate } from './validate.js';
 
 /** The program; `io` is where commands read and write (tests pass their own). */
@@ -21,6 +24,7 @@ export function buildProgram(io: () => CommandIo = processIo): Command {
     .version(STEWARD_VERSION)
     .showHelpAfterError();
   // Commands: one registration line each.
+  registerInit(program, io);
   registerValidate(program, io);
   registerPlan(program, io);
   registerApply(program, io);
@@ -29,13 +33,16 @@ export function buildProgram(io: () => CommandIo = processIo): Command {
   registerDiff(program, io);
   registerEmulator(program, { io });
   registerDemo(program, io);
+  registerSchema(program, io);
+  registerCompletion(program, io);
   // A usage error (unknown option, missing --against) under --json is a JSON error too: stdout
   // carries exactly one JSON document whatever went wrong; the text still goes to stderr.
   for (const command of [program, ...program.commands]) {
     command.configureOutput({
       outputError: (text, write) => {
         write(text);
-        if (program.rawArgs.includes('--json')) {
+        // rawArgs: what parse() was given (commander keeps it; its typings do not declare it).
+        if ((program as unknown as { rawArgs: string[] }).rawArgs.includes('--json')) {
           const envelope = { error: { code: 'cli.usage', fault: 'user', message: text.replace(/^error: /, '').trim() } };
           io().stdout(`${JSON.stringify(envelope, null, 2)}\n`);
         }

@@ -1,0 +1,205 @@
+// `steward completion bash|zsh|fish`: a shell completion script, generated from the commander
+// program itself, so every command and option steward has is completed and none it lacks.
+// File-taking options complete paths; --target/--exclude complete kinds.
+import { InvalidArgumentError, type Command, type Option } from 'commander';
+import { KINDS } from '../config/types.js';
+import { processIo, type CommandIo } from './context.js';
+
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+/** What an option's value is, for completion. */
+type ValueKind = 'none' | 'file' | 'kind' | 'shell' | 'other';
+
+interface OptionInfo {
+  long?: string;
+  short?: string;
+  description: string;
+  value: ValueKind;
+}
+
+interface CommandInfo {
+  name: string;
+  description: string;
+  options: OptionInfo[];
+  /** Whether the command takes a path as a positional argument (validate, apply, init). */
+  takesPath: boolean;
+  /** Fixed positional choices (completion's shells). */
+  choices: readonly string[];
+}
+
+const FILE_OPTIONS = new Set(['--config', '--out', '--markdown', '--state', '--seed']);
+
+function valueOf(option: Option): ValueKind {
+  if (!option.required && !option.optional) return 'none';
+  if (option.long === '--target' || option.long === '--exclude') return 'kind';
+  if (option.long !== undefined && FILE_OPTIONS.has(option.long)) return 'file';
+  return 'other';
+}
+
+/** The commands and their options, as the program declares them. */
+export function describeProgram(program: Command): CommandInfo[] {
+  return program.commands.map((command) => ({
+    name: command.name(),
+    description: command.description(),
+    options: [
+      ...command.options.map((option) => ({
+        ...(option.long === undefined ? {} : { long: option.long }),
+        ...(option.short === undefined ? {} : { short: option.short }),
+        description: option.description,
+        value: valueOf(option),
+      })),
+      { long: '--help', short: '-h', description: 'display help for command', value: 'none' as const },
+    ],
+    takesPath: command.registeredArguments.some((argument) => /path|file|dir/.test(argument.name())),
+    choices: command.name() === 'completion' ? SHELLS : [],
+  }));
+}
+
+/** The completion script for `shell`. */
+export function completionScript(shell: Shell, program: Command): string {
+  const commands = describeProgram(program);
+  switch (shell) {
+    case 'bash':
+      return bashScript(commands);
+    case 'zsh':
+      return zshScript(commands);
+    case 'fish':
+      return fishScript(commands);
+    default: {
+      const unknown: never = shell;
+      throw new Error(`no completion for ${String(unknown)}`);
+    }
+  }
+}
+
+function bashScript(commands: CommandInfo[]): string {
+  const words = (options: OptionInfo[], value: ValueKind[]) =>
+    options.filter((option) => value.includes(option.value)).flatMap((option) => [option.long, option.short]).filter((word) => word !== undefined).join('|');
+  const cases = commands
+    .map((command) => {
+      const all = command.options.flatMap((option) => [option.long, option.short]).filter((word) => word !== undefined).join(' ');
+      const files = words(command.options, ['file']);
+      const kinds = words(command.options, ['kind']);
+      const others = words(command.options, ['other']);
+      return [
+        `    ${command.name})`,
+        `      options='${all}'`,
+        files === '' ? '' : `      case "$prev" in ${files}) COMPREPLY=($(compgen -f -- "$cur")); return ;; esac`,
+        kinds === '' ? '' : `      case "$prev" in ${kinds}) COMPREPLY=($(compgen -W '${KINDS.join(' ')}' -- "$cur")); return ;; esac`,
+        others === '' ? '' : `      case "$prev" in ${others}) return ;; esac`,
+        command.choices.length > 0 ? `      [[ "$cur" != -* ]] && COMPREPLY=($(compgen -W '${command.choices.join(' ')}' -- "$cur")) && return` : '',
+        command.takesPath ? '      [[ "$cur" != -* ]] && COMPREPLY=($(compgen -f -- "$cur")) && return' : '',
+        '      ;;',
+      ]
+        .filter((line) => line !== '')
+        .join('\n');
+    })
+    .join('\n');
+  return `# steward completion for bash. Load it in this shell:  source <(npx steward completion bash)
+# or for every shell:  npx steward completion bash > ~/.local/share/bash-completion/completions/steward
+# It completes the command \`steward\` (a global install, or npm link).
+_steward() {
+  local cur prev options
+  cur="\${COMP_WORDS[COMP_CWORD]}"
+  prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  if [ "$COMP_CWORD" -eq 1 ]; then
+    COMPREPLY=($(compgen -W '${commands.map((command) => command.name).join(' ')} --help --version' -- "$cur"))
+    return
+  fi
+  case "\${COMP_WORDS[1]}" in
+${cases}
+    *) return ;;
+  esac
+  COMPREPLY=($(compgen -W "$options" -- "$cur"))
+}
+complete -o filenames -F _steward steward
+`;
+}
+
+/** Text inside a zsh `_arguments` spec: brackets and colons would end the description. */
+function zshText(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/'/g, "'\\''").replace(/\[/g, '(').replace(/]/g, ')').replace(/:/g, ' -');
+}
+
+function zshScript(commands: CommandInfo[]): string {
+  const action = (value: ValueKind) => (value === 'file' ? ':path:_files' : value === 'kind' ? `:kind:(${KINDS.join(' ')})` : value === 'other' ? ':value: ' : '');
+  const cases = commands
+    .map((command) => {
+      const specs = command.options.flatMap((option) =>
+        [option.long, option.short].filter((word) => word !== undefined).map((word) => `'${word}[${zshText(option.description)}]${action(option.value)}'`),
+      );
+      if (command.choices.length > 0) specs.push(`':shell:(${command.choices.join(' ')})'`);
+      else if (command.takesPath) specs.push("'*:path:_files'");
+      return `    ${command.name})\n      _arguments -s \\\n        ${specs.join(' \\\n        ')}\n      ;;`;
+    })
+    .join('\n');
+  const described = commands.map((command) => `    '${command.name}:${zshText(command.description)}'`).join('\n');
+  return `#compdef steward
+# steward completion for zsh. Load it in this shell:  source <(npx steward completion zsh)
+# (after compinit), or save it as _steward in a directory of $fpath.
+_steward() {
+  local -a commands
+  commands=(
+${described}
+  )
+  if (( CURRENT == 2 )); then
+    _describe -t commands 'steward command' commands
+    return
+  fi
+  local command=$words[2]
+  (( CURRENT-- ))
+  shift words
+  case $command in
+${cases}
+  esac
+}
+if [ "$funcstack[1]" = "_steward" ]; then
+  _steward "$@"
+else
+  compdef _steward steward
+fi
+`;
+}
+
+/** Text inside single quotes in fish. */
+function fishText(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+}
+
+function fishScript(commands: CommandInfo[]): string {
+  const names = commands.map((command) => command.name).join(' ');
+  const lines = [
+    '# steward completion for fish. Load it in this shell:  npx steward completion fish | source',
+    '# or for every shell:  npx steward completion fish > ~/.config/fish/completions/steward.fish',
+    'complete -c steward -f',
+    ...commands.map((command) => `complete -c steward -n 'not __fish_seen_subcommand_from ${names}' -a ${command.name} -d '${fishText(command.description)}'`),
+  ];
+  for (const command of commands) {
+    const when = `-n '__fish_seen_subcommand_from ${command.name}'`;
+    for (const option of command.options) {
+      const flags = [option.long === undefined ? '' : `-l ${option.long.slice(2)}`, option.short === undefined ? '' : `-s ${option.short.slice(1)}`].filter((flag) => flag !== '').join(' ');
+      const value = option.value === 'file' ? ' -r -F' : option.value === 'kind' ? ` -x -a '${KINDS.join(' ')}'` : option.value === 'other' ? ' -x' : '';
+      lines.push(`complete -c steward ${when} ${flags}${value} -d '${fishText(option.description)}'`);
+    }
+    if (command.choices.length > 0) lines.push(`complete -c steward ${when} -a '${command.choices.join(' ')}'`);
+    else if (command.takesPath) lines.push(`complete -c steward ${when} -F`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function shellArgument(value: string): Shell {
+  if (!(SHELLS as readonly string[]).includes(value)) throw new InvalidArgumentError(`choose one of ${SHELLS.join(', ')}`);
+  return value as Shell;
+}
+
+/** Registers `steward completion`. */
+export function registerCompletion(program: Command, io: () => CommandIo = processIo): void {
+  program
+    .command('completion')
+    .description('print a shell completion script (bash, zsh or fish)')
+    .argument('<shell>', `one of ${SHELLS.join(', ')}`, shellArgument)
+    .action((shell: Shell) => {
+      io().stdout(completionScript(shell, program));
+    });
+}
