@@ -82,6 +82,11 @@ export interface EmulatorOptions extends Partial<EmulatorKnobs> {
   statePath?: string;
   /** Faults armed from the start. */
   faults?: FaultInput[];
+  /**
+   * Where the emulator reads the time, in milliseconds since the epoch: rate-limit windows,
+   * createdAt/updatedAt, routine runs, credit periods. Default `Date.now`; tests pass a virtual clock.
+   */
+  clock?: () => number;
 }
 
 /** Where the data came from, and the tokens to mention (demo token values only for built-ins). */
@@ -136,6 +141,9 @@ export function checkOptions(options: EmulatorOptions): void {
     throw invalidOption(`requests per minute must be a whole number >= 1, got ${requestsPerMinute}`);
   }
   checkProfileOptions(options);
+  if (options.clock !== undefined && typeof options.clock !== 'function') {
+    throw invalidOption('clock must be a function returning milliseconds since the epoch');
+  }
   if (dataset !== undefined && !(DATASET_NAMES as readonly string[]).includes(dataset)) {
     throw invalidOption(`unknown dataset ${String(dataset)} (built-in datasets: ${DATASET_NAMES.join(', ')})`);
   }
@@ -204,6 +212,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const store = new Store(seedState, stateFile);
   const faults = new FaultPlan();
   for (const fault of options.faults ?? []) faults.add(fault);
+  const clock = options.clock ?? Date.now;
   const limiter = new RateLimiter({ budget: options.requestsPerMinute, window: knobs.rateLimitWindow, windowMs: knobs.rateLimitWindowMs });
   const stats = new StatsRecorder();
   let origin = '';
@@ -219,6 +228,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     limiter,
     stats,
     latencyMs: options.latencyMs ?? 0,
+    clock,
     knobs,
     origin: () => origin,
     reset,
@@ -247,7 +257,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       });
       return closing;
     },
-    state: createStateView(() => store.state),
+    state: createStateView(() => store.state, clock),
     injectFault: (fault) => faults.add(fault),
     clearFaults: () => faults.clear(),
   };

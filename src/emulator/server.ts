@@ -23,6 +23,8 @@ export interface ServerParts {
   limiter: RateLimiter;
   stats: StatsRecorder;
   latencyMs: number;
+  /** The time in milliseconds since the epoch (rate-limit windows, timestamps, runs). */
+  clock: () => number;
   /** How this emulator answers the open points of gaps.md (429 headers here, the rest in handlers). */
   knobs: EmulatorKnobs;
   /** Origin of this server for URLs in bodies; known once listening. */
@@ -91,7 +93,7 @@ function answer(parts: ServerParts, request: IncomingMessage, method: string, ur
   try {
     const state = parts.store.state;
     const caller = authenticate(request.headers.authorization, state, parts.knobs.orgKeyUser);
-    const decision = parts.limiter.admit(caller.token.id, Date.now());
+    const decision = parts.limiter.admit(caller.token.id, parts.clock());
     if (!decision.allowed) {
       parts.stats.recordRateLimited();
       const headers: Record<string, string> = parts.knobs.sendRetryAfter ? { 'retry-after': String(decision.retryAfterSeconds) } : {};
@@ -109,7 +111,7 @@ function answer(parts: ServerParts, request: IncomingMessage, method: string, ur
       body: isWrite ? parseJsonBody(bodyText) : undefined,
       caller,
       state,
-      now: new Date(),
+      now: new Date(parts.clock()),
       origin: parts.origin(),
       knobs: parts.knobs,
     };

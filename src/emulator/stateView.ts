@@ -36,7 +36,7 @@ export interface EmulatorStateView {
 }
 
 /** A view reading the current state each call (so it follows writes, resets and reloads). */
-export function createStateView(current: () => EmulatorState): EmulatorStateView {
+export function createStateView(current: () => EmulatorState, clock: () => number = Date.now): EmulatorStateView {
   const userId = (email: string): string => {
     const user = current().users.find((candidate) => emailKey(candidate.email) === emailKey(email));
     if (!user) throw new Error(`no user with e-mail ${email} in the emulator`);
@@ -52,12 +52,12 @@ export function createStateView(current: () => EmulatorState): EmulatorStateView
       return [...state.routines]
         .filter((routine) => ownerId === undefined || routine.ownerId === ownerId)
         .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
-        .map((routine) => toRoutine(routine, state, new Date()));
+        .map((routine) => toRoutine(routine, state, new Date(clock())));
     },
     routine: (id) => {
       const state = current();
       const routine = state.routines.find((candidate) => candidate.id === id);
-      return routine ? toRoutine(routine, state, new Date()) : undefined;
+      return routine ? toRoutine(routine, state, new Date(clock())) : undefined;
     },
     labels: () => labelList(current()),
     documentLabels: (identifier) => {
@@ -66,7 +66,7 @@ export function createStateView(current: () => EmulatorState): EmulatorStateView
       if (!document) throw new Error(`no document ${identifier} in the emulator`);
       return documentLabelNames(document, state);
     },
-    creditControls: () => toCreditControls(current(), new Date()),
+    creditControls: () => toCreditControls(current(), new Date(clock())),
     userCreditLimits: () => userCreditLimitRecords(current()),
     entityGroupCreditLimits: () => entityGroupCreditLimitRecords(current()),
     apiKeys: () => apiKeyRecords(current()),

@@ -1,12 +1,11 @@
 // The OPEN point about the rate limit (gaps.md, "Rate limits and errors"), both ways: a sliding
 // window, or fixed windows aligned to multiples of the window length from the epoch (so two
-// consecutive processes using one key share a window). The limiter is checked on a virtual clock;
-// the HTTP tests use a two-second window and wait for window edges instead of measuring time.
-import { setTimeout as delay } from 'node:timers/promises';
+// consecutive processes using one key share a window). The limiter alone, then over HTTP with a
+// two-second window, both on a virtual clock.
 import { describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorOptions } from '../../src/emulator/index.js';
+import { startEmulator, type EmulatorOptions, type EmulatorStats } from '../../src/emulator/index.js';
 import { RateLimiter } from '../../src/emulator/rateLimit.js';
-import { Api, expectDetail, TOKENS } from './helpers.js';
+import { Api, aRoutine, expectDetail, TOKENS } from './helpers.js';
 
 const MINUTE = 60_000;
 /** A moment well inside a window: 17 minutes after the epoch, plus 20 s. */
@@ -70,16 +69,15 @@ describe('RateLimiter, sliding window', () => {
 
 const WINDOW_MS = 2000;
 
-/** Waits until `offsetMs` after the start of the next window of `WINDOW_MS`. */
-async function untilNextWindow(offsetMs = 0): Promise<void> {
-  const now = Date.now();
-  await delay(Math.ceil(now / WINDOW_MS) * WINDOW_MS - now + offsetMs);
-}
-
-async function withApi(options: EmulatorOptions, body: (api: Api, stats: () => ReturnType<Awaited<ReturnType<typeof startEmulator>>['stats']>) => Promise<void>) {
-  const emulator = await startEmulator({ requestsPerMinute: 2, rateLimitWindowMs: WINDOW_MS, ...options });
+/** An emulator with a two-request budget per two-second window, on a clock the test moves. */
+async function withApi(
+  options: EmulatorOptions,
+  body: (api: Api, clock: { set(ms: number): void }, stats: () => EmulatorStats) => Promise<void>,
+): Promise<void> {
+  let now = 0;
+  const emulator = await startEmulator({ requestsPerMinute: 2, rateLimitWindowMs: WINDOW_MS, clock: () => now, ...options });
   try {
-    await body(new Api(emulator.url, TOKENS.orgAdmin), () => emulator.stats());
+    await body(new Api(emulator.url, TOKENS.orgAdmin), { set: (ms) => (now = ms) }, () => emulator.stats());
   } finally {
     await emulator.close();
   }
@@ -87,22 +85,23 @@ async function withApi(options: EmulatorOptions, body: (api: Api, stats: () => R
 
 describe('over HTTP', () => {
   it('fixed: 429 past the budget with Retry-After to the window end, a fresh budget in the next window', async () => {
-    await withApi({ rateLimitWindow: 'fixed', sendRetryAfter: true }, async (api, stats) => {
-      await untilNextWindow(20);
+    await withApi({ rateLimitWindow: 'fixed', sendRetryAfter: true }, async (api, clock, stats) => {
+      clock.set(T + 100);
       expect((await api.get('/api/v1/whoami')).status).toBe(200);
+      clock.set(T + 1900);
       expect((await api.get('/api/v1/whoami')).status).toBe(200);
       const limited = await api.get('/api/v1/labels');
       expectDetail(limited, 429, 'Too Many Requests');
-      expect(['1', '2']).toContain(limited.headers.get('retry-after'));
-      await untilNextWindow(20);
+      expect(limited.headers.get('retry-after')).toBe('1');
+      clock.set(T + WINDOW_MS);
       expect((await api.get('/api/v1/labels')).status).toBe(200);
       expect(stats()).toMatchObject({ requests: 4, rateLimited: 1, byStatus: { 200: 3, 429: 1 } });
     });
   });
 
   it('fixed without Retry-After: the same 429, no header', async () => {
-    await withApi({ rateLimitWindow: 'fixed', sendRetryAfter: false }, async (api) => {
-      await untilNextWindow(20);
+    await withApi({ rateLimitWindow: 'fixed', sendRetryAfter: false }, async (api, clock) => {
+      clock.set(T);
       await api.get('/api/v1/whoami');
       await api.get('/api/v1/whoami');
       const limited = await api.get('/api/v1/whoami');
@@ -111,14 +110,27 @@ describe('over HTTP', () => {
     });
   });
 
-  it('sliding: 429 past the budget with Retry-After until the oldest request leaves the window', async () => {
-    await withApi({ rateLimitWindow: 'sliding' }, async (api, stats) => {
+  it('sliding: a budget spent late in one window is still spent early in the next', async () => {
+    await withApi({ rateLimitWindow: 'sliding' }, async (api, clock, stats) => {
+      clock.set(T + 1500);
       await api.get('/api/v1/whoami');
       await api.get('/api/v1/whoami');
+      clock.set(T + WINDOW_MS + 100);
       const limited = await api.get('/api/v1/whoami');
       expectDetail(limited, 429, 'Too Many Requests');
-      expect(['1', '2']).toContain(limited.headers.get('retry-after'));
+      expect(limited.headers.get('retry-after')).toBe('2');
+      clock.set(T + 1500 + WINDOW_MS);
+      expect((await api.get('/api/v1/whoami')).status).toBe(200);
       expect(stats().rateLimited).toBe(1);
+    });
+  });
+
+  it('stamps writes with the emulator clock', async () => {
+    await withApi({}, async (api, clock) => {
+      clock.set(Date.parse('2026-03-01T10:00:00.000Z'));
+      const created = await api.post('/api/v1/ai/routines', aRoutine());
+      const routine = await api.get(`/api/v1/ai/routines/${created.body.id}`);
+      expect(routine.body).toMatchObject({ createdAt: '2026-03-01T10:00:00.000Z', updatedAt: '2026-03-01T10:00:00.000Z' });
     });
   });
 });
