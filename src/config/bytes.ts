@@ -145,7 +145,7 @@ function forbiddenCharacters(text: string, file: string): Diagnostic[] {
     diagnostics.push({
       severity: 'error',
       code: 'encoding.controlCharacter',
-      summary: `the file holds a ${name}`,
+      summary: `the file holds ${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`,
       hint: 'remove it: configuration files hold printable text, tabs and line breaks only',
       location: { file, line, col: index - lineStart + 1 },
     });

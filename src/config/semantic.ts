@@ -41,11 +41,18 @@ export interface SemanticContext {
 /** Collects diagnostics with positions; shared by the semantic check modules. */
 export class Findings {
   readonly diagnostics: Diagnostic[] = [];
+  /** Values that hold control characters: reported once, not again by the checks of their field. */
+  readonly #tainted = new Set<string>();
   constructor(readonly context: SemanticContext) {}
+
+  /** Marks `path` as reported for its characters: later findings at it are dropped. */
+  taint(path: ConfigPath): void {
+    this.#tainted.add(JSON.stringify(path.map(String)));
+  }
 
   /** Records one finding at `path`. */
   add(code: string, path: ConfigPath, summary: string, options: { hint?: string; severity?: Severity; target?: PositionTarget } = {}): void {
-    if (this.context.invalid(path)) return;
+    if (this.context.invalid(path) || this.#tainted.has(JSON.stringify(path.map(String)))) return;
     const location = this.context.locate(path, options.target);
     this.diagnostics.push({
       severity: options.severity ?? 'error',
@@ -106,9 +113,10 @@ function checkCharacters(value: unknown, path: ConfigPath, findings: Findings): 
       if (allowed) continue;
       const name = code === 0x09 ? `tab (${codePoint(code)})` : code === 0x0a ? `line break (${codePoint(code)})` : code === 0x0d ? `carriage return (${codePoint(code)})` : forbiddenCharacterName(code);
       if (name === undefined) continue;
-      findings.add('text.controlCharacter', path, `\`${formatPath(path)}\` holds a ${name}`, {
+      findings.add('text.controlCharacter', path, `\`${formatPath(path)}\` holds ${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`, {
         hint: multiline ? 'prompts and descriptions may hold tabs and line breaks, nothing else invisible' : 'write it on one line, with printable characters only',
       });
+      findings.taint(path);
       return;
     }
     return;

@@ -88,10 +88,12 @@ export async function readConfigSources(path: string, cwd: string): Promise<Conf
     diagnostics.push(...decoded.diagnostics);
     if (!decoded.ok) continue;
     const source = parseSource(decoded.text, filePath, relative(root, filePath).split(sep).join('/') || basename(filePath), shown);
-    // A file with forbidden characters is not read further: its values would carry them.
+    // A file with forbidden characters is not read further: its values would carry them, and
+    // what YAML makes of a line holding one (a lone carriage return ends a line) only confuses.
+    const marked = new Set(decoded.diagnostics.map((diagnostic) => diagnostic.location?.line));
     if (decoded.diagnostics.length > 0) source.source.broken = true;
     files.push(source.source);
-    diagnostics.push(...source.diagnostics);
+    diagnostics.push(...source.diagnostics.filter((diagnostic) => !marked.has(diagnostic.location?.line)));
   }
   return { root, files, diagnostics, digest: digestOf(files) };
 }

@@ -12,7 +12,9 @@ export const MAX_NESTING = 64;
 export const MAX_ALIAS_EXPANSION = 100_000;
 
 /** The first place nesting goes past MAX_NESTING, or where the parser gave up because it did. */
-export function checkNesting(source: PositionedDocument): Diagnostic | undefined {
+export function checkNesting(source: PositionedDocument & { text: string }): Diagnostic | undefined {
+  const scanned = scanNesting(source.text);
+  if (scanned !== undefined) return nestingDiagnostic(source, scanned);
   const overflow = source.doc.errors.find((error) => /call stack/i.test(error.message));
   if (overflow !== undefined) return nestingDiagnostic(source, overflow.pos[0]);
   const stack: { node: unknown; depth: number }[] = [{ node: source.doc.contents, depth: 0 }];
@@ -27,6 +29,73 @@ export function checkNesting(source: PositionedDocument): Diagnostic | undefined
     }
   }
   return undefined;
+}
+
+/**
+ * Where the nesting of `text` passes MAX_NESTING, found without parsing (a parser recurses, and
+ * where its stack runs out varies): block levels by indentation and `- ` / `? ` indicators,
+ * flow levels by brackets outside quotes and comments. It may count a level too many, never
+ * too few, so it is a bound, not a measure; undefined when the text stays within it.
+ */
+export function scanNesting(text: string): number | undefined {
+  const indents: number[] = [];
+  let flow = 0;
+  let scalarIndent: number | undefined; // inside a block scalar (`|` or `>`) deeper than this
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    const lineStart = offset;
+    offset += line.length + 1;
+    let position = 0;
+    if (flow === 0) {
+      const indent = /^ */.exec(line)![0].length;
+      const rest = line.slice(indent);
+      if (rest.trim() === '' || rest.startsWith('#')) continue;
+      if (scalarIndent !== undefined && indent > scalarIndent) continue;
+      scalarIndent = undefined;
+      while (indents.length > 0 && indents.at(-1)! >= indent) indents.pop();
+      indents.push(indent);
+      position = indent;
+      let depth = indents.length;
+      while (/^[-?](?:[ \t]|$)/.test(line.slice(position))) {
+        depth++;
+        if (depth > MAX_NESTING) return lineStart + position;
+        position += 1 + /^[ \t]*/.exec(line.slice(position + 1))![0].length;
+      }
+      if (depth > MAX_NESTING) return lineStart + position;
+      if (/(?:^|[:\-]\s)[|>][-+0-9]*\s*(?:#.*)?$/.test(line.slice(position))) scalarIndent = indent;
+      const found = scanFlow(line, position, depth, (level) => level > MAX_NESTING);
+      if (found.at !== undefined) return lineStart + found.at;
+      flow = found.flow;
+    } else {
+      const found = scanFlow(line, 0, indents.length + flow, (level) => level > MAX_NESTING);
+      if (found.at !== undefined) return lineStart + found.at;
+      flow += found.flow;
+    }
+  }
+  return undefined;
+}
+
+/** Brackets opened (minus closed) on one line from `start`, and where the level first passes the limit. */
+function scanFlow(line: string, start: number, base: number, tooDeep: (level: number) => boolean): { flow: number; at?: number } {
+  let flow = 0;
+  let quote: string | undefined;
+  for (let index = start; index < line.length; index++) {
+    const character = line[index]!;
+    if (quote !== undefined) {
+      if (character === '\\' && quote === '"') index++;
+      else if (character === quote) quote = undefined;
+    } else if (character === '"' || character === "'") {
+      if (index === 0 || /[\s[{,:]/.test(line[index - 1]!)) quote = character;
+    } else if (character === '#' && (index === 0 || /\s/.test(line[index - 1]!))) {
+      break;
+    } else if (character === '[' || character === '{') {
+      flow++;
+      if (tooDeep(base + flow)) return { flow, at: index };
+    } else if (character === ']' || character === '}') {
+      flow--;
+    }
+  }
+  return { flow };
 }
 
 function nestingDiagnostic(source: PositionedDocument, offset: number): Diagnostic {
