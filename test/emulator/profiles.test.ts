@@ -74,6 +74,23 @@ describe('the profiles', () => {
     });
   });
 
+  it('answer as overridden, and as the profile everywhere else', async () => {
+    await withEmulator({ profile: 'other', orgKeyUser: 'creator', routinesRequireUserId: false, labelDeleteInUse: 'conflict' }, async (emulator, api) => {
+      expect((await api.get('/api/v1/whoami')).body.user.email).toBe('ada@acme.example');
+      expect((await api.get(ROUTINES)).body.records).toHaveLength(3);
+      expectError(await api.delete('/api/v1/labels/draft'), 409, 'Cannot delete label that is applied to documents');
+      const digest = emulator.state.routines('ada@acme.example')[0]!;
+      expectError(await api.patch(`${ROUTINES}/${digest.id}`, { name: 'x' }), 405, /Method PATCH is not allowed/);
+      const listed = await api.get('/api/v1/documents', { labels: 'marketing,draft' });
+      expect(listed.body.records).toHaveLength(2);
+    });
+    await withEmulator({ profile: 'reference', documentLabelsFilter: 'any' }, async (_emulator, api) => {
+      expect((await api.get('/api/v1/documents', { labels: 'marketing,draft' })).body.records).toHaveLength(2);
+      expect((await api.get('/api/v1/whoami')).body.user.email).toBe('ada@acme.example');
+      expectError(await api.delete('/api/v1/labels/draft'), 409, 'Cannot delete label that is applied to documents');
+    });
+  });
+
   it.each([
     [{ profile: 'strict' }, 'profile must be reference or other, got strict'],
     [{ orgKeyUser: 'nobody' }, 'orgKeyUser must be one of creator, absent, null, null-fields, got nobody'],
