@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The packed-package test (npm pack, install, run) takes a minute: `npm run test:package`.
+    exclude: [...configDefaults.exclude, 'test/package/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // End-to-end tests start emulators on ephemeral loopback ports; forks keep them isolated.
