@@ -9,7 +9,21 @@ export type StopCause =
 /** The shared "stop" of one apply run; the first cause wins. */
 export class ApplyStop {
   #cause: StopCause | undefined;
+  #writing = false;
   readonly #listeners: ((cause: StopCause) => void)[] = [];
+
+  /** Whether writes are being sent now (an interrupt then waits for the one in flight). */
+  get writing(): boolean {
+    return this.#writing;
+  }
+
+  beginWriting(): void {
+    this.#writing = true;
+  }
+
+  endWriting(): void {
+    this.#writing = false;
+  }
 
   get cause(): StopCause | undefined {
     return this.#cause;

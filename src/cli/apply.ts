@@ -3,10 +3,13 @@
 // stale steps; without one it plans, shows the plan and asks (or needs --auto-approve).
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { checkSteps, runSteps } from '../apply/executor.js';
+import { checkSteps, runSteps, type StepResult } from '../apply/executor.js';
 import type { Kind, LoadedConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
-import type { ApiClient } from '../api/client.js';
+import type { ApiClient, ClientEvent } from '../api/client.js';
+import { applyCost, writeRequests } from '../apply/cost.js';
+import { ApplyStop, SIGNAL_EXIT_CODE } from '../apply/stop.js';
+import { stopOnSignals } from './signals.js';
 import type { PlatformApi } from '../api/platform.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { checkTargets } from '../plan/targeting.js';
@@ -14,8 +17,9 @@ import { checkPlanFits, loadPlan } from '../plan/planFile.js';
 import { diffAll, makePlan, observe, readLive, withReadDependencies, type LiveState, type Observation } from '../plan/planner.js';
 import { refuseUnfounded } from '../plan/planFile.js';
 import type { Plan, PlanStep } from '../plan/types.js';
-import { renderApplyReport, renderDryRun, renderPlan, renderStale } from '../render/human.js';
-import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
+import { applyCostLine, foldedStepCount, renderApplyReport, renderDryRun, renderPlan, renderStale } from '../render/human.js';
+import { ApplyProgress, ReadProgress, type ProgressOutput } from '../render/progress.js';
+import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, sameTarget, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
 import { connectionOptions, targetingOf, targetOptions, type TargetOptions } from './plan.js';
 import { reloadPromotion } from './diff.js';
 
@@ -23,11 +27,27 @@ export interface ApplyOptions extends ConnectionOptions, TargetOptions {
   autoApprove?: boolean;
   dryRun?: boolean;
   json?: boolean;
+  showAll?: boolean;
 }
 
-/** Runs `steward apply [PLANFILE]`; returns the exit code (1 when a step failed or was refused). */
-export async function runApply(planFile: string | undefined, options: ApplyOptions, io: CommandIo): Promise<number> {
+/** What the command line (or a test) hands an apply besides its options. */
+export interface ApplyHooks {
+  /** Stops the run between writes; the CLI entry wires SIGINT and SIGTERM to it. */
+  stop?: ApplyStop;
+  /** Hears the client's events as well (a test stops the run after write N). */
+  observe?: (event: ClientEvent) => void;
+  /** Progress timing, for tests: heartbeat interval and clock. */
+  progress?: Pick<ProgressOutput, 'heartbeatMs' | 'tickMs' | 'now'>;
+}
+
+/**
+ * Runs `steward apply [PLANFILE]`; returns the exit code: 0 when every step is done, 1 when a step
+ * failed or was refused, 130 or 143 when interrupted by SIGINT or SIGTERM.
+ */
+export async function runApply(planFile: string | undefined, options: ApplyOptions, io: CommandIo, hooks: ApplyHooks = {}): Promise<number> {
   let client: ApiClient | undefined;
+  const stop = hooks.stop ?? new ApplyStop();
+  const session: Session = { stop, hooks, listener: undefined };
   try {
     const saved = planFile === undefined ? undefined : await loadPlan(resolve(io.cwd, planFile));
     if (saved !== undefined && (options.target?.length || options.exclude?.length)) {
@@ -39,11 +59,19 @@ export async function runApply(planFile: string | undefined, options: ApplyOptio
     if (saved !== undefined) {
       checkPlanFits(saved, { environment: loaded.environmentName, baseUrl: baseUrlOf(loaded, options), configDigest: loaded.digest });
     }
-    const connection = connect(io, loaded, options);
+    const connection = connect(io, loaded, options, (event) => {
+      hooks.observe?.(event);
+      session.listener?.(event);
+    });
     client = connection.client;
-    return saved === undefined
-      ? await applyFresh(loaded, connection, options, io)
-      : await applySaved(saved, await reloadPromotion(io, loaded, saved, options), connection, options, io);
+    const reading = readProgress(io, options, session);
+    try {
+      return saved === undefined
+        ? await applyFresh(loaded, { ...connection, session, reading }, options, io)
+        : await applySaved(saved, await reloadPromotion(io, loaded, saved, options), { ...connection, session, reading }, options, io);
+    } finally {
+      reading.stop();
+    }
   } catch (error) {
     return reportError(io, error, options.json === true);
   } finally {
@@ -51,13 +79,32 @@ export async function runApply(planFile: string | undefined, options: ApplyOptio
   }
 }
 
+/** One apply's shared parts: the stop, the hooks, and who hears the client's events now. */
+interface Session {
+  stop: ApplyStop;
+  hooks: ApplyHooks;
+  listener: ((event: ClientEvent) => void) | undefined;
+}
+
 interface Connection {
   client: ApiClient;
   api: PlatformApi;
+  session: Session;
+  /** Progress of reading the live state, stopped once the writes begin. */
+  reading: ReadProgress;
+}
+
+/** Long reads are told on stderr (after ~2 s), so stdout stays the plan, the report or the JSON. */
+function readProgress(io: CommandIo, options: ApplyOptions, session: Session): ReadProgress {
+  const progress = new ReadProgress({ write: io.stderr, live: io.isTTY && !options.json, color: useColor(io, options.color), ...session.hooks.progress });
+  session.listener = (event) => progress.clientEvent(event);
+  progress.start();
+  return progress;
 }
 
 /** A saved plan (already checked to fit): read the live state again, refuse stale steps, run the rest. */
-async function applySaved(plan: Plan, loaded: LoadedConfig, { client, api }: Connection, options: ApplyOptions, io: CommandIo): Promise<number> {
+async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connection, options: ApplyOptions, io: CommandIo): Promise<number> {
+  const { client, api } = connection;
   const observation = await observe({ loaded, api, kinds: plan.kinds, requestCount: () => client.stats().requests });
   const { live } = observation;
   const checked = checkSteps(plan.steps, live);
@@ -78,11 +125,12 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, { client, api }: Con
     io.stdout(options.json ? dryRunJson(checked, client.stats().requests) : renderDryRun(checked, client.stats().requests, { color }));
     return 0;
   }
-  return execute(checked.runnable, checked.alreadyApplied, { client, api, live, reread: rereader(observation, api) }, options, io);
+  return execute(checked.runnable, checked.alreadyApplied, { ...connection, live, reread: rereader(observation, api) }, options, io);
 }
 
 /** No plan file: plan now, show it, get approval, apply. */
-async function applyFresh(loaded: LoadedConfig, { client, api }: Connection, options: ApplyOptions, io: CommandIo): Promise<number> {
+async function applyFresh(loaded: LoadedConfig, connection: Connection, options: ApplyOptions, io: CommandIo): Promise<number> {
+  const { client, api } = connection;
   if (!options.autoApprove && !options.dryRun && io.confirm === undefined) {
     // Refused before reading anything: no request is spent on a plan nobody can approve.
     throw new StewardError('apply.needs-approval', 'apply changes nothing without approval, and there is no terminal to ask on', 'user', {
@@ -98,7 +146,8 @@ async function applyFresh(loaded: LoadedConfig, { client, api }: Connection, opt
     targeting: checkTargets(targetingOf(options), loaded.config),
   });
   const color = useColor(io, options.color);
-  if (!options.json) io.stdout(renderPlan(plan, { color }));
+  connection.reading.stop();
+  if (!options.json) io.stdout(renderPlan(plan, { color, showAll: options.showAll === true }));
   if (plan.steps.length === 0) return 0;
   if (options.dryRun) {
     const checked = { runnable: plan.steps, alreadyApplied: [], stale: [] };
@@ -106,13 +155,18 @@ async function applyFresh(loaded: LoadedConfig, { client, api }: Connection, opt
     return 0;
   }
   if (!options.autoApprove && io.confirm !== undefined) {
-    const approved = await io.confirm(`\nApply these changes to ${plan.environment}? Only 'yes' is accepted: `);
+    const folded = foldedStepCount(plan, options.showAll === true);
+    const listAll = folded === 0 ? '' : `${folded.toLocaleString('en-US')} step${folded === 1 ? ' is' : 's are'} folded above; \`steward apply --show-all\` (or \`steward plan --show-all\`) lists every one.\n`;
+    const cost = applyCostLine(applyCost(plan.steps, client));
+    const approved = await io.confirm(`\n${cost}\n${listAll}Apply these changes to ${plan.environment}? Only 'yes' is accepted: `);
     if (!approved) {
       io.stdout('Apply cancelled. Nothing was changed.\n');
       return 1;
     }
+  } else if (!options.json) {
+    io.stdout(`${applyCostLine(applyCost(plan.steps, client))}\n`);
   }
-  return execute(plan.steps, [], { client, api, live, reread: rereader({ ...observation, live }, api) }, options, io);
+  return execute(plan.steps, [], { ...connection, live, reread: rereader({ ...observation, live }, api) }, options, io);
 }
 
 async function execute(
@@ -122,16 +176,60 @@ async function execute(
   options: ApplyOptions,
   io: CommandIo,
 ): Promise<number> {
-  const reading = context.client.stats().requests;
-  const results = await runSteps(steps, { api: context.api, live: context.live, reread: context.reread }, REGISTRY);
-  const requests = { reading, writing: context.client.stats().requests - reading };
+  const { client, session } = context;
+  context.reading.stop();
+  const stop = session.stop;
+  const early = stop.cause;
+  if (early?.kind === 'interrupt') {
+    // Interrupted while reading or at the prompt: nothing was written.
+    io.stderr(`Interrupted (${early.signal}) before any write; nothing was changed.\n`);
+    return SIGNAL_EXIT_CODE[early.signal];
+  }
+  const color = useColor(io, options.color);
+  // Human output: the step lines on stdout as they happen; with --json they go to stderr.
+  const progress = new ApplyProgress(steps, (remaining) => client.estimateMs(writeRequests(remaining)), {
+    write: options.json ? io.stderr : io.stdout,
+    live: io.isTTY && !options.json,
+    color,
+    ...session.hooks.progress,
+  });
+  const reading = client.stats().requests;
+  session.listener = (event) => progress.clientEvent(event);
+  stop.beginWriting();
+  progress.start();
+  let results: StepResult[];
+  try {
+    results = await runSteps(
+      steps,
+      {
+        api: context.api,
+        live: context.live,
+        reread: context.reread,
+        stop,
+        observer: { started: (started) => progress.started(started), settled: (result) => progress.settledStep(result) },
+      },
+      REGISTRY,
+    );
+  } finally {
+    progress.stop();
+    stop.endWriting();
+  }
+  const requests = { reading, writing: client.stats().requests - reading };
   const report = { results, alreadyApplied, requests };
   if (options.json) {
     const steps = results.map(({ step, outcome }) => ({ id: step.id, action: step.action, ...outcome }));
-    io.stdout(`${JSON.stringify({ results: steps, alreadyApplied: alreadyApplied.map((step) => step.id), requests }, null, 2)}\n`);
+    const stopped = stop.cause === undefined ? {} : { stopped: stop.cause.kind === 'interrupt' ? { signal: stop.cause.signal } : { refused: stop.cause.error } };
+    io.stdout(`${JSON.stringify({ results: steps, alreadyApplied: alreadyApplied.map((step) => step.id), requests, ...stopped }, null, 2)}\n`);
+  } else {
+    io.stdout(renderApplyReport(report, { color, streamed: true, ...(stop.cause === undefined ? {} : { stopped: stop.cause }), rerun: rerunCommand(options) }));
   }
-  else io.stdout(renderApplyReport(report, { color: useColor(io, options.color) }));
+  if (stop.cause?.kind === 'interrupt') return SIGNAL_EXIT_CODE[stop.cause.signal];
   return results.every((result) => result.outcome.status === 'done' || result.outcome.status === 'already-applied') ? 0 : 1;
+}
+
+/** The command that finishes an interrupted apply, as the user would type it. */
+function rerunCommand(options: ApplyOptions): string {
+  return `steward apply${options.env === undefined ? '' : ` --env ${options.env}`}${sameTarget(options)}`;
 }
 
 /** Reads one kind's live state again (and the kinds its reading needs first), to judge a write whose answer was lost. */
@@ -156,7 +254,15 @@ export function registerApply(program: Command, io: () => CommandIo = processIo)
     .option('--auto-approve', 'apply without asking (needed when there is no terminal)')
     .option('--dry-run', 'do everything but the writes: show which steps would run')
     .option('--json', 'print the apply report as JSON')
+    .option('--show-all', 'list every step of large bulk changes')
     .action(async (planFile: string | undefined, options: ApplyOptions) => {
-      process.exitCode = await runApply(planFile, options, io());
+      const commandIo = io();
+      const stop = new ApplyStop();
+      const detach = stopOnSignals(stop, commandIo);
+      try {
+        process.exitCode = await runApply(planFile, options, commandIo, { stop });
+      } finally {
+        detach();
+      }
     });
 }

@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ApiClient } from '../api/client.js';
+import { ApiClient, type ClientEvent } from '../api/client.js';
 import { PlatformApi } from '../api/platform.js';
 import { loadConfig } from '../config/load.js';
 import type { Diagnostic, LoadedConfig } from '../config/types.js';
@@ -129,7 +129,13 @@ export function baseUrlOf(loaded: LoadedConfig, options: ConnectionOptions): str
 }
 
 /** A client for the selected environment, with the token read from its variable. */
-export function connect(io: CommandIo, loaded: LoadedConfig, options: ConnectionOptions): { client: ApiClient; api: PlatformApi } {
+export function connect(
+  io: CommandIo,
+  loaded: LoadedConfig,
+  options: ConnectionOptions,
+  /** Hears the client's events (progress lines and heartbeats). */
+  observe?: (event: ClientEvent) => void,
+): { client: ApiClient; api: PlatformApi } {
   const variable = loaded.environment.tokenEnv;
   const token = io.env[variable];
   if (token === undefined || token === '') {
@@ -147,6 +153,7 @@ export function connect(io: CommandIo, loaded: LoadedConfig, options: Connection
     ...(requestsPerMinute === undefined ? {} : { requestsPerMinute }),
     // --debug logs every attempt; without it, only retries that make the user wait are told.
     ...(options.debug ? { log: (line: string) => io.stderr(`${line}\n`) } : { notice: (line: string) => io.stderr(`${line}\n`) }),
+    ...(observe === undefined ? {} : { observe }),
   });
   return { client, api: new PlatformApi(client) };
 }

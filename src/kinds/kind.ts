@@ -34,7 +34,8 @@ export type StepOutcome =
   | { status: 'done'; detail?: string }
   | { status: 'already-applied'; detail?: string }
   | StepFailure
-  | { status: 'skipped'; reason: string }
+  /** `notStarted`: the run stopped (interrupt, refused credentials) before this step's turn. */
+  | { status: 'skipped'; reason: string; notStarted?: true }
   | { status: 'stale'; reason: string };
 
 /** A failed step, with what the executor needs to judge it (contract 5 of the parallel work). */

@@ -2,10 +2,12 @@
 // command decides where it goes and whether it is coloured.
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckedSteps, StaleStep, StepResult } from '../apply/executor.js';
+import type { StopCause } from '../apply/stop.js';
 import type { Action, Plan, PlanStep } from '../plan/types.js';
 import { promotionHeading, promotionNoChanges } from './promotion.js';
 import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
 import { terminalText } from './inert.js';
+import { formatDuration } from './progress.js';
 
 export interface HumanOptions {
   color: boolean;
@@ -13,6 +15,8 @@ export interface HumanOptions {
   showAll?: boolean;
   /** `drift` words the same plan as a drift report. */
   purpose?: 'plan' | 'drift';
+  /** What applying the plan costs, shown under the summary. */
+  applyCost?: ApplyCost;
 }
 
 /** Groups larger than this are folded to their first BULK_PREVIEW steps unless showAll. */
@@ -61,6 +65,7 @@ export function renderPlan(plan: Plan, options: HumanOptions): string {
   }
   lines.push(chalk.bold(summaryLine(plan.summary)));
   lines.push(costLine(plan));
+  if (options.applyCost !== undefined) lines.push(applyCostLine(options.applyCost));
   return `${lines.join('\n')}\n`;
 }
 
@@ -75,8 +80,36 @@ function renderGroup(group: PlanStep[], chalk: ChalkInstance, showAll: boolean):
     lines.push(`${indent}${paint(chalk, step.action, SYMBOL[step.action].padEnd(3))} ${stepTitle(step)}${reasonOf(step)}`);
     for (const detail of stepDetails(step)) lines.push(`${indent}      ${chalk.dim(detail)}`);
   }
-  if (folded) lines.push(chalk.dim(`    … and ${(group.length - shown.length).toLocaleString('en-US')} more (--show-all lists every one)`));
+  if (folded) lines.push(chalk.dim(`    … and ${foldedWords(group.slice(shown.length))} (--show-all lists every one)`));
   return lines;
+}
+
+/** "35 more: 20 to add, 10 to change, 5 to destroy": the exact count per action of what is folded. */
+function foldedWords(hidden: readonly PlanStep[]): string {
+  const words: Record<Action, string> = { create: 'to add', update: 'to change', replace: 'to replace', delete: 'to destroy' };
+  const counts = (Object.keys(words) as Action[])
+    .map((action) => [action, hidden.filter((step) => step.action === action).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([action, count]) => `${count.toLocaleString('en-US')} ${words[action]}`);
+  return `${hidden.length.toLocaleString('en-US')} more: ${counts.join(', ')}`;
+}
+
+/** How many steps the plan listing folds away (0 with showAll); the approval prompt says how to see them. */
+export function foldedStepCount(plan: Plan, showAll: boolean): number {
+  if (showAll) return 0;
+  return groupSteps(plan.steps).reduce((sum, group) => sum + (group.length > BULK_FOLD_OVER ? group.length - BULK_PREVIEW : 0), 0);
+}
+
+/** What applying will cost: write requests (plus re-reading), and the time that takes under the budget. */
+export interface ApplyCost {
+  requests: number;
+  ms: number;
+  requestsPerMinute: number;
+}
+
+/** `Applying makes about 289 requests: about 5 minutes at 60 requests/minute.` */
+export function applyCostLine(cost: ApplyCost): string {
+  return `Applying makes about ${cost.requests.toLocaleString('en-US')} request${cost.requests === 1 ? '' : 's'}: ${formatDuration(cost.ms)} at ${cost.requestsPerMinute.toLocaleString('en-US')} requests/minute.`;
 }
 
 function reasonOf(step: PlanStep): string {
@@ -118,35 +151,70 @@ export function renderDryRun(checked: CheckedSteps, requests: number, options: H
   return `${lines.join('\n')}\n`;
 }
 
-/** What apply did, step by step, and the totals. */
-export function renderApplyReport(report: ApplyReport, options: HumanOptions): string {
+/** One step's outcome as the report and the progress lines print it. */
+export function outcomeLine({ step, outcome }: StepResult, color: boolean): string {
+  const chalk = palette(color);
+  const title = `${SYMBOL[step.action]} ${stepTitle(step)}`;
+  switch (outcome.status) {
+    case 'done':
+      return `${chalk.green('  done')}    ${title}${outcome.detail === undefined ? '' : chalk.dim(` (${outcome.detail})`)}`;
+    case 'already-applied':
+      return chalk.dim(`  = ${stepTitle(step)} (${outcome.detail ?? 'already applied'})`);
+    case 'failed':
+      return `${chalk.red('  FAILED')} ${title}: ${terminalText(outcome.error)}`;
+    case 'skipped':
+      return `${chalk.yellow(outcome.notStarted ? '  not started' : '  skipped')} ${title}${outcome.notStarted ? '' : `: ${terminalText(outcome.reason)}`}`;
+    case 'stale':
+      return `${chalk.red('  stale')} ${title}: ${terminalText(outcome.reason)}`;
+  }
+}
+
+export interface ApplyReportOptions extends HumanOptions {
+  /** The step lines were printed as the steps settled: list only the steps not started. */
+  streamed?: boolean;
+  /** Why the run stopped early, if it did. */
+  stopped?: StopCause;
+  /** The command that finishes the rest, for the closing advice. */
+  rerun?: string;
+}
+
+/** What apply did, step by step (unless already streamed), what it did not start, and the totals. */
+export function renderApplyReport(report: ApplyReport, options: ApplyReportOptions): string {
   const chalk = palette(options.color);
   const lines: string[] = [];
-  for (const step of report.alreadyApplied) lines.push(chalk.dim(`  = ${stepTitle(step)} (already applied)`));
-  for (const { step, outcome } of report.results) {
-    const title = `${SYMBOL[step.action]} ${stepTitle(step)}`;
-    switch (outcome.status) {
-      case 'done':
-        lines.push(`${chalk.green('  done')}    ${title}${outcome.detail === undefined ? '' : chalk.dim(` (${outcome.detail})`)}`);
-        break;
-      case 'already-applied':
-        lines.push(chalk.dim(`  = ${stepTitle(step)} (${outcome.detail ?? 'already applied'})`));
-        break;
-      case 'failed':
-        lines.push(`${chalk.red('  FAILED')} ${title}: ${terminalText(outcome.error)}`);
-        break;
-      case 'skipped':
-        lines.push(`${chalk.yellow('  skipped')} ${title}: ${terminalText(outcome.reason)}`);
-        break;
-      case 'stale':
-        lines.push(`${chalk.red('  stale')} ${title}: ${terminalText(outcome.reason)}`);
-        break;
-    }
+  const notStarted = report.results.filter(({ outcome }) => outcome.status === 'skipped' && outcome.notStarted);
+  if (!options.streamed) {
+    for (const step of report.alreadyApplied) lines.push(chalk.dim(`  = ${stepTitle(step)} (already applied)`));
+    for (const result of report.results) if (!notStarted.includes(result)) lines.push(outcomeLine(result, options.color));
+  }
+  if (notStarted.length > 0) {
+    if (lines.length > 0 || options.streamed) lines.push('');
+    const reason = notStarted[0]!.outcome.status === 'skipped' ? (notStarted[0]!.outcome as { reason: string }).reason : 'not started';
+    lines.push(chalk.yellow.bold(`${reason.charAt(0).toUpperCase()}${reason.slice(1)} (${countWords(notStarted.length)}):`));
+    for (const { step } of notStarted) lines.push(`  ${SYMBOL[step.action].padEnd(3)} ${stepTitle(step)}`);
   }
   const count = (status: string) => report.results.filter((result) => result.outcome.status === status).length;
   const applied = report.alreadyApplied.length + count('already-applied');
-  const total = `Apply: ${count('done')} done, ${applied} already applied, ${count('failed')} failed, ${count('skipped')} skipped.`;
+  const skipped = count('skipped') - notStarted.length;
+  const total = `Apply: ${count('done')} done, ${applied} already applied, ${count('failed')} failed, ${skipped} skipped${notStarted.length > 0 ? `, ${notStarted.length} not started` : ''}.`;
   const { reading, writing } = report.requests;
-  lines.push('', chalk.bold(total), `Apply made ${reading + writing} API requests: ${reading} reading the live state, ${writing} carrying out the steps.`);
+  if (lines.length > 0) lines.push('');
+  lines.push(chalk.bold(total));
+  const stop = stopLine(options.stopped, notStarted.length, options.rerun ?? 'steward apply');
+  if (stop !== undefined) lines.push(chalk.yellow(stop));
+  lines.push(`Apply made ${reading + writing} API requests: ${reading} reading the live state, ${writing} carrying out the steps.`);
   return `${lines.join('\n')}\n`;
+}
+
+function countWords(steps: number): string {
+  return `${steps.toLocaleString('en-US')} step${steps === 1 ? '' : 's'}`;
+}
+
+function stopLine(cause: StopCause | undefined, notStarted: number, rerun: string): string | undefined {
+  if (cause === undefined) return undefined;
+  const rest = `${notStarted} step${notStarted === 1 ? ' was' : 's were'} not started`;
+  if (cause.kind === 'interrupt') {
+    return `Interrupted (${cause.signal}): the write in flight was finished and no new one started; ${rest}. Running \`${rerun}\` again finishes the rest.`;
+  }
+  return `Stopped: the server refused a write with ${cause.error}, and every further write would be refused too; ${rest}. Check the token, then run \`${rerun}\` again.`;
 }

@@ -65,9 +65,10 @@ describe('a server that refuses the credentials mid-apply', () => {
     const failed = lines.filter((line) => line.includes('FAILED'));
     expect(failed).toHaveLength(3);
     for (const line of failed) expect(line).toMatch(new RegExp(`FAILED . user credit limit .*: updating 3 user credit limits: ${status} `));
-    const notAttempted = lines.filter((line) => line.includes(`not attempted: the server refused a write with ${refused}`));
-    expect(notAttempted.length).toBeGreaterThan(5);
-    expect(result.out).toContain(`Apply: 4 done, 0 already applied, 3 failed, ${notAttempted.length} skipped.`);
+    const notStarted = result.out.split(`Not attempted: the server refused a write with ${refused} (`)[1]?.split('\n\n')[0]?.split('\n').slice(1) ?? [];
+    expect(notStarted.length).toBeGreaterThan(5);
+    expect(result.out).toContain(`Apply: 4 done, 0 already applied, 3 failed, 0 skipped, ${notStarted.length} not started.`);
+    expect(result.out).toContain(`Stopped: the server refused a write with ${refused}, and every further write would be refused too; ${notStarted.length} steps were not started.`);
 
     // With the credentials good again, a re-run finishes the rest.
     proxy.restore();

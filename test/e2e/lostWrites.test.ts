@@ -1,33 +1,16 @@
 // A server we did not write loses answers, fails and refuses credentials mid-apply. For every
 // write of the gitops example's apply, and each way of losing it, steward must never call a write
 // the server carried out FAILED, and a second apply plus a plan must converge without duplicates.
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/plan.js';
-import { EMULATOR_PROFILES, startEmulator, type EmulatorProfile, type FaultAction } from '../../src/emulator/index.js';
-import { copyExample, gitopsAgainstDemo, Steward, type Result } from './helpers.js';
+import { EMULATOR_PROFILES, type EmulatorProfile, type FaultAction } from '../../src/emulator/index.js';
+import { gitopsAgainstDemo, type Result, type Steward } from './helpers.js';
 
 const FAULTS: FaultAction[] = ['500', 'reset', 'drop-after-commit'];
 
-/**
- * The gitops example against the demo dataset under a profile. Where the organization key names
- * no user (the other profile), each routine names its owner: the key's creator, as the reference
- * profile assumes.
- */
-async function gitops(profile: EmulatorProfile, faults: string[] = []): Promise<Steward> {
-  if (profile === 'reference') return gitopsAgainstDemo({ profile, faults });
-  const emulator = await startEmulator({ dataset: 'demo', profile, faults });
-  const directory = await copyExample('gitops');
-  const routines = join(directory, 'routines.yaml');
-  const text = await readFile(routines, 'utf8');
-  await writeFile(routines, text.replace(/^ {2}- name: .*\n(?! {4}owner:)/gm, (line) => `${line}    owner: ada@acme.example\n`));
-  return new Steward(emulator, directory);
-}
-
 /** Writes a clean apply of the example sends (the positions a fault can hit). */
 async function cleanApplyWrites(profile: EmulatorProfile): Promise<number> {
-  const steward = await gitops(profile);
+  const steward = await gitopsAgainstDemo({ profile });
   try {
     expect((await steward.apply()).code).toBe(0);
     return steward.emulator.stats().writes;
@@ -39,7 +22,7 @@ async function cleanApplyWrites(profile: EmulatorProfile): Promise<number> {
 /** Names that occur more than once among routines (per owner) and labels. */
 function duplicates(steward: Steward): string[] {
   const names = [
-    ...steward.emulator.state.routines().map((routine) => `routine ${routine.ownerId}/${routine.name}`),
+    ...steward.emulator.state.snapshot().routines.map((routine) => `routine ${routine.ownerId}/${routine.name}`),
     ...steward.emulator.state.labels().map((label) => `label ${label.name.toLowerCase()}`),
   ];
   return names.filter((name, index) => names.indexOf(name) !== index);
@@ -62,7 +45,7 @@ describe.each(EMULATOR_PROFILES)('a lost or failed write at every position (%s p
 
   it.each(FAULTS)('write N answered with %s: no write the server carried out is called FAILED, and a re-run converges', async (action) => {
     for (let position = 1; position <= writes; position += 1) {
-      const steward = await gitops(profile, [`write:${position}=${action}`]);
+      const steward = await gitopsAgainstDemo({ profile, faults: [`write:${position}=${action}`] });
       try {
         const first = await steward.apply();
         const where = `${action} at write ${position}`;

@@ -1,0 +1,28 @@
+// What applying steps will cost before anyone approves it: the write requests each kind needs
+// (batched where the API allows) and how long they take under the key's request budget.
+import type { Kind } from '../config/types.js';
+import type { ResourceKind } from '../kinds/kind.js';
+import { REGISTRY } from '../kinds/registry.js';
+import type { PlanStep } from '../plan/types.js';
+import type { ApplyCost } from '../render/human.js';
+
+/** Write requests carrying out these steps takes, counted by each kind (batches, two-request steps). */
+export function writeRequests(steps: readonly PlanStep[], registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): number {
+  const byKind = new Map<Kind, PlanStep[]>();
+  for (const step of steps) byKind.set(step.kind, [...(byKind.get(step.kind) ?? []), step]);
+  let requests = 0;
+  for (const [kind, ofKind] of byKind) requests += registry.get(kind)!.writeRequests(ofKind);
+  return requests;
+}
+
+/** The pacing facts a cost needs, from the client that will send the requests. */
+export interface RequestBudget {
+  estimateMs(requests: number): number;
+  readonly requestsPerMinute: number;
+}
+
+/** The cost of applying `steps`, plus `rereads` requests of reading the live state again first. */
+export function applyCost(steps: readonly PlanStep[], budget: RequestBudget, rereads = 0): ApplyCost {
+  const requests = writeRequests(steps) + rereads;
+  return { requests, ms: budget.estimateMs(requests), requestsPerMinute: budget.requestsPerMinute };
+}

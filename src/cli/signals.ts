@@ -1,0 +1,38 @@
+// SIGINT and SIGTERM during an apply. The first one stops the run between writes: no new write
+// starts, the one in flight finishes (bounded by the request timeout) and the report says what was
+// done and what was not started. Before any write (reading, the prompt) it exits at once, as
+// nothing was changed. A second one exits at once: the outcome of the write in flight is unknown.
+import { SIGNAL_EXIT_CODE, type ApplyStop } from '../apply/stop.js';
+import type { CommandIo } from './context.js';
+
+type Signal = keyof typeof SIGNAL_EXIT_CODE;
+
+/** Wires SIGINT and SIGTERM of this process to `stop`; returns the function that unwires them. */
+export function stopOnSignals(stop: ApplyStop, io: CommandIo, exit: (code: number) => never = (code) => process.exit(code)): () => void {
+  let received = 0;
+  const handle = (signal: Signal) => {
+    received += 1;
+    if (!stop.writing) {
+      io.stderr(`\nInterrupted (${signal}) before any write; nothing was changed.\n`);
+      return exit(SIGNAL_EXIT_CODE[signal]);
+    }
+    if (received === 1) {
+      io.stderr(`\nInterrupted (${signal}): no new write starts; finishing the write in flight. Interrupt again to exit at once.\n`);
+      stop.stop({ kind: 'interrupt', signal });
+      return undefined;
+    }
+    io.stderr(
+      `\nInterrupted again (${signal}): exiting now. The outcome of the write in flight is unknown; ` +
+        'running apply again is safe: it reads the live state first and finishes the rest.\n',
+    );
+    return exit(SIGNAL_EXIT_CODE[signal]);
+  };
+  const onInterrupt = () => handle('SIGINT');
+  const onTerminate = () => handle('SIGTERM');
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onTerminate);
+  return () => {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onTerminate);
+  };
+}

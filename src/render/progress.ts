@@ -1,0 +1,256 @@
+// Progress while a command runs, so a long apply or read never looks like a hang. Each step's
+// outcome is printed the moment it is known. On a terminal one status line (done/total, current
+// step, elapsed, time left) is redrawn in place and cleared before every normal line; elsewhere
+// (CI logs, pipes) a heartbeat line appears at least every 15 s while nothing else is printed,
+// and at once when steward starts waiting for the rate limit or a retry.
+import type { ClientEvent } from '../api/client.js';
+import type { StepResult } from '../apply/executor.js';
+import type { PlanStep } from '../plan/types.js';
+import { terminalText } from './inert.js';
+import { outcomeLine } from './human.js';
+import { stepTitle } from './describe.js';
+
+export interface ProgressOutput {
+  /** Where progress goes (a whole line ends in a newline; the status line does not). */
+  write: (text: string) => void;
+  /** A terminal: the status line is redrawn in place. */
+  live: boolean;
+  color: boolean;
+  /** Milliseconds; injectable for tests. */
+  now?: () => number;
+  /** Without a terminal, at least one line this often while nothing else is printed (default 15 s). */
+  heartbeatMs?: number;
+  /** How often the status line and the heartbeat are looked at (default 1 s). */
+  tickMs?: number;
+}
+
+const CLEAR_LINE = '\r\x1b[2K';
+
+/** "0:42", "1:03:05" */
+export function formatClock(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = String(seconds % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** "about 5 minutes", "about 40 seconds", "about 2 hours" (for estimates, never exact). */
+export function formatDuration(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds < 1) return 'less than a second';
+  if (seconds < 90) {
+    const n = Math.max(1, Math.round(seconds));
+    return `about ${n} second${n === 1 ? '' : 's'}`;
+  }
+  const minutes = seconds / 60;
+  if (minutes < 90) {
+    const n = Math.round(minutes);
+    return `about ${n} minute${n === 1 ? '' : 's'}`;
+  }
+  const hours = Math.round((minutes / 60) * 10) / 10;
+  return `about ${hours} hour${hours === 1 ? '' : 's'}`;
+}
+
+/** What a client wait is for, in words. */
+function waitingFor(event: Extract<ClientEvent, { type: 'wait' }>): string {
+  const seconds = Math.round(event.ms / 1000);
+  switch (event.reason) {
+    case 'rate-limit':
+      return `waiting ${seconds}s: the server's rate limit answered 429 (${event.operation})`;
+    case 'retry':
+      return `waiting ${seconds}s before retrying ${event.operation}`;
+    case 'pacing':
+      return `waiting ${seconds}s to stay under the request budget`;
+  }
+}
+
+/** A status line redrawn in place on a terminal, or heartbeat lines elsewhere. Shared by apply and plan progress. */
+class Ticker {
+  private readonly now: () => number;
+  private readonly startedAt: number;
+  private lastLineAt: number;
+  private shown = false;
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly output: ProgressOutput,
+    private readonly status: () => string,
+    private readonly heartbeat: () => string,
+    /** Nothing is drawn before this much time has passed (quick commands stay quiet). */
+    private readonly quietMs = 0,
+  ) {
+    this.now = output.now ?? Date.now;
+    this.startedAt = this.now();
+    this.lastLineAt = this.startedAt;
+  }
+
+  get elapsedMs(): number {
+    return this.now() - this.startedAt;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.tick(), this.output.tickMs ?? 1000);
+    this.timer.unref?.();
+  }
+
+  /** Prints a normal line (clearing the status line first) and redraws the status line. */
+  line(text: string): void {
+    this.clear();
+    this.output.write(`${text}\n`);
+    this.lastLineAt = this.now();
+    this.redraw();
+  }
+
+  /** Redraws the status line (terminal only). */
+  redraw(): void {
+    if (!this.output.live || this.elapsedMs < this.quietMs) return;
+    this.output.write(`${CLEAR_LINE}${this.status()}`);
+    this.shown = true;
+  }
+
+  /** Called every tick: redraw on a terminal, a heartbeat line elsewhere when it is due. */
+  tick(): void {
+    if (this.output.live) this.redraw();
+    else if (this.elapsedMs >= this.quietMs && this.now() - this.lastLineAt >= (this.output.heartbeatMs ?? 15_000)) this.line(this.heartbeat());
+  }
+
+  clear(): void {
+    if (!this.shown) return;
+    this.output.write(CLEAR_LINE);
+    this.shown = false;
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    this.clear();
+  }
+}
+
+/** Progress of an apply: fed by the executor's observer and the client's events. */
+export class ApplyProgress {
+  private readonly ticker: Ticker;
+  private done = 0;
+  private readonly settled = new Set<string>();
+  private current: string | undefined;
+  private waiting: string | undefined;
+
+  constructor(
+    private readonly steps: readonly PlanStep[],
+    /** How long the steps not yet settled will take (an estimate from the request budget). */
+    private readonly estimateMs: (remaining: readonly PlanStep[]) => number,
+    private readonly output: ProgressOutput,
+  ) {
+    this.ticker = new Ticker(output, () => this.statusLine(), () => this.heartbeatLine());
+  }
+
+  start(): void {
+    this.ticker.start();
+    this.ticker.redraw();
+  }
+
+  /** A write covering these steps starts. */
+  started(steps: readonly PlanStep[]): void {
+    const first = steps[0];
+    if (first === undefined) return;
+    this.current = steps.length === 1 ? stepTitle(first) : `${stepTitle(first)} and ${steps.length - 1} more`;
+    this.waiting = undefined;
+    this.ticker.redraw();
+  }
+
+  /** A step's outcome is known: its line now. Steps not started (after a stop) are told at the end. */
+  settledStep({ step, outcome }: StepResult): void {
+    this.settled.add(step.id);
+    this.done += 1;
+    if (outcome.status === 'skipped' && outcome.notStarted) {
+      this.ticker.redraw();
+      return;
+    }
+    this.ticker.line(outcomeLine({ step, outcome }, this.output.color));
+  }
+
+  /** What the client is doing: a wait for the rate limit or a retry is told at once. */
+  clientEvent(event: ClientEvent): void {
+    if (event.type === 'wait') {
+      this.waiting = waitingFor(event);
+      if (this.output.live) this.ticker.redraw();
+      else if (event.reason !== 'pacing') this.ticker.line(this.heartbeatLine());
+    } else if (event.type === 'slow') {
+      this.waiting = `no answer for ${Math.round(event.waitedMs / 1000)}s to ${event.operation}`;
+      this.ticker.redraw();
+    } else if (event.type === 'response') {
+      this.waiting = undefined;
+    }
+  }
+
+  stop(): void {
+    this.ticker.stop();
+  }
+
+  private remaining(): PlanStep[] {
+    return this.steps.filter((step) => !this.settled.has(step.id));
+  }
+
+  private timing(): string {
+    const left = this.estimateMs(this.remaining());
+    return `${formatClock(this.ticker.elapsedMs)} elapsed${this.done < this.steps.length ? `, ${formatDuration(left)} left` : ''}`;
+  }
+
+  private statusLine(): string {
+    const doing = this.waiting ?? (this.current === undefined ? 'starting' : terminalText(this.current));
+    return `[${this.done}/${this.steps.length}] ${doing} · ${this.timing()}`;
+  }
+
+  private heartbeatLine(): string {
+    const doing = this.waiting ?? (this.current === undefined ? 'starting' : `working on ${terminalText(this.current)}`);
+    return `… ${this.done} of ${this.steps.length} steps done, ${this.timing()}; ${doing}`;
+  }
+}
+
+/**
+ * Progress of reading the live state (plan, and apply's reading): quiet for the first ~2 s, so
+ * quick commands print nothing; then the page being read, on a status line or as heartbeats.
+ */
+export class ReadProgress {
+  private readonly ticker: Ticker;
+  private reading: string | undefined;
+  private toldOnce = false;
+
+  constructor(
+    private readonly output: ProgressOutput,
+    private readonly quietMs = 2_000,
+  ) {
+    this.ticker = new Ticker(
+      output,
+      () => `${this.reading ?? 'reading the live state'} · ${formatClock(this.ticker.elapsedMs)} elapsed`,
+      () => `… ${this.reading ?? 'reading the live state'} (${formatClock(this.ticker.elapsedMs)} elapsed)`,
+      quietMs,
+    );
+  }
+
+  start(): void {
+    this.ticker.start();
+  }
+
+  clientEvent(event: ClientEvent): void {
+    if (event.type === 'page') {
+      const what = event.operation.replace(/^listing /, 'reading ');
+      this.reading = `${terminalText(what)}: page ${event.page}${event.totalPages === undefined ? '' : ` of ${event.totalPages}`}`;
+    } else if (event.type === 'wait' && event.reason !== 'pacing') {
+      this.reading = waitingFor(event);
+    } else {
+      return;
+    }
+    if (this.ticker.elapsedMs < this.quietMs) return;
+    if (this.output.live) this.ticker.redraw();
+    else if (!this.toldOnce) {
+      this.toldOnce = true;
+      this.ticker.line(`… ${this.reading}`);
+    }
+  }
+
+  stop(): void {
+    this.ticker.stop();
+  }
+}
