@@ -237,6 +237,26 @@ export class ApiClient {
     return this.pacer.estimateMs(requests);
   }
 
+  /**
+   * The error of a response that does not fit its shape (`what`: one clause naming the misfit).
+   * After a write the server answered 2xx, so the change may well be applied: the outcome is
+   * unknown and the caller reads back instead of reporting a failure.
+   */
+  invalidResponse(context: RequestContext, what: string): ApiError {
+    const write = context.method !== 'GET';
+    const outcome = write ? '; the outcome is unknown (the server may have applied the change), read back before retrying' : '';
+    return new ApiError({
+      ...context,
+      code: 'api.invalid-response',
+      message: this.redactor.redact(`${context.operation}: ${context.route}: ${what}${outcome}`),
+      fault: 'server',
+      status: undefined,
+      serverMessage: undefined,
+      outcomeUnknown: write,
+      hint: 'The server answered in a shape steward does not know, so nothing was planned on it; check that the base URL points at the platform, or report the response to its vendor.',
+    });
+  }
+
   /** Reports a page of a paginated list to the observer (the page iterators call this). */
   notePage(operation: string, page: number, totalPages: number | undefined): void {
     this.observe?.({ type: 'page', operation, page, totalPages });

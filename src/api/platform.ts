@@ -1,5 +1,6 @@
-// Typed functions for every platform endpoint steward uses: the path, method, route name and
-// human operation of each live here once, so callers never assemble URLs themselves.
+// Typed functions for every platform endpoint steward uses: the path, method, route name, human
+// operation and response shape of each live here once, so callers never assemble URLs
+// themselves and never see a body that was not checked against its shape (shapes.ts).
 
 import type { ApiClient, HttpMethod } from './client.js';
 import { MAX_PAGE_SIZE, paginateCursor, paginateScim, type CursorPage } from './pagination.js';
@@ -36,6 +37,7 @@ import type {
   UserCreditLimitRecord,
   Whoami,
 } from './types.js';
+import { checkShape, type ShapeName } from './shapes.js';
 import { fillPath, type QueryValue } from './url.js';
 
 /** Most entries one credit-limit PATCH may carry (gaps.md). */
@@ -63,22 +65,33 @@ function chunks<T>(items: T[], size: number): T[][] {
 export class PlatformApi {
   constructor(private readonly client: ApiClient) {}
 
+  /**
+   * Sends one request and returns its body checked against `shape` (undefined without a shape:
+   * a write whose answer steward does not read). A body that does not fit is an ApiError
+   * `api.invalid-response` naming method, route and the misfit; `page` is named past the first.
+   */
   private async call<T>(
     method: HttpMethod,
     template: string,
     operation: string,
-    extra: { params?: Record<string, string>; query?: Record<string, QueryValue>; body?: unknown } = {},
+    extra: { params?: Record<string, string>; query?: Record<string, QueryValue>; body?: unknown; shape?: ShapeName; page?: number } = {},
   ): Promise<T> {
+    const route = `${method} ${template}`;
     // Async, so a path that cannot be built rejects like every other failure.
-    return this.client.request<T>(method, fillPath(template, extra.params), {
+    const body = await this.client.request<unknown>(method, fillPath(template, extra.params), {
       operation,
-      route: `${method} ${template}`,
+      route,
       ...(extra.query === undefined ? {} : { query: extra.query }),
       ...(extra.body === undefined ? {} : { body: extra.body }),
     });
+    if (extra.shape === undefined) return undefined as T;
+    const checked = checkShape<T>(extra.shape, body, extra.page === undefined ? {} : { page: extra.page });
+    if (!checked.ok) throw this.client.invalidResponse({ method, route, operation }, checked.misfit);
+    return checked.value;
   }
 
   private list<T, L extends { pageInfo: PageInfo }>(
+    shape: ShapeName,
     template: string,
     operation: string,
     itemsOf: (list: L) => T[],
@@ -87,19 +100,21 @@ export class PlatformApi {
   ): AsyncIterable<T> {
     const route = `GET ${template}`;
     const onPage = (page: number, totalPages: number | undefined) => this.client.notePage(operation, page, totalPages);
-    return paginateCursor<T>({ operation, route, keyOf, onPage }, async (cursor): Promise<CursorPage<T>> => {
+    return paginateCursor<T>({ operation, route, keyOf, onPage }, async (cursor, page): Promise<CursorPage<T>> => {
       const list = await this.call<L>('GET', template, operation, {
         query: { ...query, pageSize: MAX_PAGE_SIZE, cursor },
+        shape,
+        page,
       });
       return { items: itemsOf(list), pageInfo: list.pageInfo };
     });
   }
 
-  private scim<T extends { id: string }>(template: string, operation: string, filter: string | undefined): AsyncIterable<T> {
+  private scim<T extends { id: string }>(shape: ShapeName, template: string, operation: string, filter: string | undefined): AsyncIterable<T> {
     const route = `GET ${template}`;
     const onPage = (page: number, totalPages: number | undefined) => this.client.notePage(operation, page, totalPages);
-    return paginateScim<T>({ operation, route, keyOf: (resource) => resource.id, onPage }, (startIndex, count) =>
-      this.call<ScimList<T>>('GET', template, operation, { query: { filter, startIndex, count } }),
+    return paginateScim<T>({ operation, route, keyOf: (resource) => resource.id, onPage }, (startIndex, count, page) =>
+      this.call<ScimList<T>>('GET', template, operation, { query: { filter, startIndex, count }, shape, page }),
     );
   }
 
@@ -108,24 +123,25 @@ export class PlatformApi {
   /** The caller's identity, key scope, org role and per-model roles (only `modelIds` when given). */
   whoami(modelIds?: string[]): Promise<Whoami> {
     const modelId = modelIds === undefined || modelIds.length === 0 ? undefined : modelIds.join(',');
-    return this.call('GET', '/api/v1/whoami', 'reading the API key identity', { query: { modelId } });
+    return this.call('GET', '/api/v1/whoami', 'reading the API key identity', { query: { modelId }, shape: 'whoami' });
   }
 
   // ---- AI credit controls ---------------------------------------------------------------
 
   /** The organization's credit controls with period context. */
   getCreditControls(): Promise<CreditControls> {
-    return this.call('GET', '/api/v1/ai/credit-controls', 'reading AI credit controls');
+    return this.call('GET', '/api/v1/ai/credit-controls', 'reading AI credit controls', { shape: 'creditControls' });
   }
 
   /** Changes the given settings (absent = unchanged, null = off); returns the full new state. */
   patchCreditControls(patch: CreditControlsPatch): Promise<CreditControls> {
-    return this.call('PATCH', '/api/v1/ai/credit-controls', 'updating AI credit controls', { body: patch });
+    return this.call('PATCH', '/api/v1/ai/credit-controls', 'updating AI credit controls', { body: patch, shape: 'creditControls' });
   }
 
   /** Every individual user credit limit, by userId ascending. */
   listUserCreditLimits(): AsyncIterable<UserCreditLimitRecord> {
     return this.list<UserCreditLimitRecord, UserCreditLimitList>(
+      'userCreditLimitList',
       '/api/v1/ai/credit-controls/users',
       'listing user credit limits',
       (list) => list.records,
@@ -146,6 +162,7 @@ export class PlatformApi {
       const operation = `updating ${batch.length} user credit limit${batch.length === 1 ? '' : 's'}${part}`;
       const result = await this.call<UserCreditLimitPatchResult>('PATCH', '/api/v1/ai/credit-controls/users', operation, {
         body: { users: batch },
+        shape: 'userCreditLimitPatchResult',
       });
       users.push(...result.users);
     }
@@ -155,6 +172,7 @@ export class PlatformApi {
   /** Every embed entity group credit limit. */
   listEntityGroupCreditLimits(): AsyncIterable<EntityGroupCreditLimitRecord> {
     return this.list<EntityGroupCreditLimitRecord, EntityGroupCreditLimitList>(
+      'entityGroupCreditLimitList',
       '/api/v1/ai/credit-controls/entity-groups',
       'listing entity group credit limits',
       (list) => list.records,
@@ -173,7 +191,7 @@ export class PlatformApi {
         'PATCH',
         '/api/v1/ai/credit-controls/entity-groups',
         operation,
-        { body: { entityGroups: batch } },
+        { body: { entityGroups: batch }, shape: 'entityGroupCreditLimitPatchResult' },
       );
       entityGroups.push(...result.entityGroups);
     }
@@ -185,7 +203,7 @@ export class PlatformApi {
   /** Every routine of the caller (or of `userId`, with an organization key), newest first. */
   listRoutines(options: { userId?: string } = {}): AsyncIterable<Routine> {
     const operation = options.userId === undefined ? 'listing routines' : `listing routines of user ${options.userId}`;
-    return this.list<Routine, RoutineList>('/api/v1/ai/routines', operation, (list) => list.records, (routine) => routine.id, {
+    return this.list<Routine, RoutineList>('routineList', '/api/v1/ai/routines', operation, (list) => list.records, (routine) => routine.id, {
       userId: options.userId,
     });
   }
@@ -195,6 +213,7 @@ export class PlatformApi {
     return this.call('GET', '/api/v1/ai/routines/{routineId}', `reading routine ${this.routineName(id, options)}`, {
       params: { routineId: id },
       query: { userId: options.userId },
+      shape: 'routine',
     });
   }
 
@@ -203,6 +222,7 @@ export class PlatformApi {
     return this.call('POST', '/api/v1/ai/routines', `creating routine ${quoted(body.name)}`, {
       query: { userId: options.userId },
       body,
+      shape: 'createdRoutine',
     });
   }
 
@@ -212,6 +232,7 @@ export class PlatformApi {
       params: { routineId: id },
       query: { userId: options.userId },
       body,
+      shape: 'routine',
     });
   }
 
@@ -221,14 +242,16 @@ export class PlatformApi {
       params: { routineId: id },
       query: { userId: options.userId },
       body,
+      shape: 'routine',
     });
   }
 
-  /** Deletes a routine. */
-  deleteRoutine(id: string, options: RoutineCallOptions = {}): Promise<{ deleted: true; id: string }> {
-    return this.call('DELETE', '/api/v1/ai/routines/{routineId}', `deleting routine ${this.routineName(id, options)}`, {
+  /** Deletes a routine (the answer, `{deleted, id}` or nothing, is checked but not returned). */
+  async deleteRoutine(id: string, options: RoutineCallOptions = {}): Promise<void> {
+    await this.call<unknown>('DELETE', '/api/v1/ai/routines/{routineId}', `deleting routine ${this.routineName(id, options)}`, {
       params: { routineId: id },
       query: { userId: options.userId },
+      shape: 'deletedRoutine',
     });
   }
 
@@ -237,6 +260,7 @@ export class PlatformApi {
     return this.call('POST', '/api/v1/ai/routines/{routineId}/trigger', `triggering routine ${this.routineName(id, options)}`, {
       params: { routineId: id },
       query: { userId: options.userId },
+      shape: 'routineRun',
     });
   }
 
@@ -249,24 +273,24 @@ export class PlatformApi {
 
   /** Every label of the organization (the endpoint is not paginated). */
   async listLabels(): Promise<Label[]> {
-    const list = await this.call<LabelList>('GET', '/api/v1/labels', 'listing labels');
+    const list = await this.call<LabelList>('GET', '/api/v1/labels', 'listing labels', { shape: 'labelList' });
     return list.labels;
   }
 
   /** One label by name (names are case-insensitive on the server). */
   getLabel(name: string): Promise<Label> {
-    return this.call('GET', '/api/v1/labels/{labelName}', `reading label ${quoted(name)}`, { params: { labelName: name } });
+    return this.call('GET', '/api/v1/labels/{labelName}', `reading label ${quoted(name)}`, { params: { labelName: name }, shape: 'label' });
   }
 
   /** Creates a label (409 when the name exists). */
   createLabel(body: LabelCreate): Promise<Label> {
-    return this.call('POST', '/api/v1/labels', `creating label ${quoted(body.name)}`, { body });
+    return this.call('POST', '/api/v1/labels', `creating label ${quoted(body.name)}`, { body, shape: 'label' });
   }
 
   /** Changes a label; a new `name` in the body renames it. */
   updateLabel(name: string, body: LabelUpdate): Promise<Label> {
     const rename = body.name !== undefined && body.name !== name ? ` (renaming to ${quoted(body.name)})` : '';
-    return this.call('PUT', '/api/v1/labels/{labelName}', `updating label ${quoted(name)}${rename}`, { params: { labelName: name }, body });
+    return this.call('PUT', '/api/v1/labels/{labelName}', `updating label ${quoted(name)}${rename}`, { params: { labelName: name }, body, shape: 'label' });
   }
 
   /** Deletes a label (409 while documents still carry it). */
@@ -281,7 +305,7 @@ export class PlatformApi {
     const labels = options.labels === undefined || options.labels.length === 0 ? undefined : options.labels.join(',');
     const include = options.include === undefined || options.include.length === 0 ? undefined : options.include.join(',');
     const operation = labels === undefined ? 'listing documents' : `listing documents labelled ${options.labels?.map(quoted).join(', ')}`;
-    return this.list<DocumentRecord, DocumentList>('/api/v1/documents', operation, (list) => list.records, (document) => document.identifier, {
+    return this.list<DocumentRecord, DocumentList>('documentList', '/api/v1/documents', operation, (list) => list.records, (document) => document.identifier, {
       include,
       labels,
     });
@@ -312,6 +336,7 @@ export class PlatformApi {
     return this.call('PATCH', '/api/v1/documents/{identifier}/labels', `changing labels of document ${identifier}`, {
       params: { identifier },
       body,
+      shape: 'documentLabels',
     });
   }
 
@@ -319,12 +344,12 @@ export class PlatformApi {
 
   /** Every SCIM user matching `filter` (an organization API key only). */
   listScimUsers(options: { filter?: string } = {}): AsyncIterable<ScimUser> {
-    return this.scim<ScimUser>('/api/scim/v2/Users', 'listing users', options.filter);
+    return this.scim<ScimUser>('scimUserList', '/api/scim/v2/Users', 'listing users', options.filter);
   }
 
   /** Every SCIM group matching `filter` (an organization API key only). */
   listScimGroups(options: { filter?: string } = {}): AsyncIterable<ScimGroup> {
-    return this.scim<ScimGroup>('/api/scim/v2/Groups', 'listing user groups', options.filter);
+    return this.scim<ScimGroup>('scimGroupList', '/api/scim/v2/Groups', 'listing user groups', options.filter);
   }
 
   // ---- API keys -------------------------------------------------------------------------
@@ -333,7 +358,7 @@ export class PlatformApi {
   listApiKeys(
     options: { type?: ApiKeyType; sortField?: 'createdAt' | 'name'; sortDirection?: 'asc' | 'desc' } = {},
   ): AsyncIterable<ApiKeyRecord> {
-    return this.list<ApiKeyRecord, ApiKeyList>('/api/v1/api-keys', 'listing API keys', (list) => list.records, (key) => key.id, {
+    return this.list<ApiKeyRecord, ApiKeyList>('apiKeyList', '/api/v1/api-keys', 'listing API keys', (list) => list.records, (key) => key.id, {
       type: options.type,
       sortField: options.sortField,
       sortDirection: options.sortDirection,

@@ -1,11 +1,13 @@
 // Wire shapes of the platform API, as api.md and gaps.md settle them. The HTTP client returns
-// these and the emulator serves them, so the two cannot drift apart silently.
+// these (checked against the schemas of shapes.ts, which must describe every field here) and
+// the emulator serves them, so the three cannot drift apart silently.
 
 /** Cursor pagination envelope (`pageInfo`). */
 export interface PageInfo {
   hasNextPage: boolean;
   nextCursor: string | null;
-  pageSize: number;
+  /** Page size in effect; a server may leave it out. */
+  pageSize?: number;
   totalRecords?: number;
 }
 
@@ -30,10 +32,11 @@ export interface WhoamiModelRole {
   permissions: string[];
 }
 
+/** A user whoami names: always with an id (a user without one is read as no user). */
 export interface WhoamiUser {
   id: string;
-  email: string;
-  name: string;
+  email: string | null;
+  name: string | null;
 }
 
 export interface Whoami {
@@ -41,8 +44,11 @@ export interface Whoami {
   orgRole: OrgRole;
   rolesByModel: Record<string, WhoamiModelRole>;
   rolesByModelTruncated?: boolean;
-  /** The caller's user; for an organization key, the user the key was created by. */
-  user: WhoamiUser;
+  /**
+   * The caller's user; for an organization key, the user the key was created by, or null when
+   * the server names none (absent, null, or a user without an id all arrive as null).
+   */
+  user: WhoamiUser | null;
 }
 
 // ---- AI credit controls ---------------------------------------------------------------------
@@ -160,7 +166,8 @@ export interface RoutinePut {
 }
 
 export interface RoutineLastRun {
-  completedAt: string;
+  /** Null while the run has not completed. */
+  completedAt: string | null;
   label: string;
   state: string;
 }
@@ -229,8 +236,10 @@ export interface DocumentRecord {
   folder: DocumentFolder | null;
   hasDashboard: boolean;
   owner: { id: string; name: string };
-  scope: 'restricted' | 'organization';
-  type: 'document';
+  /** `restricted` or `organization` as seen; other values are passed through. */
+  scope: string;
+  /** `document` as seen. */
+  type: string;
   updatedAt: string | null;
   url: string;
   /** Present when `include=labels`. */
@@ -273,8 +282,9 @@ export interface ScimList<T> {
   schemas: string[];
   Resources: T[];
   totalResults: number;
-  itemsPerPage: number;
-  startIndex: number;
+  /** Required by SCIM only for partial results. */
+  itemsPerPage?: number;
+  startIndex?: number;
 }
 
 // ---- API keys -------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { PlatformApi } from '../../src/api/platform.js';
 import type { PageInfo, ScimList } from '../../src/api/types.js';
 import { StewardError } from '../../src/errors.js';
 import { ORIGIN, rejectionOf, testClient, type TestClient } from './helpers.js';
+import { routineRecord } from './wire.js';
 
 function page<T>(items: T[], nextCursor: string | null, hasNextPage = nextCursor !== null): CursorPage<T> {
   const pageInfo: PageInfo = { hasNextPage, nextCursor, pageSize: 100 };
@@ -142,7 +143,7 @@ describe('listing through the platform API', () => {
       .get('/api/v1/ai/routines')
       .query(true)
       .times(3)
-      .reply(200, () => ({ records: [{ id: `r${(served += 1)}` }], pageInfo: { hasNextPage: true, nextCursor: 'same', pageSize: 100 } }));
+      .reply(200, () => ({ records: [routineRecord(`r${(served += 1)}`)], pageInfo: { hasNextPage: true, nextCursor: 'same', pageSize: 100 } }));
     const error = (await rejectionOf(collect(new PlatformApi(setup.client).listRoutines()))) as StewardError;
     expect(error.code).toBe('api.pagination');
     expect(error.message).toContain('listing routines: GET /api/v1/ai/routines: the server returned cursor "same" a second time');

@@ -9,6 +9,7 @@ import { CREDIT_LIMIT_BATCH, PlatformApi } from '../../src/api/platform.js';
 import type { RoutineCreate, UserCreditLimitWrite } from '../../src/api/types.js';
 import { StewardError } from '../../src/errors.js';
 import { ORIGIN, rejectionOf, testClient, type TestClient } from './helpers.js';
+import { apiKeyRecord, creditControlsBody, documentRecord, routineRecord, scimGroup, scimUser, whoamiBody } from './wire.js';
 
 let setup: TestClient;
 let api: PlatformApi;
@@ -38,17 +39,18 @@ const routineBody: RoutineCreate = {
 
 describe('whoami and credit controls', () => {
   it('reads whoami, filtered to models when asked', async () => {
-    nock(ORIGIN).get('/api/v1/whoami').reply(200, { keyScope: 'organization' });
-    nock(ORIGIN).get('/api/v1/whoami').query({ modelId: 'm1,m2' }).reply(200, { keyScope: 'user' });
-    expect(await api.whoami()).toEqual({ keyScope: 'organization' });
-    expect(await api.whoami(['m1', 'm2'])).toEqual({ keyScope: 'user' });
+    const personal = whoamiBody({ keyScope: 'user', orgRole: 'MEMBER' });
+    nock(ORIGIN).get('/api/v1/whoami').reply(200, whoamiBody());
+    nock(ORIGIN).get('/api/v1/whoami').query({ modelId: 'm1,m2' }).reply(200, personal);
+    expect(await api.whoami()).toEqual(whoamiBody());
+    expect(await api.whoami(['m1', 'm2'])).toEqual(personal);
   });
 
   it('reads and patches credit controls', async () => {
-    nock(ORIGIN).get('/api/v1/ai/credit-controls').reply(200, { downgradeCredits: 10 });
-    nock(ORIGIN).patch('/api/v1/ai/credit-controls', { shutoffCredits: null }).reply(200, { shutoffCredits: null });
-    expect(await api.getCreditControls()).toEqual({ downgradeCredits: 10 });
-    expect(await api.patchCreditControls({ shutoffCredits: null })).toEqual({ shutoffCredits: null });
+    nock(ORIGIN).get('/api/v1/ai/credit-controls').reply(200, creditControlsBody({ downgradeCredits: 10 }));
+    nock(ORIGIN).patch('/api/v1/ai/credit-controls', { shutoffCredits: null }).reply(200, creditControlsBody({ shutoffCredits: null }));
+    expect(await api.getCreditControls()).toEqual(creditControlsBody({ downgradeCredits: 10 }));
+    expect(await api.patchCreditControls({ shutoffCredits: null })).toEqual(creditControlsBody({ shutoffCredits: null }));
     expect(setup.client.stats().byRoute).toEqual({
       'GET /api/v1/ai/credit-controls': 1,
       'PATCH /api/v1/ai/credit-controls': 1,
@@ -99,23 +101,25 @@ describe('routines', () => {
     nock(ORIGIN)
       .get('/api/v1/ai/routines')
       .query({ pageSize: '100', userId: 'member-1' })
-      .reply(200, { records: [{ id: 'r1' }], pageInfo: lastPage });
-    expect(await collect(api.listRoutines({ userId: 'member-1' }))).toEqual([{ id: 'r1' }]);
+      .reply(200, { records: [routineRecord('r1')], pageInfo: lastPage });
+    expect(await collect(api.listRoutines({ userId: 'member-1' }))).toEqual([routineRecord('r1')]);
   });
 
   it('creates, reads, patches, puts, triggers and deletes by id', async () => {
     nock(ORIGIN).post('/api/v1/ai/routines', routineBody as unknown as nock.RequestBodyMatcher).query({ userId: 'm-7' }).reply(200, { id: 'r1' });
-    nock(ORIGIN).get('/api/v1/ai/routines/r1').reply(200, { id: 'r1' });
-    nock(ORIGIN).patch('/api/v1/ai/routines/r1', { prompt: 'new' }).reply(200, { id: 'r1', prompt: 'new' });
-    nock(ORIGIN).put('/api/v1/ai/routines/r1', { name: 'n', prompt: 'p', schedule: 's', isActive: false }).reply(200, { id: 'r1' });
+    nock(ORIGIN).get('/api/v1/ai/routines/r1').reply(200, routineRecord('r1'));
+    nock(ORIGIN).patch('/api/v1/ai/routines/r1', { prompt: 'new' }).reply(200, routineRecord('r1', { prompt: 'new' }));
+    nock(ORIGIN)
+      .put('/api/v1/ai/routines/r1', { name: 'n', prompt: 'p', schedule: 's', isActive: false })
+      .reply(200, routineRecord('r1', { name: 'n', prompt: 'p', schedule: 's', disabled: true }));
     nock(ORIGIN).post('/api/v1/ai/routines/r1/trigger').reply(200, { id: 'run-1' });
     nock(ORIGIN).delete('/api/v1/ai/routines/r1').reply(200, { deleted: true, id: 'r1' });
     expect(await api.createRoutine(routineBody, { userId: 'm-7' })).toEqual({ id: 'r1' });
-    expect(await api.getRoutine('r1')).toEqual({ id: 'r1' });
-    expect(await api.patchRoutine('r1', { prompt: 'new' })).toEqual({ id: 'r1', prompt: 'new' });
-    expect(await api.putRoutine('r1', { name: 'n', prompt: 'p', schedule: 's', isActive: false })).toEqual({ id: 'r1' });
+    expect(await api.getRoutine('r1')).toEqual(routineRecord('r1'));
+    expect(await api.patchRoutine('r1', { prompt: 'new' })).toEqual(routineRecord('r1', { prompt: 'new' }));
+    expect((await api.putRoutine('r1', { name: 'n', prompt: 'p', schedule: 's', isActive: false })).disabled).toBe(true);
     expect(await api.triggerRoutine('r1')).toEqual({ id: 'run-1' });
-    expect(await api.deleteRoutine('r1')).toEqual({ deleted: true, id: 'r1' });
+    await expect(api.deleteRoutine('r1')).resolves.toBeUndefined();
     expect(setup.client.stats().byRoute).toEqual({
       'POST /api/v1/ai/routines': 1,
       'GET /api/v1/ai/routines/{routineId}': 1,
@@ -168,9 +172,9 @@ describe('labels and documents', () => {
     nock(ORIGIN)
       .get('/api/v1/documents')
       .query({ include: 'labels', labels: 'finance', pageSize: '100' })
-      .reply(200, { records: [{ identifier: 'doc-1', labels: ['finance'] }], pageInfo: lastPage });
+      .reply(200, { records: [documentRecord('doc-1', { labels: ['finance'] })], pageInfo: lastPage });
     expect(await collect(api.listDocuments({ labels: ['finance'], include: ['labels'] }))).toEqual([
-      { identifier: 'doc-1', labels: ['finance'] },
+      documentRecord('doc-1', { labels: ['finance'] }),
     ]);
   });
 
@@ -186,7 +190,7 @@ describe('labels and documents', () => {
 
 describe('SCIM and API keys', () => {
   it('lists SCIM users page by page with a filter', async () => {
-    const user = (id: string) => ({ id, userName: `${id}@acme.example.com` });
+    const user = (id: string) => scimUser(id);
     nock(ORIGIN)
       .get('/api/scim/v2/Users')
       .query({ filter: 'userName co "acme"', startIndex: '1', count: '100' })
@@ -202,15 +206,15 @@ describe('SCIM and API keys', () => {
     nock(ORIGIN)
       .get('/api/scim/v2/Groups')
       .query({ startIndex: '1', count: '100' })
-      .reply(200, { schemas: [], Resources: [{ id: 'g1', displayName: 'Ops' }], totalResults: 1, startIndex: 1, itemsPerPage: 1 });
-    expect(await collect(api.listScimGroups())).toEqual([{ id: 'g1', displayName: 'Ops' }]);
+      .reply(200, { schemas: [], Resources: [scimGroup('g1', { displayName: 'Ops' })], totalResults: 1, startIndex: 1, itemsPerPage: 1 });
+    expect(await collect(api.listScimGroups())).toEqual([scimGroup('g1', { displayName: 'Ops' })]);
   });
 
   it('lists API keys with type and sort', async () => {
     nock(ORIGIN)
       .get('/api/v1/api-keys')
       .query({ type: 'personal', sortField: 'name', sortDirection: 'asc', pageSize: '100' })
-      .reply(200, { records: [{ id: 'k1' }], pageInfo: lastPage });
-    expect(await collect(api.listApiKeys({ type: 'personal', sortField: 'name', sortDirection: 'asc' }))).toEqual([{ id: 'k1' }]);
+      .reply(200, { records: [apiKeyRecord('k1')], pageInfo: lastPage });
+    expect(await collect(api.listApiKeys({ type: 'personal', sortField: 'name', sortDirection: 'asc' }))).toEqual([apiKeyRecord('k1')]);
   });
 });

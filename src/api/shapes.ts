@@ -1,0 +1,401 @@
+// The shape of every response steward reads, one JSON Schema per response, checked with ajv at
+// the boundary (PlatformApi) before any other code sees the body. Each schema is built from the
+// wire type it guards (src/api/types.ts): `shapeOf<T>` demands a schema for every field of T, so
+// adding a field to a type without describing it here does not compile.
+//
+// What the schemas allow, on purpose:
+// - unknown extra fields (a newer server may add some);
+// - a field the types mark nullable may be absent: it is read as null (serializers that drop
+//   nulls); SCIM's optional multi-valued attributes may be absent: read as an empty list;
+// and what they refuse: a list that is not an array, a field of another type, a value outside
+// an enum of api.md/gaps.md, and an identity (routine id and name, label name, userId, document
+// identifier, SCIM id and userName, ...) that is missing, not a string, or blank. Nothing is
+// planned on a response that does not fit, so no object without its identity becomes a delete.
+//
+// Validators are compiled on first use only, each on its own: commands that never talk to the
+// server (`steward validate`) pay nothing.
+
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type {
+  ApiKeyRecord,
+  CreditControls,
+  DocumentLabelsPatchResult,
+  DocumentRecord,
+  EmailDestination,
+  EntityGroupCreditLimitPatchResult,
+  EntityGroupCreditLimitRecord,
+  Label,
+  PageInfo,
+  Routine,
+  RoutineLastRun,
+  ScimGroup,
+  ScimUser,
+  SlackDestination,
+  UserCreditLimitPatchResult,
+  UserCreditLimitRecord,
+  Whoami,
+  WhoamiModelRole,
+  WhoamiUser,
+} from './types.js';
+
+type Schema = Record<string, unknown>;
+
+/** An object schema that describes every field of T; `optional` lists the fields T may lack. */
+function shapeOf<T>(properties: { [K in keyof T]-?: Schema }, optional: readonly (keyof T & string)[] = []): Schema {
+  const required = Object.entries(properties as Record<string, Schema>)
+    .filter(([key, schema]) => !optional.includes(key as keyof T & string) && !('default' in schema))
+    .map(([key]) => key);
+  return { type: 'object', properties, required };
+}
+
+// ---- building blocks --------------------------------------------------------------------------
+
+/** An identity: a string with at least one visible character. */
+const identity: Schema = { type: 'string', minLength: 1, pattern: '\\S' };
+const text: Schema = { type: 'string' };
+const flag: Schema = { type: 'boolean' };
+const count: Schema = { type: 'integer', minimum: 0 };
+const amount: Schema = { type: 'number' };
+/** A number or null where null means something (off, unlimited): it must be present. */
+const amountOrNull: Schema = { type: ['number', 'null'] };
+/** Nullable and optional: absent reads as null. */
+const textOrNull: Schema = { type: ['string', 'null'], default: null };
+const listOf = (items: Schema, fallback?: []): Schema => ({ type: 'array', items, ...(fallback === undefined ? {} : { default: fallback }) });
+const oneOf = (...values: string[]): Schema => ({ type: 'string', enum: values });
+/** An object or null; absent reads as null. (Not anyOf: ajv fills defaults only outside it.) */
+const objectOrNull = (schema: Schema): Schema => ({ ...schema, type: ['object', 'null'], default: null });
+
+const pageInfo = shapeOf<PageInfo>(
+  { hasNextPage: flag, nextCursor: textOrNull, pageSize: count, totalRecords: count },
+  ['pageSize', 'totalRecords'],
+);
+
+/** A cursor-paginated list: `records` of one shape plus `pageInfo`. */
+const cursorList = (record: Schema): Schema => ({
+  type: 'object',
+  properties: { records: listOf(record), pageInfo },
+  required: ['records', 'pageInfo'],
+});
+
+/** A SCIM ListResponse of one resource shape. */
+const scimList = (resource: Schema): Schema => ({
+  type: 'object',
+  properties: {
+    schemas: listOf(text, []),
+    Resources: listOf(resource, []),
+    totalResults: count,
+    itemsPerPage: count,
+    startIndex: { type: 'integer', minimum: 1 },
+  },
+  required: ['totalResults'],
+});
+
+// ---- whoami -----------------------------------------------------------------------------------
+
+const whoamiUser = shapeOf<WhoamiUser>({ id: identity, email: textOrNull, name: textOrNull });
+const modelRole = shapeOf<WhoamiModelRole>({
+  role: oneOf('VIEWER', 'QUERIER', 'EDITOR', 'MANAGER'),
+  permissions: listOf(text, []),
+});
+const whoami = shapeOf<Whoami>(
+  {
+    keyScope: oneOf('user', 'organization'),
+    orgRole: oneOf('MEMBER', 'ORG_ADMIN'),
+    rolesByModel: { type: 'object', additionalProperties: modelRole },
+    rolesByModelTruncated: flag,
+    // normaliseWhoami has already turned a user without an id into null.
+    user: { ...whoamiUser, type: ['object', 'null'] },
+  },
+  ['rolesByModelTruncated'],
+);
+
+// ---- credit controls --------------------------------------------------------------------------
+
+const creditControls = shapeOf<CreditControls>({
+  downgradeCredits: amountOrNull,
+  shutoffCredits: amountOrNull,
+  userDefaultCredits: amountOrNull,
+  entityGroupDefaultCredits: amountOrNull,
+  accountCreditLimit: amount,
+  creditsUsed: amount,
+  periodStart: amount,
+  periodEnd: amount,
+});
+const userCreditLimit = shapeOf<UserCreditLimitRecord>({ userId: identity, creditLimit: amountOrNull });
+const entityGroupCreditLimit = shapeOf<EntityGroupCreditLimitRecord>({ entity: identity, creditLimit: amountOrNull });
+type UserLimitResult = UserCreditLimitPatchResult['users'][number];
+type EntityGroupLimitResult = EntityGroupCreditLimitPatchResult['entityGroups'][number];
+
+// ---- routines ---------------------------------------------------------------------------------
+
+const emailDestination = shapeOf<EmailDestination>({
+  type: { const: 'email' },
+  // Inside the destination's oneOf ajv fills no defaults: both lists must be there.
+  recipientEmails: listOf(text),
+  userGroupIds: listOf(text),
+});
+const slackDestination = shapeOf<SlackDestination>({
+  type: { const: 'slack' },
+  recipientId: identity,
+  slackRecipientType: oneOf('channel', 'users'),
+});
+const destination: Schema = {
+  type: 'object',
+  discriminator: { propertyName: 'type' },
+  required: ['type'],
+  oneOf: [emailDestination, slackDestination],
+};
+const lastRun = shapeOf<RoutineLastRun>({ completedAt: textOrNull, label: text, state: text });
+const routine = shapeOf<Routine>({
+  id: identity,
+  name: identity,
+  prompt: text,
+  schedule: text,
+  timezone: text,
+  modelId: text,
+  branchId: textOrNull,
+  topicName: textOrNull,
+  description: textOrNull,
+  destination,
+  disabled: flag,
+  systemDisabled: flag,
+  systemDisabledReason: textOrNull,
+  lastRun: objectOrNull(lastRun),
+  recipientCount: count,
+  createdAt: text,
+  updatedAt: text,
+});
+const createdId: Schema = { type: 'object', properties: { id: identity }, required: ['id'] };
+
+// ---- labels and documents ---------------------------------------------------------------------
+
+const label = shapeOf<Label>({
+  name: identity,
+  color: textOrNull,
+  description: textOrNull,
+  homepage: flag,
+  verified: flag,
+  usage_count: count,
+});
+const documentRecord = shapeOf<DocumentRecord>(
+  {
+    identifier: identity,
+    name: text,
+    connectionId: text,
+    deleted: flag,
+    description: textOrNull,
+    folder: objectOrNull({ properties: { id: text, name: text, path: text, scope: text }, required: ['id', 'name'] }),
+    hasDashboard: flag,
+    owner: { type: 'object', properties: { id: text, name: text }, required: ['id'] },
+    scope: text,
+    type: text,
+    updatedAt: textOrNull,
+    url: text,
+    labels: listOf(identity),
+  },
+  ['labels'],
+);
+
+// ---- SCIM and API keys ------------------------------------------------------------------------
+
+const scimUser = shapeOf<ScimUser>({
+  schemas: listOf(text, []),
+  id: identity,
+  userName: identity,
+  // Optional in SCIM (RFC 7643): absent reads as no display name.
+  displayName: { type: 'string', default: '' },
+  active: flag,
+  emails: listOf({ type: 'object', properties: { value: text, primary: flag }, required: ['value'] }, []),
+  groups: listOf({ type: 'object', properties: { value: text, display: text }, required: ['value'] }, []),
+});
+const scimGroup = shapeOf<ScimGroup>({
+  schemas: listOf(text, []),
+  id: identity,
+  displayName: text,
+  members: listOf({ type: 'object', properties: { value: text, display: text }, required: ['value'] }, []),
+});
+const apiKey = shapeOf<ApiKeyRecord>({
+  id: identity,
+  name: text,
+  type: oneOf('organization', 'personal', 'mcp'),
+  enabled: flag,
+  createdAt: text,
+  membershipId: textOrNull,
+});
+
+/** One schema per response steward reads, by name. */
+const SHAPES = {
+  whoami,
+  creditControls,
+  userCreditLimitList: cursorList(userCreditLimit),
+  userCreditLimitPatchResult: {
+    type: 'object',
+    properties: {
+      users: listOf(shapeOf<UserLimitResult>({ userId: identity, creditLimit: amountOrNull, usesDefaultLimit: flag })),
+    },
+    required: ['users'],
+  },
+  entityGroupCreditLimitList: cursorList(entityGroupCreditLimit),
+  entityGroupCreditLimitPatchResult: {
+    type: 'object',
+    properties: {
+      entityGroups: listOf(shapeOf<EntityGroupLimitResult>({ entity: identity, creditLimit: amountOrNull, usesDefaultLimit: flag })),
+    },
+    required: ['entityGroups'],
+  },
+  routineList: cursorList(routine),
+  routine,
+  createdRoutine: createdId,
+  // `{deleted: true, id}`, or nothing at all (a 204).
+  deletedRoutine: { type: ['object', 'null'], properties: { deleted: flag, id: text } },
+  routineRun: createdId,
+  labelList: { type: 'object', properties: { labels: listOf(label) }, required: ['labels'] },
+  label,
+  documentList: cursorList(documentRecord),
+  documentLabels: shapeOf<DocumentLabelsPatchResult>({ labels: listOf(identity) }),
+  scimUserList: scimList(scimUser),
+  scimGroupList: scimList(scimGroup),
+  apiKeyList: cursorList(apiKey),
+} satisfies Record<string, Schema>;
+
+/** The name of a response shape. */
+export type ShapeName = keyof typeof SHAPES;
+
+/** Every shape's schema, for tests that keep them in step with the emulator. */
+export function shapeSchema(name: ShapeName): Schema {
+  return SHAPES[name];
+}
+
+let ajv: Ajv2020 | undefined;
+const validators = new Map<ShapeName, ValidateFunction>();
+
+function validatorOf(name: ShapeName): ValidateFunction {
+  let validate = validators.get(name);
+  if (validate === undefined) {
+    // useDefaults fills an absent nullable field with null and an absent SCIM list with [].
+    ajv ??= new Ajv2020({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true, useDefaults: true, discriminator: true });
+    validate = ajv.compile(SHAPES[name]);
+    validators.set(name, validate);
+  }
+  return validate;
+}
+
+/**
+ * The whoami body with `user` normalised (contract 3): absent, null, or a user whose `id` is
+ * null, absent or blank becomes null, so "no user" has one form. Other oddities are left for
+ * the schema to refuse.
+ */
+function normaliseWhoami(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const record = body as Record<string, unknown>;
+  const user = record.user;
+  const userless =
+    user === undefined ||
+    user === null ||
+    (typeof user === 'object' && !Array.isArray(user) && (typeof (user as Record<string, unknown>).id !== 'string' || ((user as Record<string, unknown>).id as string).trim() === ''));
+  if (!userless) return body;
+  // A user with an id of another type (a number) is not "no user" but a misfit: left to the schema.
+  const id = typeof user === 'object' && user !== null ? (user as Record<string, unknown>).id : undefined;
+  if (id !== undefined && id !== null && typeof id !== 'string') return body;
+  return { ...record, user: null };
+}
+
+/** Where in a response a misfit is, as words: `record 3`, `record 3: destination.type`. */
+export interface MisfitPlace {
+  /** The page the body was, for paginated lists (named only past the first). */
+  page?: number;
+}
+
+/**
+ * Checks a response body against its shape. Returns the body (with absent nullable fields
+ * filled in) typed as T, or a one-sentence description of the first misfit.
+ */
+export function checkShape<T>(name: ShapeName, body: unknown, place: MisfitPlace = {}): { ok: true; value: T } | { ok: false; misfit: string } {
+  // An empty body arrives as undefined: checked as null, so only a shape that allows nothing passes.
+  const value = name === 'whoami' ? normaliseWhoami(body) : (body ?? null);
+  const validate = validatorOf(name);
+  if (validate(value)) return { ok: true, value: value as T };
+  if (body === undefined) return { ok: false, misfit: 'the response body is empty' };
+  return { ok: false, misfit: describeMisfit(validate.errors?.[0], value, place) };
+}
+
+// ---- one sentence per misfit ------------------------------------------------------------------
+
+const LIST_KEYS: Readonly<Record<string, string>> = { records: 'record', Resources: 'resource', labels: 'label', users: 'entry', entityGroups: 'entry' };
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'a whole number' : 'a number';
+  return `a ${typeof value}`;
+}
+
+function wanted(type: unknown): string {
+  const names = (Array.isArray(type) ? type : [type]).map((one) =>
+    one === 'array' ? 'a list' : one === 'object' ? 'an object' : one === 'integer' ? 'a whole number' : one === 'null' ? 'null' : `a ${String(one)}`,
+  );
+  return names.join(' or ');
+}
+
+/** A value from the server, quoted, escaped and clipped: inert wherever it is printed. */
+function shown(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > 40 ? `${json.slice(0, 40)}…` : json;
+}
+
+function valueAt(root: unknown, segments: string[]): unknown {
+  let current = root;
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}
+
+/** Splits an instance path into the record it is in (if any) and the field path within it. */
+function locate(segments: string[], page: number | undefined): { record: string | undefined; field: string[] } {
+  const at = segments.findIndex((segment, index) => index + 1 < segments.length && LIST_KEYS[segment] !== undefined && /^\d+$/.test(segments[index + 1] ?? ''));
+  if (at === -1) return { record: undefined, field: segments };
+  const noun = LIST_KEYS[segments[at] as string] as string;
+  const ofPage = page !== undefined && page > 1 ? ` of page ${page}` : '';
+  return { record: `${noun} ${Number(segments[at + 1]) + 1}${ofPage}`, field: segments.slice(at + 2) };
+}
+
+function describeMisfit(error: ErrorObject | undefined, body: unknown, place: MisfitPlace): string {
+  if (error === undefined) return 'the response does not have the expected shape';
+  const segments = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const { record, field } = locate(segments, place.page);
+  const subject = record ?? 'the response';
+  const value = valueAt(body, segments);
+  const fieldName = field.join('.');
+  const at = fieldName === '' ? subject : record === undefined ? fieldName : `${subject}: ${fieldName}`;
+  switch (error.keyword) {
+    case 'required': {
+      const missing = String((error.params as { missingProperty: string }).missingProperty);
+      const whose = fieldName === '' ? subject : record === undefined ? fieldName : `${subject}: ${fieldName}`;
+      return `${whose} has no ${missing}`;
+    }
+    case 'type':
+      if (fieldName === '' && record === undefined) return `the response is ${typeName(value)}, not ${wanted((error.params as { type: unknown }).type)}`;
+      if (fieldName === '') return `${subject} is ${typeName(value)}, not ${wanted((error.params as { type: unknown }).type)}`;
+      return `${at} is ${typeName(value)}, not ${wanted((error.params as { type: unknown }).type)}`;
+    case 'minLength':
+    case 'pattern':
+      return record !== undefined && field.length === 1 ? `${subject} has a blank ${fieldName}` : `${at} is blank`;
+    case 'enum':
+      return `${at} is ${shown(value)}, not one of ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).map(shown).join(', ')}`;
+    case 'const':
+      return `${at} is ${shown(value)}, not ${shown((error.params as { allowedValue: unknown }).allowedValue)}`;
+    case 'discriminator': {
+      const params = error.params as { error: string; tag: string; tagValue: unknown };
+      const where = fieldName === '' ? subject : at;
+      return params.error === 'tag' ? `${where} has no ${params.tag}` : `${where}.${params.tag} is ${shown(params.tagValue)}, a kind steward does not know`;
+    }
+    case 'minimum':
+      return `${at} is ${shown(value)}, below ${String((error.params as { limit: number }).limit)}`;
+    default:
+      return `${at} ${error.message ?? 'does not fit'}`;
+  }
+}
