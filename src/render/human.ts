@@ -91,7 +91,8 @@ function foldedWords(hidden: readonly PlanStep[]): string {
     .map((action) => [action, hidden.filter((step) => step.action === action).length] as const)
     .filter(([, count]) => count > 0)
     .map(([action, count]) => `${count.toLocaleString('en-US')} ${words[action]}`);
-  return `${hidden.length.toLocaleString('en-US')} more: ${counts.join(', ')}`;
+  const more = hidden.length.toLocaleString('en-US');
+  return counts.length === 1 ? `${more} more, all ${counts[0]!.slice(counts[0]!.indexOf(' ') + 1)}` : `${more} more: ${counts.join(', ')}`;
 }
 
 /** How many steps the plan listing folds away (0 with showAll); the approval prompt says how to see them. */

@@ -200,6 +200,6 @@ describe('a write whose answer is in doubt is judged by reading back', () => {
     const results = await runSteps(plan.steps, { api, live, stop, observer: { settled: () => { if (calls.length === 2) stop.stop({ kind: 'interrupt', signal: 'SIGINT' }); } } });
     expect(calls).toHaveLength(2);
     expect(results.filter(({ outcome }) => outcome.status === 'done')).toHaveLength(2);
-    expect(new Set(results.slice(2).map(({ outcome }) => JSON.stringify(outcome)))).toEqual(new Set([JSON.stringify({ status: 'skipped', reason: 'not started: apply was interrupted (SIGINT)' })]));
+    expect(new Set(results.slice(2).map(({ outcome }) => JSON.stringify(outcome)))).toEqual(new Set([JSON.stringify({ status: 'skipped', reason: 'not started: apply was interrupted (SIGINT)', notStarted: true })]));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderPlan } from '../../src/render/human.js';
+import { foldedStepCount, renderPlan } from '../../src/render/human.js';
 import { MARKDOWN_LIMIT, renderPlanMarkdown } from '../../src/render/markdown.js';
 import { summarize, type Plan, type PlanStep } from '../../src/plan/types.js';
 import { everyActionPlan } from '../plan/everyAction.js';
@@ -97,8 +97,14 @@ describe('human plan', () => {
   it('folds a large bulk change to a count and the first few, unless --show-all', () => {
     const text = renderPlan(bulkPlan(1204), { color: false });
     expect(text).toContain('~ 1,204 user credit limits\n    ~   user credit limit analyst0000@acme.example: 50 → 75\n');
-    expect(text).toContain('    … and 1,199 more (--show-all lists every one)\n');
+    expect(text).toContain('    … and 1,199 more, all to change (--show-all lists every one)\n');
     expect(renderPlan(bulkPlan(1204), { color: false, showAll: true })).toContain('analyst1203@acme.example');
+  });
+
+  it('counts what the listing folds away, so the approval prompt can say how to see it', () => {
+    expect(foldedStepCount(bulkPlan(1204), false)).toBe(1199);
+    expect(foldedStepCount(bulkPlan(10), false)).toBe(0);
+    expect(foldedStepCount(bulkPlan(1204), true)).toBe(0);
   });
 });
 
