@@ -1,21 +1,42 @@
 // Promotion against two emulators: `steward diff --env production --against playground` shows,
 // as a plan with production's ids, what production would change to match playground's live
 // state; `steward apply` of that plan converges, and refuses it once playground has changed.
+// Every scenario runs against both emulator profiles (the two sides of gaps.md's open points).
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
+import { datasetSeed, type EmulatorProfile } from '../../src/emulator/index.js';
 import type { Plan } from '../../src/plan/types.js';
-import { Deployments } from './deployments.js';
-import { captureIo } from './helpers.js';
+import { Deployments, type EnvironmentName } from './deployments.js';
+import { captureIo, creatorRoutineKey, creatorRoutineStepId, KEY_CREATOR, nameRoutineOwners, PROFILES } from './helpers.js';
 
 let deployments: Deployments;
-beforeEach(async () => {
-  deployments = await Deployments.start();
-});
 afterEach(async () => {
   await deployments.close();
 });
+
+/** Starts both deployments under `profile` before each test of the calling describe block. */
+function startEach(profile: EmulatorProfile): void {
+  beforeEach(async () => {
+    deployments = await Deployments.start({ profile });
+  });
+}
+
+/**
+ * Changes a routine's schedule through the API, as someone in the app would: by PATCH, or by a
+ * full PUT where the server updates routines by PUT only (other profile), naming the owner.
+ */
+async function changeSchedule(environment: EnvironmentName, name: string, schedule: string): Promise<number> {
+  const emulator = deployments.emulator(environment);
+  const routine = emulator.state.routines(KEY_CREATOR).find((candidate) => candidate.name === name)!;
+  const path = `/api/v1/ai/routines/${routine.id}?userId=${emulator.state.userId(KEY_CREATOR)}`;
+  const put = deployments.options.profile === 'other';
+  const body = put
+    ? { name: routine.name, prompt: routine.prompt, schedule, description: routine.description, modelId: routine.modelId, destination: routine.destination, isActive: !routine.disabled }
+    : { schedule };
+  return (await deployments.call(environment, put ? 'PUT' : 'PATCH', path, body)).status;
+}
 
 const PRODUCTION_MARKETING_MODEL = 'a3d9c1e7-2f4b-4e8a-b6c5-0d1e2f3a4b5c';
 
@@ -30,7 +51,9 @@ function stable(text: string): string {
   return text.replaceAll(deployments.production.url, 'http://production').replaceAll(deployments.playground.url, 'http://playground');
 }
 
-describe('steward diff --against (promotion)', () => {
+describe.each(PROFILES)('steward diff --against (promotion) (%s profile)', (profile) => {
+  startEach(profile);
+
   it('finds nothing to change between the two demo deployments: their ids differ, their state does not', async () => {
     const result = await deployments.diff();
     expect(result.code).toBe(0);
@@ -42,12 +65,11 @@ describe('steward diff --against (promotion)', () => {
   it('shows exactly what was changed in playground, with production\'s ids', async () => {
     // GIVEN someone changes playground through the app: grace's limit, a label colour, a routine's schedule.
     const grace = deployments.playground.state.userId('grace@acme.example');
-    const digest = deployments.playground.state.routines('ada@acme.example').find((routine) => routine.name === 'Weekly revenue digest')!;
     for (const [method, path, body] of [
       ['PATCH', '/api/v1/ai/credit-controls/users', { users: [{ userId: grace, creditLimit: 650 }] }],
       ['PUT', '/api/v1/labels/marketing', { color: '#ff0000' }],
-      ['PATCH', `/api/v1/ai/routines/${digest.id}`, { schedule: '0 7 ? * MON *' }],
     ] as const) expect((await deployments.call('playground', method, path, body)).status).toBe(200);
+    expect(await changeSchedule('playground', 'Weekly revenue digest', '0 7 ? * MON *')).toBe(200);
 
     // WHEN production is compared with playground, THEN the plan holds those three changes, nothing else.
     const result = await deployments.diff();
@@ -59,7 +81,7 @@ describe('steward diff --against (promotion)', () => {
 
 ~   user credit limit grace@acme.example: 500 → 650
 
-~   routine "Weekly revenue digest"
+~   routine "${creatorRoutineKey({ profile }, 'Weekly revenue digest')}"
       schedule: "0 9 ? * MON *" → "0 7 ? * MON *"
 
 Plan: 0 to add, 3 to change, 0 to replace, 0 to destroy.
@@ -70,7 +92,8 @@ Planning made N API requests.
     expect(plan.steps.map((step) => step.ref)).toEqual([
       { liveName: 'marketing' },
       { userId: deployments.production.state.userId('grace@acme.example') },
-      { routineId: productionDigest.id },
+      // Every routine owner is passed as userId, the key's creator too (gaps.md: whenever the owner is known).
+      { ownerId: deployments.production.state.userId(KEY_CREATOR), routineId: productionDigest.id },
     ]);
   });
 
@@ -82,18 +105,19 @@ Planning made N API requests.
 
     // THEN production's promotion plan is its gitops plan, except "Old experiment", still in playground.
     const summary = (plan: Plan) => plan.steps.map((step) => `${step.action} ${step.id}`);
-    expect(summary(promotion)).toEqual(summary(gitops).filter((step) => step !== 'delete routines//Old experiment'));
-    expect(summary(gitops)).toContain('delete routines//Old experiment');
+    const oldExperiment = `delete ${creatorRoutineStepId({ profile }, deployments.production, 'Old experiment')}`;
+    expect(summary(promotion)).toEqual(summary(gitops).filter((step) => step !== oldExperiment));
+    expect(summary(gitops)).toContain(oldExperiment);
     expect(promotion.promotion).toEqual({ from: 'playground', fromBaseUrl: deployments.playground.url, sourceDigest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
     expect(promotion).toMatchObject({ environment: 'production', baseUrl: deployments.production.url, configDigest: gitops.configDigest });
 
     // AND it speaks production's ids: models, users and routines.
-    const recap = promotion.steps.find((step) => step.id === 'routines//Monthly marketing recap');
+    const recap = promotion.steps.find((step) => step.id === creatorRoutineStepId({ profile }, deployments.production, 'Monthly marketing recap'));
     expect(recap).toMatchObject({ action: 'create', after: { modelId: PRODUCTION_MARKETING_MODEL } });
     const margaret = promotion.steps.find((step) => step.key === 'margaret@acme.example');
     expect(margaret?.ref).toEqual({ userId: deployments.production.state.userId('margaret@acme.example') });
     const pipeline = deployments.production.state.routines('ada@acme.example').find((routine) => routine.name === 'Daily pipeline check')!;
-    expect(promotion.steps.find((step) => step.action === 'replace')?.ref).toEqual({ routineId: pipeline.id });
+    expect(promotion.steps.find((step) => step.action === 'replace')?.ref).toEqual({ ownerId: deployments.production.state.userId(KEY_CREATOR), routineId: pipeline.id });
   });
 
   it('applies the promotion plan to production, after which production matches playground', async () => {
@@ -119,14 +143,14 @@ Planning made N API requests.
     expect(recap?.modelId).toBe(PRODUCTION_MARKETING_MODEL);
     // The config's own plan for production now only prunes what playground kept.
     const plan = JSON.parse((await deployments.plan('production', { json: true })).out) as Plan;
-    expect(plan.steps.map((step) => `${step.action} ${step.id}`)).toEqual(['delete routines//Old experiment']);
+    expect(plan.steps.map((step) => `${step.action} ${step.id}`)).toEqual([`delete ${creatorRoutineStepId({ profile }, deployments.production, 'Old experiment')}`]);
   });
 
   it('says a deletion comes from the source, not from the config', async () => {
     const digest = deployments.playground.state.routines().find((routine) => routine.name === 'Weekly revenue digest')!;
-    await deployments.call('playground', 'DELETE', `/api/v1/ai/routines/${digest.id}`);
+    await deployments.call('playground', 'DELETE', `/api/v1/ai/routines/${digest.id}?userId=${deployments.playground.state.userId(KEY_CREATOR)}`);
     const result = await deployments.diff();
-    expect(result.out).toContain('-   routine "Weekly revenue digest" (not in playground)');
+    expect(result.out).toContain(`-   routine "${creatorRoutineKey({ profile }, 'Weekly revenue digest')}" (not in playground)`);
     expect(result.out).not.toContain('not in the config');
   });
 
@@ -157,7 +181,77 @@ Planning made N API requests.
   });
 });
 
-describe('applying a promotion plan', () => {
+describe.each(PROFILES)('document links across deployments (%s profile)', (profile) => {
+  it('a label-only config never proposes a document link, and reads no documents for it', async () => {
+    deployments = await Deployments.start({ profile });
+    // GIVEN a config that manages labels (and prunes them) but no label's documents, and
+    // playground, where someone put marketing on another document than in production.
+    const directory = await deployments.besideEnvironments('version: 1\nlabels:\n  - name: marketing\n    color: "#d73a4a"\nprune:\n  labels: true\n');
+    expect((await deployments.call('playground', 'PUT', '/api/v1/documents/7c6b5a49/labels/marketing')).status).toBe(204);
+    // WHEN production is compared with playground, THEN there is nothing to do: links are not managed.
+    const result = await deployments.diff({ config: directory, json: true });
+    expect(result.err).toBe('');
+    const plan = JSON.parse(result.out) as Plan;
+    expect(plan.steps.filter((step) => step.kind === 'documentLabels')).toEqual([]);
+    expect(plan.steps).toEqual([]);
+    expect(deployments.playground.stats().byRoute['GET /api/v1/documents']).toBeUndefined();
+    expect(deployments.production.stats().byRoute['GET /api/v1/documents']).toBeUndefined();
+  });
+
+  it('warns about a document the target does not have, links the rest, and applies without a 404', async () => {
+    // GIVEN a playground whose "Pipeline by region" has another identifier than in production.
+    const seed = datasetSeed('demo-playground');
+    seed.documents = seed.documents!.map((document) => (document.identifier === '3a9b7c6d' ? { ...document, identifier: 'b7c6d3a9' } : document));
+    deployments = await Deployments.start({ profile }, { data: seed });
+    // The gitops config links marketing to 3a9b7c6d: in playground, its plan warns instead of failing.
+    const playgroundPlan = await deployments.plan('playground', { json: true });
+    expect((JSON.parse(playgroundPlan.out) as Plan).warnings).toContainEqual({
+      code: 'documentLabels.missing-document',
+      message: 'document 3a9b7c6d does not exist in this deployment, so label "marketing" is not applied to it (document identifiers may differ between deployments)',
+    });
+    expect((await deployments.apply('playground')).code).toBe(0);
+    expect(deployments.playground.stats().byStatus['404']).toBeUndefined();
+    // Someone links marketing to the playground's identifier of that document.
+    expect((await deployments.call('playground', 'PUT', '/api/v1/documents/b7c6d3a9/labels/marketing')).status).toBe(204);
+
+    // WHEN production is promoted from playground
+    const planFile = join(deployments.gitops, 'promote.json');
+    const made = await deployments.diff({ out: planFile });
+    expect(made.out).toContain('Warning: document b7c6d3a9 does not exist in this deployment, so label "marketing" is not applied to it');
+    const plan = JSON.parse(await readFile(planFile, 'utf8')) as Plan;
+    expect(plan.steps.filter((step) => step.ref.document === 'b7c6d3a9')).toEqual([]);
+    expect(plan.steps.filter((step) => step.kind === 'documentLabels').map((step) => step.id)).toEqual([
+      'documentLabels/8f2e1d4c/certified',
+      'documentLabels/9d8e7f60/certified',
+      'documentLabels/1b2c3d4e/draft',
+    ]);
+    // THEN apply succeeds, no write meets a missing document, and the promotion converges.
+    const applied = await deployments.apply('production', planFile);
+    expect(applied.err).toBe('');
+    expect(applied.code).toBe(0);
+    expect(deployments.production.stats().byStatus['404']).toBeUndefined();
+    const again = await deployments.diff();
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('No changes. production matches the live state of playground.');
+    expect(again.out).toContain('Warning: document b7c6d3a9 does not exist in this deployment');
+  });
+});
+
+describe.each(PROFILES)('routine owners in a promotion (%s profile)', (profile) => {
+  it('does not warn that the key\'s own user has no routines when the config names her as owner', async () => {
+    deployments = await Deployments.start({ profile });
+    await nameRoutineOwners(deployments.gitops);
+    const result = await deployments.diff({ json: true });
+    expect(result.err).toBe('');
+    const plan = JSON.parse(result.out) as Plan;
+    expect(plan.warnings).toEqual([]);
+    expect(plan.steps).toEqual([]);
+  });
+});
+
+describe.each(PROFILES)('applying a promotion plan (%s profile)', (profile) => {
+  startEach(profile);
+
   async function savedPlan(): Promise<string> {
     await deployments.call('playground', 'PUT', '/api/v1/labels/marketing', { color: '#ff0000' });
     const planFile = join(deployments.gitops, 'promote.json');
@@ -196,7 +290,9 @@ describe('applying a promotion plan', () => {
   });
 });
 
-describe('promotion errors', () => {
+describe.each(PROFILES)('promotion errors (%s profile)', (profile) => {
+  startEach(profile);
+
   it('names an unknown source environment, with a suggestion', async () => {
     const result = await deployments.diff({ against: 'playgrond' });
     expect(result.code).toBe(1);
