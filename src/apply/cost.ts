@@ -6,12 +6,19 @@ import { REGISTRY } from '../kinds/registry.js';
 import type { PlanStep } from '../plan/types.js';
 import type { ApplyCost } from '../render/human.js';
 
-/** Write requests carrying out these steps takes, counted by each kind (batches, two-request steps). */
+/**
+ * Write requests carrying out these steps takes, counted by each kind (batches, two-request
+ * steps) over the runs of consecutive steps of one kind, the units the executor hands a kind.
+ */
 export function writeRequests(steps: readonly PlanStep[], registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): number {
-  const byKind = new Map<Kind, PlanStep[]>();
-  for (const step of steps) byKind.set(step.kind, [...(byKind.get(step.kind) ?? []), step]);
   let requests = 0;
-  for (const [kind, ofKind] of byKind) requests += registry.get(kind)!.writeRequests(ofKind);
+  let index = 0;
+  while (index < steps.length) {
+    const kind = steps[index]!.kind;
+    const run: PlanStep[] = [];
+    for (; index < steps.length && steps[index]!.kind === kind; index += 1) run.push(steps[index]!);
+    requests += registry.get(kind)!.writeRequests(run);
+  }
   return requests;
 }
 

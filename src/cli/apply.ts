@@ -125,6 +125,7 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connecti
     io.stdout(options.json ? dryRunJson(checked, client.stats().requests) : renderDryRun(checked, client.stats().requests, { color }));
     return 0;
   }
+  if (!options.json && checked.runnable.length > 0) io.stdout(`${applyCostLine(applyCost(checked.runnable, client))}\n`);
   return execute(checked.runnable, checked.alreadyApplied, { ...connection, live, reread: rereader(observation, api) }, options, io);
 }
 

@@ -9,7 +9,9 @@ import { makePlan } from '../plan/planner.js';
 import { savePlan } from '../plan/planFile.js';
 import { checkTargets, parseSelectors, type Targeting } from '../plan/targeting.js';
 import { isDestructive, type Plan } from '../plan/types.js';
-import { renderPlan } from '../render/human.js';
+import { applyCost } from '../apply/cost.js';
+import { renderPlan, type ApplyCost } from '../render/human.js';
+import { ReadProgress } from '../render/progress.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
 import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, sameTarget, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
 
@@ -39,8 +41,12 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
     const parsed = targetingOf(options);
     const loaded = await loadForEnvironment(io, options);
     const targeting = checkTargets(parsed, loaded.config);
-    const { client, api } = connect(io, loaded, options);
+    // Long reads are told on stderr after ~2 s; stdout stays the plan.
+    const progress = new ReadProgress({ write: io.stderr, live: io.isTTY && !options.json, color: useColor(io, options.color) });
+    const { client, api } = connect(io, loaded, options, (event) => progress.clientEvent(event));
     let plan: Plan;
+    let cost: ApplyCost;
+    progress.start();
     try {
       ({ plan } = await makePlan({
         loaded,
@@ -50,11 +56,14 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
         requestCount: () => client.stats().requests,
         targeting,
       }));
+      // Applying reads the live state again (a saved plan is checked against it), then writes.
+      cost = applyCost(plan.steps, client, plan.requests);
     } finally {
+      progress.stop();
       await client.close();
     }
     if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out));
-    await emitPlan(plan, options, io);
+    await emitPlan(plan, { ...options, applyCost: cost }, io);
     if (options.out !== undefined && !options.json) io.stderr(`Saved the plan to ${options.out}. Apply it with: steward apply ${options.out}${sameTarget(options)}\n`);
     return planExitCode(plan, options.detailedExitcode === true);
   } catch (error) {
@@ -65,7 +74,7 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
 /** Prints the plan in the chosen form; `--markdown FILE` also writes it (e.g. a CI job summary). */
 export async function emitPlan(
   plan: Plan,
-  options: Pick<PlanOptions, 'json' | 'markdown' | 'color' | 'showAll' | 'purpose'>,
+  options: Pick<PlanOptions, 'json' | 'markdown' | 'color' | 'showAll' | 'purpose'> & { applyCost?: ApplyCost },
   io: CommandIo,
 ): Promise<void> {
   if (options.json) {
@@ -78,7 +87,14 @@ export async function emitPlan(
     io.stdout(renderPlanMarkdown(plan, options.purpose));
     return;
   }
-  io.stdout(renderPlan(plan, { color: useColor(io, options.color), showAll: options.showAll === true, purpose: options.purpose ?? 'plan' }));
+  io.stdout(
+    renderPlan(plan, {
+      color: useColor(io, options.color),
+      showAll: options.showAll === true,
+      purpose: options.purpose ?? 'plan',
+      ...(options.applyCost === undefined ? {} : { applyCost: options.applyCost }),
+    }),
+  );
 }
 
 /** 0 no changes; with detailed codes 2 changes and 3 destructive changes. */
