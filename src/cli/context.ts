@@ -33,6 +33,8 @@ export interface ConnectionOptions {
   color?: boolean;
   /** Overrides the environment's request budget (for a raised limit, or a local emulator). */
   requestsPerMinute?: number;
+  /** Seconds one request may take, retries included (else STEWARD_REQUEST_TIMEOUT, else 120). */
+  requestTimeout?: number;
   /** Machine output: stdout carries exactly one JSON document, whatever happens. */
   json?: boolean;
 }
@@ -147,15 +149,29 @@ export function connect(
     );
   }
   const requestsPerMinute = options.requestsPerMinute ?? loaded.environment.requestsPerMinute;
+  const timeoutMs = requestTimeoutMs(io, options);
   const client = new ApiClient({
     baseUrl: baseUrlOf(loaded, options),
     token,
     ...(requestsPerMinute === undefined ? {} : { requestsPerMinute }),
+    ...(timeoutMs === undefined ? {} : { requestTimeoutMs: timeoutMs }),
     // --debug logs every attempt; without it, only retries that make the user wait are told.
     ...(options.debug ? { log: (line: string) => io.stderr(`${line}\n`) } : { notice: (line: string) => io.stderr(`${line}\n`) }),
     ...(observe === undefined ? {} : { observe }),
   });
   return { client, api: new PlatformApi(client) };
+}
+
+/** The time limit of one request in ms: --request-timeout, else STEWARD_REQUEST_TIMEOUT (seconds), else the client's default. */
+function requestTimeoutMs(io: CommandIo, options: ConnectionOptions): number | undefined {
+  if (options.requestTimeout !== undefined) return options.requestTimeout * 1000;
+  const fromEnv = io.env.STEWARD_REQUEST_TIMEOUT;
+  if (fromEnv === undefined || fromEnv.trim() === '') return undefined;
+  const seconds = Number(fromEnv);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new StewardError('config.invalid-option', `STEWARD_REQUEST_TIMEOUT must be a number of seconds above 0, got ${JSON.stringify(fromEnv.slice(0, 20))}`, 'user');
+  }
+  return seconds * 1000;
 }
 
 /** Prints an error the way every command does (or its JSON envelope) and returns exit code 1. */

@@ -125,6 +125,12 @@ function positiveInteger(value: string): number {
   return number;
 }
 
+function positiveSeconds(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0) throw new InvalidArgumentError('expected a number of seconds above 0');
+  return number;
+}
+
 /** Options every plan-like command takes. */
 export function connectionOptions(command: Command): Command {
   return command
@@ -132,6 +138,7 @@ export function connectionOptions(command: Command): Command {
     .option('-e, --env <name>', 'environment to act on (required when the config declares several)')
     .option('--base-url <url>', "override the environment's base URL (e.g. a local emulator)")
     .option('--requests-per-minute <n>', "override the environment's request budget (default 60)", positiveInteger)
+    .option('--request-timeout <seconds>', 'give up on one request after this long, retries included (default 120; env STEWARD_REQUEST_TIMEOUT)', positiveSeconds)
     .option('--debug', 'log every API request (method, path, status, duration; tokens redacted) to stderr')
     .option('--no-color', 'never colour the output');
 }
