@@ -126,7 +126,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
             action: 'delete',
             before: pick(liveState(duplicate), keys),
             ref: { ...ownerRef(owner), routineId: duplicate.id },
-            reason: `${duplicate.id} is a copy identical to ${match.id}, the oldest, which is kept (duplicates: delete-identical)`,
+            reason: `${duplicate.id}: an identical copy of ${match.id}, the oldest, which is kept; duplicates: delete-identical`,
           });
         }
         for (const leftover of leftovers) {

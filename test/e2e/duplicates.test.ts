@@ -83,7 +83,7 @@ describe.each(EMULATOR_PROFILES)('existing duplicate routines (emulator profile 
 
     const plan = await steward.plan();
     expect(plan.code).toBe(EXIT.destructive);
-    for (const copy of copies) expect(plan.out).toContain(`${copy} is a copy identical to ${original!.id}, the oldest, which is kept (duplicates: delete-identical)`);
+    for (const copy of copies) expect(plan.out).toContain(`(${copy}: an identical copy of ${original!.id}, the oldest, which is kept; duplicates: delete-identical)`);
 
     const applied = await steward.apply();
     expect(applied.code).toBe(0);

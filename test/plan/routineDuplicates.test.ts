@@ -170,7 +170,7 @@ describe('a plan that meets duplicates', () => {
   it('with `duplicates: delete-identical`, plans the deletion of the identical copies, keeping the oldest', () => {
     const { steps } = planOffline({ routines: [{ ...digest, duplicates: 'delete-identical' }] }, own([newest, oldest, newer]));
     expect(summary(steps)).toEqual(['delete routines//Weekly digest#r-2', 'delete routines//Weekly digest#r-3']);
-    expect(steps[0]).toMatchObject({ ref: { routineId: 'r-2' }, reason: 'r-2 is a copy identical to r-1, the oldest, which is kept (duplicates: delete-identical)' });
+    expect(steps[0]).toMatchObject({ ref: { routineId: 'r-2' }, reason: 'r-2: an identical copy of r-1, the oldest, which is kept; duplicates: delete-identical' });
   });
 
   it('deletes nothing when no copy matches the config, even with the opt-in', () => {
