@@ -1,5 +1,7 @@
 // `steward export` against the emulator: the YAML it writes, and the promise that matters — put
-// beside the environments file, it validates and plans to no changes, for every kind.
+// beside the environments file, it validates and plans to no changes, for every kind; against both
+// emulator profiles. Where the organization key is tied to no user (other profile), it has no
+// routines of its own: its creator's routines are exported like any owner's, with `owner:`.
 import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,11 +10,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load.js';
 import { KINDS, type Kind } from '../../src/config/types.js';
 import { Deployments, planDirectory, type EnvironmentName } from './deployments.js';
+import { KEY_CREATOR, keyHasUser, PROFILES } from './helpers.js';
 
 let deployments: Deployments;
-beforeEach(async () => {
-  deployments = await Deployments.start();
-});
 afterEach(async () => {
   await deployments.close();
 });
@@ -39,9 +39,18 @@ function stable(yaml: string, environment: EnvironmentName): string {
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/, 'TIME');
 }
 
-describe('steward export', () => {
+describe.each(PROFILES)('steward export (%s profile)', (profile) => {
+  beforeEach(async () => {
+    deployments = await Deployments.start({ profile });
+  });
+  const own = keyHasUser({ profile });
+  /** --owner for the routines of the key's creator and Grace: the creator needs naming only where the key has no user. */
+  const owners = own ? ['grace@acme.example'] : [KEY_CREATOR, 'grace@acme.example'];
+  /** The `owner:` line of the creator's routines: none where they are the key's own. */
+  const creatorLine = own ? '' : `    owner: ${KEY_CREATOR}\n`;
+
   it('writes the live state as configuration: users by e-mail, models as ${var.…}, every field, nothing server-managed', async () => {
-    const exported = await deployments.export('production', { owner: ['grace@acme.example'] });
+    const exported = await deployments.export('production', { owner: owners });
     expect(exported.code).toBe(0);
     // No steward.schema.json beside the config (a temporary copy): no $schema line, and a note says how to add one.
     expect(exported.err).toMatch(/^Note: no steward.schema.json in \S+ or above it, so the YAML has no \$schema line for editors; add one with: npx steward schema > \S+steward.schema.json\nExported creditControls, userCreditLimits, routines, labels, documentLabels of production with \d+ API requests\.\n$/);
@@ -72,7 +81,7 @@ userCreditLimits:
 
 routines:
   - name: Daily pipeline check
-    description: null
+${creatorLine}    description: null
     prompt: List deals that moved stage yesterday.
     schedule: "0 8 ? * MON-FRI *"
     timezone: America/New_York
@@ -84,7 +93,7 @@ routines:
       recipientId: C0PIPELINE1
       slackRecipientType: channel
   - name: Old experiment
-    description: null
+${creatorLine}    description: null
     prompt: Compare campaign spend month over month.
     schedule: "0 6 1 * ? *"
     timezone: UTC
@@ -96,7 +105,7 @@ routines:
       recipientEmails: [ada@acme.example]
     paused: true
   - name: Weekly revenue digest
-    description: null
+${creatorLine}    description: null
     prompt: Summarise last week's revenue by region and call out anomalies.
     schedule: "0 9 ? * MON *"
     timezone: Europe/Berlin
@@ -154,8 +163,8 @@ labels:
   });
 
   it('writes the same file for both deployments, whose ids differ: only the header says where it came from', async () => {
-    const production = await deployments.export('production', { owner: ['grace@acme.example'] });
-    const playground = await deployments.export('playground', { owner: ['grace@acme.example'] });
+    const production = await deployments.export('production', { owner: owners });
+    const playground = await deployments.export('playground', { owner: owners });
     const body = (yaml: string) => yaml.slice(yaml.indexOf('version: 1'));
     expect(body(playground.out)).toBe(body(production.out));
     expect(playground.out).toContain('from environment playground');
@@ -166,7 +175,11 @@ labels:
     const { byRoute } = deployments.production.stats();
     expect(byRoute['GET /api/v1/documents']).toBe(4); // draft, finance, legacy-kpis, marketing; not obsolete
     expect(byRoute['GET /api/v1/labels']).toBe(1);
-    expect(byRoute['GET /api/v1/ai/routines']).toBe(1);
+    // The key's own routines; where it has none (other), those of the owners the config names (its
+    // creator and Grace). SCIM: one look-up per user with a limit (4); where the owners are read,
+    // one per owner's e-mail as well, Grace's serving her limit too.
+    expect(byRoute['GET /api/v1/ai/routines']).toBe(own ? 1 : 2);
+    expect(byRoute['GET /api/scim/v2/Users']).toBe(own ? 4 : 5);
     expect(byRoute['GET /api/v1/ai/credit-controls/users']).toBe(1);
     expect(byRoute['GET /api/v1/ai/credit-controls']).toBe(1);
     expect(Object.keys(byRoute).filter((route) => route.includes('{'))).toEqual([]);
@@ -182,7 +195,7 @@ labels:
         });
       }
       it(`every kind together, with another user's routines, from ${environment}`, async () => {
-        await expectRoundTrip(environment, { owner: ['grace@acme.example'] });
+        await expectRoundTrip(environment, { owner: owners });
       });
     }
 
@@ -194,15 +207,15 @@ labels:
 
     it('after the gitops example is applied', async () => {
       expect((await deployments.apply('production')).code).toBe(0);
-      const yaml = await expectRoundTrip('production', { owner: ['grace@acme.example'] });
+      const yaml = await expectRoundTrip('production', { owner: owners });
       expect(yaml).toContain('  - name: board-kpis\n');
-      expect(yaml).toContain('  - name: Monthly marketing recap\n    description: Campaign results for the marketing lead, first of the month.\n');
+      expect(yaml).toContain(`  - name: Monthly marketing recap\n${creatorLine}    description: Campaign results for the marketing lead, first of the month.\n`);
       expect(yaml).toContain('  - email: margaret@acme.example\n    creditLimit: 300\n');
       expect(yaml).not.toContain('analyst01');
     });
 
     it('keeps live text that looks like a variable reference as text', async () => {
-      const created = await deployments.call('production', 'POST', '/api/v1/ai/routines', {
+      const created = await deployments.call('production', 'POST', `/api/v1/ai/routines?userId=${deployments.production.state.userId(KEY_CREATOR)}`, {
         name: 'Template test',
         prompt: 'Explain what ${var.salesModelId} means here.',
         schedule: '0 9 ? * MON *',
@@ -219,7 +232,7 @@ labels:
       const directory = await mkdtemp(join(tmpdir(), 'steward-no-marketing-'));
       const environments = await readFile(join(deployments.gitops, 'environments.yaml'), 'utf8');
       await writeFile(join(directory, 'environments.yaml'), environments.replace(/\n\s+marketingModelId: .*/g, ''));
-      const exported = await deployments.export('production', { config: directory, kind: ['routines'] });
+      const exported = await deployments.export('production', { config: directory, kind: ['routines'], ...(own ? {} : { owner: [KEY_CREATOR] }) });
       expect(exported.code).toBe(0);
       expect(exported.err).toContain(
         'Warning: routine "Old experiment": modelId a3d9c1e7-2f4b-4e8a-b6c5-0d1e2f3a4b5c is written as a literal id because no variable of environment production holds it',
@@ -294,7 +307,7 @@ labels:
     });
 
     it('refuses two live routines of one name, which a configuration cannot hold', async () => {
-      const created = await deployments.call('production', 'POST', '/api/v1/ai/routines', {
+      const created = await deployments.call('production', 'POST', `/api/v1/ai/routines?userId=${deployments.production.state.userId(KEY_CREATOR)}`, {
         name: 'Old experiment',
         prompt: 'Again.',
         schedule: '0 9 ? * MON *',
@@ -305,7 +318,7 @@ labels:
       expect(created.status).toBe(200);
       const result = await deployments.export('production', { kind: ['routines'] });
       expect(result.code).toBe(1);
-      expect(result.err).toContain('two live routines are named "Old experiment" (both owned by the API key\'s user)');
+      expect(result.err).toContain(`two live routines are named "Old experiment" (both owned by ${own ? 'the API key\'s user' : KEY_CREATOR})`);
     });
   });
 });
