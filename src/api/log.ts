@@ -3,28 +3,56 @@
 
 export const REDACTED = '[REDACTED]';
 
-/** Removes one secret (and its encoded forms) plus any bearer credential from text. */
+/**
+ * Removes one secret (and its encoded forms) plus any bearer credential from text. The forms:
+ * the secret itself in any letter case (so its hex form in either case too), URL- and
+ * JSON-escaped, and base64 / base64url of the secret and of `Bearer <secret>` and the basic-auth
+ * pairs, at each of the three alignments a base64 stream can give it (a server may encode a
+ * whole header or body that contains it).
+ */
 export class Redactor {
   // A private field, so inspecting any object that holds a Redactor never shows the secret.
-  readonly #secrets: string[];
+  readonly #pattern: RegExp | undefined;
 
   constructor(secret: string) {
     const forms = new Set<string>([secret]);
     forms.add(encodeURIComponent(secret));
     forms.add(encodeURIComponent(secret).replace(/%20/g, '+'));
     forms.add(JSON.stringify(secret).slice(1, -1));
-    forms.add(Buffer.from(secret, 'utf8').toString('base64'));
-    forms.add(Buffer.from(secret, 'utf8').toString('base64url'));
+    const bytes = Buffer.from(secret, 'utf8');
+    forms.add(bytes.toString('hex'));
+    for (const wrapped of [secret, `Bearer ${secret}`, `${secret}:`, `:${secret}`]) {
+      const data = Buffer.from(wrapped, 'utf8');
+      forms.add(data.toString('base64'));
+      forms.add(data.toString('base64').replace(/=+$/, ''));
+      forms.add(data.toString('base64url'));
+    }
+    // Inside a longer base64 stream the secret starts at byte offset 0, 1 or 2 of a 3-byte
+    // group; the characters that depend on its bytes alone are the same whatever surrounds it.
+    if (bytes.length >= 6) {
+      for (const shift of [0, 1, 2]) {
+        const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+        const core = encoded.slice(shift === 0 ? 0 : 4, Math.floor((shift + bytes.length) / 3) * 4);
+        if (core.length >= 8) {
+          forms.add(core);
+          forms.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+        }
+      }
+    }
     // Longest first, so a form containing another is replaced whole.
-    this.#secrets = [...forms].filter((form) => form.length > 0).sort((a, b) => b.length - a.length);
+    const sorted = [...forms].filter((form) => form.length > 0).sort((a, b) => b.length - a.length);
+    this.#pattern = sorted.length === 0 ? undefined : new RegExp(sorted.map(escapeRegExp).join('|'), 'gi');
   }
 
   /** Returns the text with every form of the secret and every `Bearer …` value replaced. */
   redact(text: string): string {
-    let out = text;
-    for (const secret of this.#secrets) out = out.split(secret).join(REDACTED);
+    const out = this.#pattern === undefined ? text : text.replace(this.#pattern, REDACTED);
     return out.replace(/(Bearer\s+)(?!\[REDACTED\])\S+/gi, `$1${REDACTED}`);
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** One attempt of one request, as the request log shows it. */

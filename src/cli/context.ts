@@ -5,11 +5,13 @@ import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ApiClient, type ClientEvent } from '../api/client.js';
+import { Redactor } from '../api/log.js';
 import { PlatformApi } from '../api/platform.js';
 import { loadConfig } from '../config/load.js';
 import type { Diagnostic, LoadedConfig } from '../config/types.js';
-import { StewardError, toErrorEnvelope } from '../errors.js';
+import { StewardError, toErrorEnvelope, type ErrorEnvelope } from '../errors.js';
 import { diagnosticToJson, githubAnnotations, renderDiagnostics } from '../render/diagnostics.js';
+import { inertJson, terminalText } from '../render/inert.js';
 
 /** Where a command reads and writes; tests pass their own. */
 export interface CommandIo {
@@ -148,6 +150,7 @@ export function connect(
       { hint: `export ${variable}=<token> (in CI, from a secret)` },
     );
   }
+  redactOutput(io, token);
   const requestsPerMinute = options.requestsPerMinute ?? loaded.environment.requestsPerMinute;
   const timeoutMs = requestTimeoutMs(io, options);
   const client = new ApiClient({
@@ -174,15 +177,39 @@ function requestTimeoutMs(io: CommandIo, options: ConnectionOptions): number | u
   return seconds * 1000;
 }
 
+/**
+ * From the moment a command holds a token, everything it writes passes the token's Redactor:
+ * names, messages and errors may quote a server that echoes the token in any form.
+ */
+function redactOutput(io: CommandIo, token: string): void {
+  const redactor = new Redactor(token);
+  const { stdout, stderr } = io;
+  io.stdout = (text) => stdout(redactor.redact(text));
+  io.stderr = (text) => stderr(redactor.redact(text));
+}
+
 /** Prints an error the way every command does (or its JSON envelope) and returns exit code 1. */
 export function reportError(io: CommandIo, error: unknown, json: boolean): number {
+  const envelope = toErrorEnvelope(error).error;
+  annotate(io, positionedDiagnostics(envelope), json);
   if (json) {
-    io.stdout(`${JSON.stringify(toErrorEnvelope(error), null, 2)}\n`);
+    io.stdout(`${inertJson(JSON.stringify(toErrorEnvelope(error), null, 2))}\n`);
     return 1;
   }
-  const envelope = toErrorEnvelope(error).error;
-  io.stderr(`Error: ${positionPrefix(envelope.position)}${envelope.message}\n${envelope.hint ? `Hint: ${envelope.hint}\n` : ''}`);
+  // Messages may quote the server or the config: each line is made inert for the terminal.
+  const inert = (text: string) => text.split('\n').map(terminalText).join('\n');
+  io.stderr(`Error: ${positionPrefix(envelope.position)}${inert(envelope.message)}\n${envelope.hint ? `Hint: ${inert(envelope.hint)}\n` : ''}`);
   return 1;
+}
+
+/** An error about declared objects as one diagnostic per position, for GitHub annotations. */
+function positionedDiagnostics(envelope: ErrorEnvelope['error']): Diagnostic[] {
+  const positions = Array.isArray(envelope.positions) ? (envelope.positions as unknown[]) : [envelope.position];
+  return positions.flatMap((position) => {
+    if (positionPrefix(position) === '') return [];
+    const { file, line, col } = position as { file: string; line: number; col: number };
+    return [{ severity: 'error' as const, code: envelope.code, summary: envelope.message, ...(envelope.hint === undefined ? {} : { hint: envelope.hint }), location: { file, line, col } }];
+  });
 }
 
 /** `file:line:col: ` of an error about a declared object (`details.position`), or ''. */

@@ -1,6 +1,7 @@
 // Making a plan: preflight → resolve (e-mails → ids) → read the live state of the declared kinds
 // in parallel → diff (pure) → order. Only kinds the config declares are read.
 import type { PlatformApi } from '../api/platform.js';
+import { locateDeclared, requireDistinctUsers } from '../config/declared.js';
 import type { Kind, LoadedConfig } from '../config/types.js';
 import type { ResourceKind } from '../kinds/kind.js';
 import { orderSteps } from '../kinds/order.js';
@@ -48,11 +49,18 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   const kinds = selectKinds(registry, request.loaded, request.kinds).filter((kind) => only === undefined || only.includes(kind.kind));
   const readKinds = withReadDependencies(registry, kinds);
   const emails = readKinds.flatMap((kind) => kind.emails(config));
-  const whoami = await preflight(request.api, config, readKinds.map((kind) => kind.kind), emails);
+  const whoami = await preflight(request.api, config, readKinds.map((kind) => kind.kind), emails).catch((error: unknown) => {
+    throw locateDeclared(error, request.loaded);
+  });
   requireRoutineOwners(request.loaded, whoami, readKinds.map((kind) => kind.kind));
   const directory = new Directory(whoami.keyScope === 'organization' ? request.api : undefined, keyUser(whoami), whoami.keyScope);
-  await directory.resolveEmails(emails);
-  if (whoami.keyScope === 'organization') await directory.requireIds(readKinds.flatMap((kind) => kind.userIds?.(config) ?? []));
+  // Errors about declared users point at the config (file:line:col); see locateDeclared.
+  const located = (error: unknown) => {
+    throw locateDeclared(error, request.loaded, directory);
+  };
+  await directory.resolveEmails(emails).catch(located);
+  if (whoami.keyScope === 'organization') await directory.requireIds(readKinds.flatMap((kind) => kind.userIds?.(config) ?? [])).catch(located);
+  if (readKinds.some((kind) => kind.kind === 'userCreditLimits')) requireDistinctUsers(request.loaded, directory);
   const desired: DesiredState = {};
   for (const kind of readKinds) desired[kind.kind] = kind.desired({ config, environment, directory });
   const live = await readLive(readKinds, { api: request.api, directory }, desired);
