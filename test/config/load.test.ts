@@ -1,10 +1,12 @@
 // loadConfig and validateConfig: environment selection, merging, interpolation into typed
 // values, defaults, the digest, positions of the loaded values, and every error at once.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveInstanceOrigin } from '../../src/api/url.js';
+import { MAX_FILE_BYTES } from '../../src/config/bytes.js';
 import { loadConfig, validateConfig } from '../../src/config/load.js';
 
 const temporary: string[] = [];
@@ -104,6 +106,7 @@ describe('loadConfig', () => {
           hint: 'pass --env production or --env playground',
         },
       ],
+      environments: ['production', 'playground'],
     });
   });
 
@@ -199,5 +202,73 @@ describe('validateConfig', () => {
     }
     const codes = (await validateConfig(directory, { processEnv: {} })).map((diagnostic) => diagnostic.code);
     expect(codes).toEqual(clientAccepts ? [] : ['environment.baseUrl']);
+  });
+});
+
+describe('what a configuration may hold', () => {
+  const header = 'version: 1\nenvironments:\n  production:\n    baseUrl: https://acme.example.com\n    tokenEnv: STEWARD_PRODUCTION_TOKEN\n';
+
+  it('refuses a file larger than MAX_FILE_BYTES before parsing it, at 1:1', async () => {
+    const padding = `# ${'x'.repeat(1000)}\n`.repeat(Math.ceil(MAX_FILE_BYTES / 1000) + 10);
+    const directory = await configDirectory({ 'steward.yaml': header + padding });
+    const diagnostics = await validateConfig(directory, { processEnv: {} });
+    expect(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.location?.line, diagnostic.location?.col])).toEqual([['config.tooLarge', 1, 1]]);
+    expect(diagnostics[0]!.summary).toMatch(/^the file is 5\.\d MiB; configuration files are at most 5\.0 MiB$/);
+  });
+
+  it('merges keys from an anchor (`<<: *name`), the entry’s own keys winning', async () => {
+    const directory = await configDirectory({
+      'steward.yaml': `${header}userCreditLimits:\n  - &analyst\n    email: ada@acme.example\n    creditLimit: 50\n  - <<: *analyst\n    email: linus@acme.example\n`,
+    });
+    const result = await loadConfig(directory, { processEnv: {} });
+    if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
+    expect(result.loaded.config.userCreditLimits).toEqual([
+      { email: 'ada@acme.example', creditLimit: 50 },
+      { email: 'linus@acme.example', creditLimit: 50 },
+    ]);
+  });
+
+  it('keeps a prompt written as a YAML block, with its line breaks and indentation', async () => {
+    const directory = await configDirectory({
+      'steward.yaml': `${header}    variables:\n      model: 5b0e7a52-6c1d-4f3a-9e2b-8d7c6b5a4f30\nroutines:\n  - name: Digest\n    prompt: |\n      Revenue by region.\n      \tOne line per region.\n    schedule: "0 8 ? * MON *"\n    timezone: UTC\n    modelId: \${var.model}\n    destination: {type: email, recipientEmails: [ada@acme.example]}\n`,
+    });
+    const result = await loadConfig(directory, { processEnv: {} });
+    if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
+    expect(result.loaded.config.routines?.[0]?.prompt).toBe('Revenue by region.\n\tOne line per region.\n');
+  });
+
+  it('holds e-mails and uuids lower-cased, so letter case alone never makes a change', async () => {
+    const directory = await configDirectory({
+      'steward.yaml': `${header}userCreditLimits:\n  - email: Grace@ACME.example\n    creditLimit: 1\n  - userId: 7D1C3B2A-0000-4000-8000-00000000000A\n    creditLimit: 2\nroutines:\n  - name: Digest\n    owner: Ada@Acme.Example\n    prompt: Revenue.\n    schedule: "0 8 ? * MON *"\n    timezone: UTC\n    modelId: 5B0E7A52-6C1D-4F3A-9E2B-8D7C6B5A4F30\n    destination: {type: email, recipientEmails: [Linus@Acme.Example], userGroupIds: [3F2C9A1E-8B7D-4C6A-9E5F-1A2B3C4D5E6F]}\n`,
+    });
+    const result = await loadConfig(directory, { processEnv: {} });
+    if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
+    const { config } = result.loaded;
+    expect(config.userCreditLimits).toEqual([
+      { email: 'grace@acme.example', creditLimit: 1 },
+      { userId: '7d1c3b2a-0000-4000-8000-00000000000a', creditLimit: 2 },
+    ]);
+    expect(config.routines?.[0]).toMatchObject({
+      owner: 'ada@acme.example',
+      modelId: '5b0e7a52-6c1d-4f3a-9e2b-8d7c6b5a4f30',
+      destination: { recipientEmails: ['linus@acme.example'], userGroupIds: ['3f2c9a1e-8b7d-4c6a-9e5f-1a2b3c4d5e6f'] },
+    });
+  });
+
+  it('accepts every example configuration: the limits leave real configurations alone', async () => {
+    for (const example of ['gitops', 'single']) {
+      if (!existsSync(`examples/${example}`)) continue; // examples/ci holds workflows, not a configuration
+      const errors = (await validateConfig(`examples/${example}`, { processEnv: {} })).filter((diagnostic) => diagnostic.severity === 'error');
+      expect(errors).toEqual([]);
+    }
+  });
+
+  it('names a configuration path that is a dangling symbolic link as one', async () => {
+    const directory = await configDirectory({});
+    await symlink(join(directory, 'gone.yaml'), join(directory, 'steward.yaml'));
+    const [diagnostic] = await validateConfig(join(directory, 'steward.yaml'), { processEnv: {} });
+    expect(diagnostic).toMatchObject({ code: 'config.danglingLink' });
+    expect(diagnostic!.summary).toContain('is a symbolic link to');
+    expect(diagnostic!.summary).toContain('which does not exist');
   });
 });
