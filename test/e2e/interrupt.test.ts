@@ -1,0 +1,139 @@
+// Long applies you can watch and interrupt: each step's line appears as the step finishes, a
+// heartbeat tells a rate-limit wait, and an interrupt stops between writes (exit 130), naming what
+// was done and what was not started; running apply again finishes exactly the rest.
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ClientEvent } from '../../src/api/client.js';
+import { ApplyStop } from '../../src/apply/stop.js';
+import { runApply, type ApplyOptions } from '../../src/cli/apply.js';
+import { EXIT } from '../../src/cli/plan.js';
+import { captureIo, gitopsAgainstDemo, PRODUCTION_TOKEN, type Result, type Steward } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+let steward: Steward | undefined;
+afterEach(async () => {
+  await steward?.emulator.close();
+  steward = undefined;
+});
+
+/** apply in-process with hooks: `stopAfterWrite` stops the run as a SIGINT would once that many writes were answered. */
+async function applyWith(steward: Steward, options: Partial<ApplyOptions>, stopAfterWrite?: number): Promise<Result> {
+  const io = captureIo(steward.env, steward.directory);
+  const stop = new ApplyStop();
+  let writes = 0;
+  const observe = (event: ClientEvent) => {
+    if (event.type !== 'response' || event.method === 'GET') return;
+    writes += 1;
+    if (writes === stopAfterWrite) stop.stop({ kind: 'interrupt', signal: 'SIGINT' });
+  };
+  const code = await runApply(undefined, { config: steward.directory, env: 'production', baseUrl: steward.emulator.url, autoApprove: true, ...options }, io, { stop, observe });
+  return io.result(code);
+}
+
+interface JsonReport {
+  results: { id: string; status: string; notStarted?: boolean }[];
+  stopped?: { signal: string };
+}
+
+describe('interrupting an apply', () => {
+  it.each([1, 4, 8, 12, 15])('after write %i: stops before the next write, names what was not started, and a re-run does only the rest', async (position) => {
+    steward = await gitopsAgainstDemo();
+    const first = await applyWith(steward, { json: true }, position);
+    expect(first.code).toBe(130);
+    const report = JSON.parse(first.out) as JsonReport;
+    expect(report.stopped).toEqual({ signal: 'SIGINT' });
+    const notStarted = report.results.filter((result) => result.notStarted).map((result) => result.id);
+    const done = report.results.filter((result) => result.status === 'done').map((result) => result.id);
+    expect(notStarted.length).toBeGreaterThan(0);
+    expect(done.length + notStarted.length).toBe(report.results.length);
+    // The write in flight finishes (a replacement's two requests are one step); nothing after it.
+    const writesAfterStop = steward.emulator.stats().writes - position;
+    expect(writesAfterStop).toBeLessThanOrEqual(1);
+
+    const second = await applyWith(steward, { json: true });
+    expect(second.code).toBe(0);
+    const rest = (JSON.parse(second.out) as JsonReport).results;
+    expect(rest.map((result) => result.id).sort()).toEqual([...notStarted].sort());
+    expect(rest.every((result) => result.status === 'done')).toBe(true);
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  });
+
+  it('tells a person what was done, what was not started, and how to finish', async () => {
+    steward = await gitopsAgainstDemo();
+    const result = await applyWith(steward, {}, 3);
+    expect(result.code).toBe(130);
+    const done = result.out.split('\n').filter((line) => line.startsWith('  done '));
+    expect(done).toHaveLength(3);
+    expect(result.out).toMatch(/\nNot started: apply was interrupted \(SIGINT\) \(15 steps\):\n {2}~ {3}label "finance"\n/);
+    expect(result.out).toContain('Apply: 3 done, 0 already applied, 0 failed, 0 skipped, 15 not started.');
+    expect(result.out).toContain(`Interrupted (SIGINT): the write in flight was finished and no new one started; 15 steps were not started. Running \`steward apply --env production --config ${steward.directory} --base-url ${steward.emulator.url}\` again finishes the rest.`);
+  });
+});
+
+describe('watching an apply', () => {
+  it('prints a heartbeat while the server rate-limits, and each step as it finishes', async () => {
+    // A server allowing 10 requests per 1-second window, and a steward configured for far more.
+    steward = await gitopsAgainstDemo({ requestsPerMinute: 10, rateLimitWindow: 'fixed', rateLimitWindowMs: 1000 });
+    const result = await applyWith(steward, {});
+    expect(result.code).toBe(0);
+    const heartbeat = result.out.split('\n').find((line) => /^… \d+ of 18 steps done, .* elapsed, .* left; waiting \d+s: the server's rate limit answered 429/.test(line));
+    expect(heartbeat).toBeDefined();
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  });
+});
+
+describe('a real steward process', () => {
+  let built: string;
+  beforeAll(async () => {
+    // Compile the sources into a scratch package (the checkout's dist/ is left alone).
+    built = await mkdtemp(join(tmpdir(), 'steward-built-'));
+    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(built, 'dist')]).catch(() => undefined);
+    await cp(join(ROOT, 'package.json'), join(built, 'package.json'));
+    await symlink(join(ROOT, 'node_modules'), join(built, 'node_modules'));
+    await symlink(join(ROOT, 'schemas'), join(built, 'schemas'));
+    await writeFile(join(built, 'README.md'), 'scratch build for a test\n');
+  }, 120_000);
+
+  it('over a pipe: prints the first step before the last write is sent, and stops on SIGINT with exit 130', async () => {
+    steward = await gitopsAgainstDemo({ latencyMs: 150 });
+    const emulator = steward.emulator;
+    const child = spawn(process.execPath, [join(built, 'dist/cli/main.js'), 'apply', '--auto-approve', '--config', steward.directory, '--env', 'production', '--base-url', emulator.url], {
+      env: { PATH: process.env.PATH, STEWARD_PRODUCTION_TOKEN: PRODUCTION_TOKEN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    let writesWhenFirstLineCame: number | undefined;
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (writesWhenFirstLineCame === undefined && /^ {2}done /m.test(out)) {
+        writesWhenFirstLineCame = emulator.stats().writes;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (exitCode) => resolve(exitCode)));
+    expect(err).toContain('Interrupted (SIGINT): no new write starts; finishing the write in flight.');
+    expect(code).toBe(130);
+    // The first line came while most writes were still to be sent.
+    expect(writesWhenFirstLineCame).toBeDefined();
+    expect(writesWhenFirstLineCame!).toBeLessThan(16);
+    expect(out).toMatch(/\nNot started: apply was interrupted \(SIGINT\) \(\d+ steps\):\n/);
+    expect(out).toContain('Interrupted (SIGINT): the write in flight was finished and no new one started;');
+    expect(emulator.stats().writes).toBeLessThan(16);
+
+    // Running apply again finishes the rest.
+    const again = await applyWith(steward, {});
+    expect(again.code).toBe(0);
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  }, 60_000);
+});
