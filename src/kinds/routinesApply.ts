@@ -41,7 +41,9 @@ export function routineWriteRequests(steps: readonly PlanStep[]): number {
         break;
     }
   }
-  return requests;
+  // After creating, one list per owner to settle a race with a concurrent run (routineRaces.ts).
+  const creators = steps.filter((step) => step.action === 'create' || step.action === 'replace');
+  return requests + new Set(creators.map((step) => step.ref.ownerId ?? '')).size;
 }
 
 /**

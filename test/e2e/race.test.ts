@@ -84,6 +84,15 @@ async function race(steward: Steward, run: number): Promise<number> {
     for (const [name, count] of counts.removed) removed.set(name, (removed.get(name) ?? 0) + count);
   }
   for (const [name, count] of made) expect(count - (removed.get(name) ?? 0), `run ${run}: routine "${name}"`).toBe(1);
+
+  // A label name is unique on the server: of two creates one is answered 409, which is judged
+  // by reading back, so at most one report says the run created it and the other finds it done.
+  const labelCreates = results.flatMap((result) => stepsOf(result).filter((step) => step.id.startsWith('labels/') && step.action === 'create'));
+  for (const id of new Set(labelCreates.map((step) => step.id))) {
+    const statuses = labelCreates.filter((step) => step.id === id).map((step) => step.status).sort();
+    expect(statuses.filter((status) => status === 'done').length, `run ${run}: ${id}`).toBeLessThanOrEqual(1);
+    expect(statuses.every((status) => status === 'done' || status === 'already-applied'), `run ${run}: ${id}`).toBe(true);
+  }
   return [...removed.values()].reduce((sum, count) => sum + count, 0);
 }
 
