@@ -1,17 +1,22 @@
 // Saved plans (`plan --out FILE`, `apply FILE`). A plan file records the environment, the base
 // URL and the config's digest, never a token; apply refuses it against anything else.
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { StewardError } from '../errors.js';
 import { isDeepStrictEqual } from 'node:util';
 import { ACTION_SEVERITY, PLAN_FORMAT_VERSION, type Plan, type PlanStep } from './types.js';
 
-/** Writes the plan as JSON (atomically: a half-written plan file is never left behind). */
+/**
+ * Writes the plan as JSON, atomically: the plan goes to a temporary file beside it, renamed over
+ * the target only once complete, so an interrupted `plan --out` leaves the old file (or none),
+ * never half a plan that a later `apply` would refuse or misread.
+ */
 export async function savePlan(plan: Plan, path: string): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
     await writeFile(temporary, `${JSON.stringify(plan, null, 2)}\n`, { mode: 0o600 });
     await rename(temporary, path);
   } catch (error) {
+    await rm(temporary, { force: true });
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'its directory does not exist' : (error as Error).message;
     throw new StewardError('plan-file.unwritable', `cannot write the plan file ${path}: ${reason}`, 'user');
   }

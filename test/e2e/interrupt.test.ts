@@ -2,7 +2,7 @@
 // heartbeat tells a rate-limit wait, and an interrupt stops between writes (exit 130), naming what
 // was done and what was not started; running apply again finishes exactly the rest.
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,4 +136,30 @@ describe('a real steward process', () => {
     expect(again.code).toBe(0);
     expect((await steward.plan()).code).toBe(EXIT.ok);
   }, 60_000);
+
+  it('interrupted during plan --out, leaves the plan file as it was, never half of a new one', async () => {
+    steward = await gitopsAgainstDemo({ latencyMs: 200 });
+    const planFile = join(steward.directory, 'plan.json');
+    expect((await steward.plan({ out: planFile })).code).toBe(EXIT.destructive);
+    const before = await readFile(planFile, 'utf8');
+    const child = spawn(process.execPath, [join(built, 'dist/cli/main.js'), 'plan', '--out', planFile, '--config', steward.directory, '--env', 'production', '--base-url', steward.emulator.url], {
+      env: { PATH: process.env.PATH, STEWARD_PRODUCTION_TOKEN: PRODUCTION_TOKEN },
+      stdio: 'ignore',
+    });
+    const emulator = steward.emulator;
+    // Interrupt once it is reading the live state.
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (emulator.stats().requests > 0) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 20);
+    });
+    child.kill('SIGINT');
+    const signal = await new Promise<string | null>((resolve) => child.on('exit', (_code, received) => resolve(received)));
+    expect(signal).toBe('SIGINT');
+    expect(await readFile(planFile, 'utf8')).toBe(before);
+    expect((await readdir(steward.directory)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  }, 30_000);
 });
