@@ -157,6 +157,7 @@ report() {
   output has-changes "$changes"
   output has-destroys "$destroys"
   if [ "$command_name" != "apply" ] && [ "$command_name" != "validate" ] && [ -f "$file" ]; then output plan-file "$file"; else output plan-file ""; fi
+  if [ -f "$WORK/summary.md" ]; then output summary-file "$WORK/summary.md"; else output summary-file ""; fi
   if [ -f "$WORK/summary.md" ]; then
     cat "$WORK/summary.md" >> "$GITHUB_STEP_SUMMARY"
   elif [ "$command_name" = "apply" ] && [ -s "$WORK/stdout" ]; then

@@ -29,7 +29,13 @@ describe('plan on a pull request', () => {
     expect(first.calls.steward).toEqual([
       ['plan', '--config', 'steward', '--env', 'production', '--detailed-exitcode', '--out', `${job.temp}/steward/plan.json`, '--markdown', `${job.temp}/steward/summary.md`],
     ]);
-    expect(first.outputs).toEqual({ 'exit-code': '2', 'has-changes': 'true', 'has-destroys': 'false', 'plan-file': `${job.temp}/steward/plan.json` });
+    expect(first.outputs).toEqual({
+      'exit-code': '2',
+      'has-changes': 'true',
+      'has-destroys': 'false',
+      'plan-file': `${job.temp}/steward/plan.json`,
+      'summary-file': `${job.temp}/steward/summary.md`,
+    });
     expect(first.summary).toBe('### steward plan for `production`\n\n**Plan: 1 to add.**\n');
     expect(first.stdout).toContain('Commented the plan on pull request #12.');
     const [human, bot] = await job.comments();
@@ -112,7 +118,7 @@ describe('apply of a downloaded plan', () => {
     });
     expect(result.code).toBe(0);
     expect(result.calls.steward).toEqual([['apply', 'reviewed/plan.json', '--config', 'steward']]);
-    expect(result.outputs).toEqual({ 'exit-code': '0', 'has-changes': 'false', 'has-destroys': 'false', 'plan-file': '' });
+    expect(result.outputs).toEqual({ 'exit-code': '0', 'has-changes': 'false', 'has-destroys': 'false', 'plan-file': '', 'summary-file': '' });
     // The fence is longer than any run of backticks in the report, so nothing in it closes the block.
     expect(result.summary).toBe(`### steward apply\n\n\`\`\`\`text\n${report}\`\`\`\`\n`);
     expect(result.stdout).toContain(report);
@@ -216,7 +222,7 @@ describe('action.yml', () => {
   it('is a composite action with the inputs and outputs the recipes use', () => {
     expect(action.runs.using).toBe('composite');
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['command', 'config', 'environment', 'args', 'token', 'token-env', 'plan-file', 'comment', 'github-token']));
-    expect(Object.keys(action.outputs)).toEqual(['exit-code', 'has-changes', 'has-destroys', 'plan-file']);
+    expect(Object.keys(action.outputs)).toEqual(['exit-code', 'has-changes', 'has-destroys', 'plan-file', 'summary-file']);
   });
 
   it('passes every input the script reads, and keeps expressions out of scripts', async () => {
