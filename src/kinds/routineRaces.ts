@@ -4,6 +4,7 @@
 // write: it is reported the moment it is done, it starts only while the run is not stopped, and
 // a 404 (the other run deleted it first) is read back and judged already done.
 import type { Routine } from '../api/types.js';
+import { StewardError } from '../errors.js';
 import { pick } from '../plan/fields.js';
 import type { DeleteStep, PlanStep } from '../plan/types.js';
 import type { ApplyContext } from './kind.js';
@@ -24,10 +25,19 @@ export async function settleRaces(created: readonly CreatedByStep[], context: Ap
   const attempted: DeleteStep[] = [];
   const owners = [...new Set(created.map((routine) => routine.ownerId))];
   for (const ownerId of owners) {
-    const listed: Routine[] = [];
+    const mine = created.filter((candidate) => candidate.ownerId === ownerId);
     const options = ownerId === undefined ? undefined : { userId: ownerId };
-    for await (const routine of context.api.listRoutines(options)) listed.push(routine);
-    for (const routine of created.filter((candidate) => candidate.ownerId === ownerId)) {
+    const listed: Routine[] = [];
+    try {
+      for await (const routine of context.api.listRoutines(options)) listed.push(routine);
+    } catch (error) {
+      // Not silent: the run reports it (and fails), and the next plan shows any copy left.
+      const step = uncheckedStep(mine);
+      attempted.push(step);
+      await context.attempt([step], () => Promise.reject(uncheckedError(mine, error)));
+      continue;
+    }
+    for (const routine of mine) {
       const verdict = settleRace(routine, listed);
       if (verdict.kind === 'gone') continue;
       for (const twin of verdict.remove) {
@@ -38,6 +48,32 @@ export async function settleRaces(created: readonly CreatedByStep[], context: Ap
     }
   }
   return attempted;
+}
+
+/** Stands for the race check of `created` in the report when its list failed. */
+function uncheckedStep(created: readonly CreatedByStep[]): DeleteStep {
+  const first = created[0]!;
+  return {
+    id: `${first.step.id}#unchecked`,
+    kind: 'routines',
+    key: first.step.key,
+    dependsOn: [first.step.id],
+    ref: first.ownerId === undefined ? {} : { ownerId: first.ownerId },
+    action: 'delete',
+    before: {},
+    reason: 'looking for copies a concurrent apply made',
+  };
+}
+
+function uncheckedError(created: readonly CreatedByStep[], error: unknown): StewardError {
+  const names = created.map((routine) => `"${routine.state.name}"`).join(', ');
+  const message = error instanceof Error ? error.message : String(error);
+  return new StewardError(
+    'apply.race-unchecked',
+    `${message}; so steward could not look for copies of ${names}, which this run created, that a concurrent apply may have made too (the next plan shows any, with the way out)`,
+    'server',
+    { cause: error },
+  );
 }
 
 /** The deletion of a concurrent duplicate, worded for the report. */
