@@ -133,7 +133,7 @@ export class Transport {
     init: { method: string; headers: Record<string, string>; body: string | undefined },
     timeoutMs = this.options.timeoutMs,
   ): Promise<RawResponse> {
-    const capMs = Math.max(1, Math.min(timeoutMs, this.options.timeoutMs));
+    const capMs = Math.max(1, Math.ceil(Math.min(timeoutMs, this.options.timeoutMs)));
     const timeout = AbortSignal.timeout(capMs);
     const signal = AbortSignal.any([timeout, this.closing.signal]);
     let headersArrived = false;

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { collect } from '../../src/api/pagination.js';
 import { PlatformApi } from '../../src/api/platform.js';
-import { checkShape } from '../../src/api/shapes.js';
+import { checkShape, type ShapeName } from '../../src/api/shapes.js';
 import { datasetTokens, EMULATOR_PROFILES, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { apiKeyRecord, documentRecord, labelRecord, LAST_PAGE, routineRecord, scimUser, whoamiBody } from './wire.js';
 
@@ -71,6 +71,17 @@ describe('misfits, in one sentence', () => {
 
   it('keeps null meaningful where it means "unlimited": a credit limit must be there', () => {
     expect(misfit(checkShape('userCreditLimitList', { records: [{ userId: 'u1' }], pageInfo: LAST_PAGE }))).toBe('record 1 has no creditLimit');
+  });
+});
+
+describe('the schemas themselves', () => {
+  it('all compile in strict mode (an unknown keyword would throw here, not in a user run)', () => {
+    const names: ShapeName[] = [
+      'whoami', 'creditControls', 'userCreditLimitList', 'userCreditLimitPatchResult', 'entityGroupCreditLimitList',
+      'entityGroupCreditLimitPatchResult', 'routineList', 'routine', 'createdRoutine', 'deletedRoutine', 'routineRun',
+      'labelList', 'label', 'documentList', 'documentLabels', 'scimUserList', 'scimGroupList', 'apiKeyList',
+    ];
+    for (const name of names) expect(() => checkShape(name, {})).not.toThrow();
   });
 });
 
