@@ -133,6 +133,7 @@ export class ApplyProgress {
   private readonly ticker: Ticker;
   private done = 0;
   private readonly settled = new Set<string>();
+  private planned: Set<string> | undefined;
   private current: string | undefined;
   private waiting: string | undefined;
 
@@ -162,7 +163,9 @@ export class ApplyProgress {
   /** A step's outcome is known: its line now. Steps not started (after a stop) are told at the end. */
   settledStep({ step, outcome }: StepResult): void {
     this.settled.add(step.id);
-    this.done += 1;
+    // A step a kind added beyond the plan (a concurrent run's duplicate removed) has its line, not a count.
+    this.planned ??= new Set(this.steps.map((planned) => planned.id));
+    if (this.planned.has(step.id)) this.done += 1;
     if (outcome.status === 'skipped' && outcome.notStarted) {
       this.ticker.redraw();
       return;
