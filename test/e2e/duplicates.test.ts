@@ -74,18 +74,19 @@ describe.each(EMULATOR_PROFILES)('existing duplicate routines (emulator profile 
     );
   });
 
-  it('with duplicates: delete-identical, apply removes the identical copies, keeps the oldest, and the next plan is empty', async () => {
+  it('with duplicates: delete-identical, a reviewed plan removes the identical copies, keeps the oldest, and the next plan is empty', async () => {
     steward = await gitopsAgainstDemo({ profile });
     expect((await steward.apply()).code).toBe(0);
     const { routines: [original], ownerId } = namesakes(PIPELINE);
     const copies = [await copyThroughApi(original!, ownerId), await copyThroughApi(original!, ownerId)];
     await optIn();
 
-    const plan = await steward.plan();
+    const planFile = join(steward.directory, 'plan.json');
+    const plan = await steward.plan({ out: planFile });
     expect(plan.code).toBe(EXIT.destructive);
     for (const copy of copies) expect(plan.out).toContain(`(${copy}: an identical copy of ${original!.id}, the oldest, which is kept; duplicates: delete-identical)`);
 
-    const applied = await steward.apply();
+    const applied = await steward.apply(planFile);
     expect(applied.code).toBe(0);
     expect(namesakes(PIPELINE).routines.map((routine) => routine.id)).toEqual([original!.id]);
 
