@@ -25,6 +25,8 @@ export interface CommandIo {
   confirm?: (question: string) => Promise<boolean>;
   /** Asks for a line of text on the terminal (`steward init`); undefined when there is none. */
   ask?: (question: string) => Promise<string>;
+  /** Set once a command holds a token: removes it from text the command writes to files. */
+  redact?: (text: string) => string;
 }
 
 export interface ConnectionOptions {
@@ -184,8 +186,10 @@ function requestTimeoutMs(io: CommandIo, options: ConnectionOptions): number | u
 function redactOutput(io: CommandIo, token: string): void {
   const redactor = new Redactor(token);
   const { stdout, stderr } = io;
+  const earlier = io.redact;
   io.stdout = (text) => stdout(redactor.redact(text));
   io.stderr = (text) => stderr(redactor.redact(text));
+  io.redact = (text) => redactor.redact(earlier === undefined ? text : earlier(text));
 }
 
 /** Prints an error the way every command does (or its JSON envelope) and returns exit code 1. */

@@ -51,7 +51,7 @@ export async function runExport(options: ExportOptions, io: CommandIo): Promise<
       io.stderr(`${note}Exported ${kinds.join(', ')} of ${loaded.environmentName} with ${requests} API request${requests === 1 ? '' : 's'}.\n`);
       return 0;
     }
-    await writeAtomically(out, result.yaml).catch((error: NodeJS.ErrnoException) => {
+    await writeAtomically(out, io.redact === undefined ? result.yaml : io.redact(result.yaml)).catch((error: NodeJS.ErrnoException) => {
       const reason = error.code === 'ENOENT' ? `the directory ${dirname(out)} does not exist` : error.message;
       throw new StewardError('export.write', `cannot write ${options.out}: ${reason}`, 'user');
     });

@@ -12,6 +12,7 @@ import { isDestructive, type Plan } from '../plan/types.js';
 import { applyCost } from '../apply/cost.js';
 import { renderPlan, type ApplyCost } from '../render/human.js';
 import { ReadProgress } from '../render/progress.js';
+import { inertJson } from '../render/inert.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
 import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, sameTarget, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
 
@@ -78,11 +79,12 @@ export async function emitPlan(
   io: CommandIo,
 ): Promise<void> {
   if (options.json) {
-    io.stdout(`${JSON.stringify(plan, null, 2)}\n`);
+    io.stdout(`${inertJson(JSON.stringify(plan, null, 2))}\n`);
     return;
   }
   if (typeof options.markdown === 'string') {
-    await writeFile(resolve(io.cwd, options.markdown), renderPlanMarkdown(plan, options.purpose), { flag: 'a' });
+    const markdown = renderPlanMarkdown(plan, options.purpose);
+    await writeFile(resolve(io.cwd, options.markdown), io.redact === undefined ? markdown : io.redact(markdown), { flag: 'a' });
   } else if (options.markdown) {
     io.stdout(renderPlanMarkdown(plan, options.purpose));
     return;

@@ -13,6 +13,8 @@ export interface LoadOptions {
   environment?: string;
   /** Values for `${env.NAME}`; default `process.env`. */
   processEnv?: Record<string, string | undefined>;
+  /** Directory that displayed file names (positions) are relative to; default the process's. */
+  cwd?: string;
 }
 
 /**
