@@ -1,0 +1,200 @@
+// steward plan (and apply) against a server we did not write, one misbehaviour at a time: whoami
+// answers normally, then the listing misbehaves. Every case ends with exit 1 and one sentence
+// naming the endpoint, within the configured request time limit, with nothing planned on the
+// bad answer (so nothing to delete) and the token nowhere in the output.
+
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runApply } from '../../src/cli/apply.js';
+import { runPlan } from '../../src/cli/plan.js';
+import { cutShort, json, neverAnswer, startHostileServer, type Behaviour, type HostileServer } from '../api/hostileServer.js';
+import { labelRecord, LAST_PAGE, routineRecord, whoamiBody } from '../api/wire.js';
+import { captureIo, type Result } from './helpers.js';
+
+const TOKEN = 'hostile-e2e-token-Zq8XvN3kLp0aTe9R';
+const ADA = { id: 'member-ada', email: 'ada@acme.example', name: 'Ada' };
+
+let server: HostileServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A config managing only `labels.yaml`-style labels, or one routine of the key's own user. */
+const CONFIGS = {
+  labels: `
+labels:
+  - name: finance
+    color: "#1a7f37"
+`,
+  routines: `
+routines:
+  - name: Weekly digest
+    prompt: Summarise last week.
+    schedule: "0 9 ? * MON *"
+    timezone: Europe/Berlin
+    modelId: 6f1c1c2e-8b1a-4c59-9a57-1a2b3c4d5e6f
+    destination:
+      type: email
+      recipientEmails: [ada@acme.example]
+`,
+} as const;
+
+async function configDirectory(kind: keyof typeof CONFIGS): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), 'steward-hostile-'));
+  await writeFile(
+    join(directory, 'steward.yaml'),
+    `version: 1
+environments:
+  production:
+    baseUrl: https://acme.example.com
+    tokenEnv: STEWARD_PRODUCTION_TOKEN
+    requestsPerMinute: 6000
+${CONFIGS[kind]}`,
+  );
+  return directory;
+}
+
+/** whoami answers as a personal token of an Organization Admin; the rest is up to the case. */
+function withWhoami(routes: Record<string, Behaviour>): Record<string, Behaviour> {
+  return { 'GET /api/v1/whoami': json(200, whoamiBody({ keyScope: 'user', orgRole: 'ORG_ADMIN', user: ADA })), ...routes };
+}
+
+async function plan(kind: keyof typeof CONFIGS, routes: Record<string, Behaviour>): Promise<Result> {
+  server = await startHostileServer(withWhoami(routes));
+  const directory = await configDirectory(kind);
+  const io = captureIo({ STEWARD_PRODUCTION_TOKEN: TOKEN }, directory);
+  return io.result(await runPlan({ config: directory, baseUrl: server.url, requestTimeout: 0.6 }, io));
+}
+
+/** The one `Error:` line of a failed command. */
+function errorLine(result: Result): string {
+  const line = result.err.split('\n').find((one) => one.startsWith('Error: '));
+  if (line === undefined) throw new Error(`no error line in:\n${result.err}`);
+  return line;
+}
+
+function expectCleanFailure(result: Result): void {
+  expect(result.code).toBe(1);
+  expect(result.out).not.toMatch(/destroy|delete|- /i);
+  expect(`${result.out}${result.err}`).not.toContain(TOKEN);
+}
+
+const routinePage = (records: unknown[], nextCursor: string | null, extra: Record<string, unknown> = {}) => ({
+  records,
+  pageInfo: { hasNextPage: nextCursor !== null, nextCursor, pageSize: 100, ...extra },
+});
+
+describe('steward plan against a hostile server', () => {
+  it('a server that never answers: a clear error within the request time limit', async () => {
+    const result = await plan('labels', { 'GET /api/v1/labels': neverAnswer() });
+    expectCleanFailure(result);
+    expect(errorLine(result)).toMatch(
+      /^Error: listing labels: GET \/api\/v1\/labels: no complete response within \d+ ms \(.*the request's time limit of 600 ms is spent\)$/,
+    );
+    expect(server?.countOf('GET /api/v1/labels')).toBeLessThanOrEqual(4);
+  });
+
+  it('a body cut short: a sentence, not an undici code', async () => {
+    const result = await plan('labels', { 'GET /api/v1/labels': cutShort({ labels: [labelRecord('finance'), labelRecord('ops')] }) });
+    expectCleanFailure(result);
+    expect(errorLine(result)).toMatch(/^Error: listing labels: GET \/api\/v1\/labels: the response body was cut short \(\d+ bytes were announced\)/);
+    expect(result.err).not.toMatch(/UND_ERR/);
+  });
+
+  it('endless cursors: stops at the second page', async () => {
+    const result = await plan('routines', {
+      'GET /api/v1/ai/routines': (request, response) => json(200, routinePage([routineRecord(`r${request.count}`)], 'same'))(request, response),
+    });
+    expectCleanFailure(result);
+    expect(errorLine(result)).toBe(
+      'Error: listing routines: GET /api/v1/ai/routines: the server returned cursor "same" a second time (page 3); stopped to avoid an endless listing.',
+    );
+    expect(server?.countOf('GET /api/v1/ai/routines')).toBe(2);
+  });
+
+  it('the same records under fresh cursors: stops at the second page', async () => {
+    const result = await plan('routines', {
+      'GET /api/v1/ai/routines': (request, response) => json(200, routinePage([routineRecord('r1')], `c${request.count}`))(request, response),
+    });
+    expectCleanFailure(result);
+    expect(errorLine(result)).toBe(
+      'Error: listing routines: GET /api/v1/ai/routines: record "r1" came on page 2 again after page 1; stopped to avoid an endless listing.',
+    );
+    expect(server?.countOf('GET /api/v1/ai/routines')).toBe(2);
+  });
+
+  it('records past totalRecords: stops at the second page', async () => {
+    const result = await plan('routines', {
+      'GET /api/v1/ai/routines': (request, response) =>
+        json(200, routinePage([routineRecord(`r${request.count}`)], `c${request.count}`, { totalRecords: 1 }))(request, response),
+    });
+    expectCleanFailure(result);
+    expect(errorLine(result)).toMatch(/^Error: listing routines: GET \/api\/v1\/ai\/routines: page 2 brings the listing to 2 records, more than the 1/);
+  });
+
+  it('a list that is not a list', async () => {
+    const result = await plan('labels', { 'GET /api/v1/labels': json(200, { labels: { finance: labelRecord('finance') } }) });
+    expectCleanFailure(result);
+    expect(errorLine(result)).toBe('Error: listing labels: GET /api/v1/labels: labels is an object, not a list');
+  });
+
+  it('a field of the wrong type', async () => {
+    const result = await plan('routines', {
+      'GET /api/v1/ai/routines': json(200, routinePage([{ ...routineRecord('r1'), disabled: 'false' }], null)),
+    });
+    expectCleanFailure(result);
+    expect(errorLine(result)).toBe('Error: listing routines: GET /api/v1/ai/routines: record 1: disabled is a string, not a boolean');
+  });
+
+  it('routines without a name: nothing is planned, so nothing is deleted', async () => {
+    const { name: _dropped, ...nameless } = routineRecord('r2');
+    const result = await plan('routines', {
+      'GET /api/v1/ai/routines': json(200, routinePage([routineRecord('r1', { name: 'Weekly digest' }), nameless, { ...nameless, id: 'r3' }], null)),
+    });
+    expectCleanFailure(result);
+    expect(errorLine(result)).toBe('Error: listing routines: GET /api/v1/ai/routines: record 2 has no name');
+  });
+
+  it('a 401 after whoami: the server words, no retry', async () => {
+    const result = await plan('labels', { 'GET /api/v1/labels': json(401, { detail: `Missing or invalid API key ${TOKEN}`, status: 401 }) });
+    expectCleanFailure(result);
+    expect(errorLine(result)).toBe('Error: listing labels: 401 Missing or invalid API key [REDACTED]');
+    expect(server?.countOf('GET /api/v1/labels')).toBe(1);
+  });
+});
+
+describe('steward apply against a server with a quota', () => {
+  it('a 429 naming a maximum is a final error, sent once', async () => {
+    server = await startHostileServer(
+      withWhoami({
+        'GET /api/v1/labels': json(200, { labels: [] }),
+        'POST /api/v1/labels': json(429, { detail: 'Organization has reached the maximum of 100 labels', status: 429 }),
+      }),
+    );
+    const directory = await configDirectory('labels');
+    const io = captureIo({ STEWARD_PRODUCTION_TOKEN: TOKEN }, directory);
+    const result = io.result(await runApply(undefined, { config: directory, baseUrl: server.url, requestTimeout: 0.6, autoApprove: true }, io));
+    expect(result.code).toBe(1);
+    expect(`${result.out}${result.err}`).toContain('429 Organization has reached the maximum of 100 labels (a quota of the account, not a rate limit: not retried)');
+    expect(`${result.out}${result.err}`).not.toContain(TOKEN);
+    expect(server.countOf('POST /api/v1/labels')).toBe(1);
+  });
+});
+
+describe('whoami without a user', () => {
+  it('a personal-looking answer with `user: {id: null}` is read as no user, not a crash', async () => {
+    server = await startHostileServer({
+      'GET /api/v1/whoami': json(200, whoamiBody({ keyScope: 'organization', user: { id: null, email: null, name: null } as never })),
+      'GET /api/v1/labels': json(200, { labels: [labelRecord('finance', { color: '#1a7f37' })] }),
+      'GET /api/v1/documents': json(200, { records: [], pageInfo: LAST_PAGE }),
+    });
+    const directory = await configDirectory('labels');
+    const io = captureIo({ STEWARD_PRODUCTION_TOKEN: TOKEN }, directory);
+    const result = io.result(await runPlan({ config: directory, baseUrl: server.url, requestTimeout: 0.6 }, io));
+    expect(result.err).not.toMatch(/Cannot read properties/);
+    expect(result.code).toBe(0);
+  });
+});
