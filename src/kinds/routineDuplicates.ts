@@ -37,7 +37,7 @@
 //   a lands, A lists {a}, b lands, B lists {a, b}: B deletes b.
 //   b lands, B lists {b}, a lands, A lists {a, b}: A keeps a and deletes b, which appeared after
 //     its read. B's report says it created b; A's says it removed b as a concurrent duplicate.
-// The keeper is never deleted by anyone: whoever deletes a twin has seen an older one.
+// The oldest twin of all is never deleted by anyone: whoever deletes a twin has seen an older one.
 //
 // Not guaranteed: runs applying different content under one name (their routines are not
 // twins, both stay, and the next plan reports the ambiguity); a list that misses routines in
