@@ -202,9 +202,11 @@ class ApplyRun {
     if (pending.length === 0) return;
     // The server refused (404/409) and nothing changed: sending again would be refused again.
     // A batch with a step someone else changed is not sent again either: it would undo that.
-    if (refused || foundOther || this.stop.stopped) {
-      const why = refused ? '' : foundOther ? '; not sent again, as other steps of the same request changed meanwhile' : `; not sent again: ${this.stop.notStartedReason()}`;
-      for (const step of pending) this.settle(step, { ...first, error: `${first.error}${refused ? '' : '; reading back showed it was not carried out'}${why}` });
+    if (refused || foundOther || first.sentTwice || this.stop.stopped) {
+      const why = refused || first.sentTwice
+        ? ''
+        : foundOther ? '; not sent again, as other steps of the same request changed meanwhile' : `; not sent again: ${this.stop.notStartedReason()}`;
+      for (const step of pending) this.settle(step, { ...first, error: `${first.error}${refused || first.sentTwice ? '' : '; reading back showed it was not carried out'}${why}` });
       return;
     }
     const second = await send(write);

@@ -48,6 +48,8 @@ export interface StepFailure {
   httpStatus?: number;
   /** 401 or 403: retrying cannot help, and no further write is sent. */
   fatal?: 'auth';
+  /** The kind already sent the write a second time after looking (a create): read back, never resend. */
+  sentTwice?: true;
 }
 
 /**
@@ -109,7 +111,11 @@ export interface ResourceKind<Desired = unknown, Live = unknown> {
 /** A thrown error as a failed outcome with the server's words and what the executor judges by. */
 export function failureOf(error: unknown): StepFailure {
   const failure: StepFailure = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
-  if (isOutcomeUnknown(error) || (error instanceof StewardError && error.code === 'apply.outcome-unknown')) failure.outcomeUnknown = true;
+  if (isOutcomeUnknown(error)) failure.outcomeUnknown = true;
+  if (error instanceof StewardError && error.code === 'apply.outcome-unknown') {
+    failure.outcomeUnknown = true;
+    failure.sentTwice = true;
+  }
   if (error instanceof ApiError && error.status !== undefined) {
     failure.httpStatus = error.status;
     if (error.status === 401 || error.status === 403) failure.fatal = 'auth';

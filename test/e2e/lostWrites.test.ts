@@ -64,3 +64,23 @@ describe.each(EMULATOR_PROFILES)('a lost or failed write at every position (%s p
     }
   });
 });
+
+describe('a create whose answer is lost twice', () => {
+  it('is read back once more but never sent a third time', async () => {
+    const steward = await gitopsAgainstDemo({ faults: ['POST /api/v1/ai/routines=500x2'] });
+    try {
+      const first = await steward.apply();
+      expect(first.code).toBe(1);
+      // The replacement of "Daily pipeline check" lost both its creates; "Monthly marketing recap" went through.
+      expect(steward.emulator.stats().byRoute['POST /api/v1/ai/routines']).toBe(3);
+      expect(failedLines(first)).toEqual([
+        expect.stringMatching(/^ {2}FAILED -\/\+ routine "Daily pipeline check": creating routine .*: 500 .*; the response was lost twice \(steward looked for it in between and found nothing\)\. Run apply again: it looks before it creates$/),
+      ]);
+      expect((await steward.apply()).code).toBe(0);
+      expect((await steward.plan()).code).toBe(EXIT.ok);
+      expect(duplicates(steward)).toEqual([]);
+    } finally {
+      await steward.emulator.close();
+    }
+  });
+});
