@@ -395,7 +395,9 @@ export class ApiClient {
   private withinRequestTimeout(decision: RetryDecision, spentMs: number, retries: number): RetryDecision {
     if (!decision.retry || spentMs + decision.delayMs < this.requestTimeoutMs) return decision;
     const spent = retries === 0 ? '' : `gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}; `;
-    return { retry: false, outcomeUnknown: false, note: `${spent}the request's time limit of ${seconds(this.requestTimeoutMs)} is spent` };
+    const limit = `the request's time limit of ${seconds(this.requestTimeoutMs)}`;
+    const why = spentMs >= this.requestTimeoutMs ? `${limit} is spent` : `waiting ${seconds(decision.delayMs)} more would pass ${limit}`;
+    return { retry: false, outcomeUnknown: false, note: `${spent}${why}` };
   }
 
   private announceWait(reason: 'rate-limit' | 'retry' | 'pacing', ms: number, context: RequestContext): void {

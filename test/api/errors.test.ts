@@ -12,6 +12,7 @@ import {
   isOutcomeUnknown,
   isRateLimited,
   isUnauthorized,
+  namesQuota,
   readErrorBody,
 } from '../../src/api/errors.js';
 import { StewardError, toErrorEnvelope } from '../../src/errors.js';
@@ -173,5 +174,31 @@ describe('predicates and envelope', () => {
         hint: expect.stringContaining('permission') as string,
       },
     });
+  });
+});
+
+describe('a 429 that names a quota', () => {
+  it.each([
+    'User has reached the maximum of 100 routines',
+    'Maximum number of active routines reached',
+    'Routine quota exceeded for this user',
+    'You have hit the limit of 50 labels',
+    'A user may have at most 25 active routines',
+  ])('reads %j as a quota', (words) => {
+    expect(namesQuota(words)).toBe(true);
+  });
+
+  it.each([
+    'Too Many Requests',
+    'Rate limit exceeded',
+    'Rate limit exceeded: maximum of 60 requests per minute',
+    'Too many requests: at most 60 per minute',
+    '',
+  ])('reads %j as a rate limit to wait out', (words) => {
+    expect(namesQuota(words)).toBe(false);
+  });
+
+  it('has no quota without words', () => {
+    expect(namesQuota(undefined)).toBe(false);
   });
 });

@@ -4,8 +4,9 @@ import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientEvent } from '../../src/api/client.js';
 import { collect } from '../../src/api/pagination.js';
+import type { ApiError } from '../../src/api/errors.js';
 import { PlatformApi } from '../../src/api/platform.js';
-import { ORIGIN, testClient, type TestClient } from './helpers.js';
+import { ORIGIN, rejectionOf, testClient, type TestClient } from './helpers.js';
 
 let current: TestClient | undefined;
 beforeAll(() => nock.disableNetConnect());
@@ -80,6 +81,28 @@ describe('client events', () => {
       { type: 'page', operation: 'listing user credit limits', page: 1, totalPages: 2 },
       { type: 'page', operation: 'listing user credit limits', page: 2, totalPages: 2 },
     ]);
+  });
+});
+
+describe('waits', () => {
+  it('reports a wait for a pacing slot of a second or more', async () => {
+    const { events, client } = observed({ requestsPerMinute: 60, burst: 1 });
+    nock(ORIGIN).get('/api/v1/labels').times(2).reply(200, { labels: [] });
+    await Promise.all([
+      client.request('GET', '/api/v1/labels', { operation: 'listing labels' }),
+      client.request('GET', '/api/v1/labels', { operation: 'reading labels again' }),
+    ]);
+    expect(events.filter((event) => event.type === 'wait')).toEqual([{ type: 'wait', reason: 'pacing', ms: 1000, operation: 'reading labels again' }]);
+  });
+
+  it('bounds the waits of one request by its time limit, not only its retry budget', async () => {
+    const { client } = observed({ requestTimeoutMs: 5000, retryBudgetMs: 60_000 });
+    nock(ORIGIN).get('/api/v1/labels').times(5).reply(503, { detail: 'Service unavailable', status: 503 }, { 'retry-after': '2' });
+    const error = (await rejectionOf(client.request('GET', '/api/v1/labels', { operation: 'listing labels' }))) as ApiError;
+    expect(error.message).toBe(
+      "listing labels: 503 Service unavailable (gave up after 2 retries; waiting 2 s more would pass the request's time limit of 5 s)",
+    );
+    expect(client.stats()).toMatchObject({ requests: 3, retries: 2 });
   });
 });
 

@@ -184,6 +184,28 @@ describe('steward apply against a server with a quota', () => {
   });
 });
 
+describe('the request time limit from the environment', () => {
+  async function planWithEnv(value: string): Promise<Result> {
+    server = await startHostileServer(withWhoami({ 'GET /api/v1/labels': neverAnswer() }));
+    const directory = await configDirectory('labels');
+    const io = captureIo({ STEWARD_PRODUCTION_TOKEN: TOKEN, STEWARD_REQUEST_TIMEOUT: value }, directory);
+    return io.result(await runPlan({ config: directory, baseUrl: server.url }, io));
+  }
+
+  it('takes STEWARD_REQUEST_TIMEOUT in seconds when --request-timeout is not given', async () => {
+    const result = await planWithEnv('0.5');
+    expect(result.code).toBe(1);
+    expect(errorLine(result)).toMatch(/the request's time limit of 500 ms is spent\)$/);
+  });
+
+  it('refuses a value that is not a number of seconds', async () => {
+    const result = await planWithEnv('two minutes');
+    expect(result.code).toBe(1);
+    expect(errorLine(result)).toBe('Error: STEWARD_REQUEST_TIMEOUT must be a number of seconds above 0, got "two minutes"');
+    expect(server?.requests).toEqual([]);
+  });
+});
+
 describe('whoami without a user', () => {
   it('a personal-looking answer with `user: {id: null}` is read as no user, not a crash', async () => {
     server = await startHostileServer({
