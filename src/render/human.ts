@@ -158,9 +158,9 @@ export function outcomeLine({ step, outcome }: StepResult, color: boolean): stri
   const title = `${SYMBOL[step.action]} ${stepTitle(step)}`;
   switch (outcome.status) {
     case 'done':
-      return `${chalk.green('  done')}    ${title}${outcome.detail === undefined ? '' : chalk.dim(` (${outcome.detail})`)}`;
+      return `${chalk.green('  done')}    ${title}${outcome.detail === undefined ? '' : chalk.dim(` (${terminalText(outcome.detail)})`)}`;
     case 'already-applied':
-      return chalk.dim(`  = ${stepTitle(step)} (${outcome.detail ?? 'already applied'})`);
+      return chalk.dim(`  = ${stepTitle(step)} (${terminalText(outcome.detail ?? 'already applied')})`);
     case 'failed':
       return `${chalk.red('  FAILED')} ${title}: ${terminalText(outcome.error)}`;
     case 'skipped':
@@ -191,7 +191,7 @@ export function renderApplyReport(report: ApplyReport, options: ApplyReportOptio
   if (notStarted.length > 0) {
     if (lines.length > 0 || options.streamed) lines.push('');
     const reason = notStarted[0]!.outcome.status === 'skipped' ? (notStarted[0]!.outcome as { reason: string }).reason : 'not started';
-    lines.push(chalk.yellow.bold(`${reason.charAt(0).toUpperCase()}${reason.slice(1)} (${countWords(notStarted.length)}):`));
+    lines.push(chalk.yellow.bold(terminalText(`${reason.charAt(0).toUpperCase()}${reason.slice(1)} (${countWords(notStarted.length)}):`)));
     for (const { step } of notStarted) lines.push(`  ${SYMBOL[step.action].padEnd(3)} ${stepTitle(step)}`);
   }
   const count = (status: string) => report.results.filter((result) => result.outcome.status === status).length;
@@ -217,5 +217,5 @@ function stopLine(cause: StopCause | undefined, notStarted: number, rerun: strin
   if (cause.kind === 'interrupt') {
     return `Interrupted (${cause.signal}): the write in flight was finished and no new one started; ${rest}. Running \`${rerun}\` again finishes the rest.`;
   }
-  return `Stopped: the server refused a write with ${cause.error}, and every further write would be refused too; ${rest}. Check the token, then run \`${rerun}\` again.`;
+  return `Stopped: the server refused a write with ${terminalText(cause.error)}, and every further write would be refused too; ${rest}. Check the token, then run \`${terminalText(rerun)}\` again.`;
 }
