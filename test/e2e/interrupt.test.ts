@@ -65,6 +65,19 @@ describe('interrupting an apply', () => {
     expect((await steward.plan()).code).toBe(EXIT.ok);
   });
 
+  it('exits 143 when stopped by SIGTERM', async () => {
+    steward = await gitopsAgainstDemo();
+    const io = captureIo(steward.env, steward.directory);
+    const stop = new ApplyStop();
+    const observe = (event: ClientEvent) => {
+      if (event.type === 'response' && event.method !== 'GET') stop.stop({ kind: 'interrupt', signal: 'SIGTERM' });
+    };
+    const code = await runApply(undefined, { config: steward.directory, env: 'production', baseUrl: steward.emulator.url, autoApprove: true }, io, { stop, observe });
+    expect(code).toBe(143);
+    expect(io.result(code).out).toContain('Interrupted (SIGTERM): the write in flight was finished and no new one started; 17 steps were not started.');
+    expect(steward.emulator.stats().writes).toBe(1);
+  });
+
   it('tells a person what was done, what was not started, and how to finish', async () => {
     steward = await gitopsAgainstDemo();
     const result = await applyWith(steward, {}, 3);
@@ -132,6 +145,36 @@ describe('a real steward process', () => {
     expect(emulator.stats().writes).toBeLessThan(16);
 
     // Running apply again finishes the rest.
+    const again = await applyWith(steward, {});
+    expect(again.code).toBe(0);
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  }, 60_000);
+
+  it('a second SIGINT exits at once, saying the write in flight is unknown and a re-run is safe', async () => {
+    steward = await gitopsAgainstDemo({ latencyMs: 200 });
+    const emulator = steward.emulator;
+    const child = spawn(process.execPath, [join(built, 'dist/cli/main.js'), 'apply', '--auto-approve', '--config', steward.directory, '--env', 'production', '--base-url', emulator.url], {
+      env: { PATH: process.env.PATH, STEWARD_PRODUCTION_TOKEN: PRODUCTION_TOKEN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      const first = out === '' || !/^ {2}done /m.test(out);
+      out += chunk.toString();
+      if (first && /^ {2}done /m.test(out)) {
+        child.kill('SIGINT');
+        setTimeout(() => child.kill('SIGINT'), 50);
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (exitCode) => resolve(exitCode)));
+    expect(code).toBe(130);
+    expect(err).toContain('Interrupted again (SIGINT): exiting now. The outcome of the write in flight is unknown; running apply again is safe: it reads the live state first and finishes the rest.');
+    // It did not wait for the report.
+    expect(out).not.toContain('Apply:');
     const again = await applyWith(steward, {});
     expect(again.code).toBe(0);
     expect((await steward.plan()).code).toBe(EXIT.ok);
