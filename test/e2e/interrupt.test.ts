@@ -102,6 +102,22 @@ describe('watching an apply', () => {
   });
 });
 
+describe('watching on a terminal', () => {
+  it('redraws a status line in place and clears it before every step line and the report', async () => {
+    steward = await gitopsAgainstDemo();
+    const io = { ...captureIo({ ...steward.env, NO_COLOR: '1' }, steward.directory), isTTY: true };
+    const code = await runApply(undefined, { config: steward.directory, env: 'production', baseUrl: steward.emulator.url, autoApprove: true }, io);
+    const { out } = io.result(code);
+    expect(code).toBe(0);
+    expect(out).toMatch(/\r\x1b\[2K\[0\/18\] credit controls · 0:0\d elapsed, .* left/);
+    expect(out).toContain('\r\x1b[2K  done    ~ credit controls\n');
+    // Once the status line's redraws are taken out, what remains is the plain report.
+    const plain = out.replace(/\r\x1b\[2K[^\n\r]*(?=\r)/g, '').replace(/\r\x1b\[2K/g, '');
+    expect(plain).toContain('  done    ~ credit controls\n  done    ~ label "board-kpis"\n');
+    expect(plain).toContain('\nApply: 18 done, 0 already applied, 0 failed, 0 skipped.\n');
+  });
+});
+
 describe('a real steward process', () => {
   let built: string;
   beforeAll(async () => {
