@@ -99,6 +99,11 @@ export interface RequestOptions {
   body?: unknown;
   /** Route template for stats, logs and errors; defaults to method and path. */
   route?: string;
+  /**
+   * False for a write whose answer nobody reads (a 204-style DELETE or PUT): its body is not
+   * parsed, so a server answering `OK` as text does not fail a write it carried out.
+   */
+  readBody?: boolean;
 }
 
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -220,7 +225,7 @@ export class ApiClient {
       operation: options.operation,
     };
     const pathAndQuery = `${path}${encodeQuery(options.query)}`;
-    const run = (): Promise<T> => this.send<T>(context, pathAndQuery, options.body);
+    const run = (): Promise<T> => this.send<T>(context, pathAndQuery, options.body, options.readBody ?? true);
     return method === 'GET' ? run() : this.writeLimit(run);
   }
 
@@ -275,7 +280,7 @@ export class ApiClient {
     await this.transport.close();
   }
 
-  private async send<T>(context: RequestContext, pathAndQuery: string, body: unknown): Promise<T> {
+  private async send<T>(context: RequestContext, pathAndQuery: string, body: unknown, readBody: boolean): Promise<T> {
     const url = `${this.origin}${pathAndQuery}`;
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#token}`,
@@ -338,7 +343,7 @@ export class ApiClient {
             throw quotaError(context, { text: response.text, contentType }, this.redactor);
           }
         }
-        if (response.status < 300) return this.parseBody<T>(context, response);
+        if (response.status < 300) return readBody ? this.parseBody<T>(context, response) : (undefined as T);
         if (response.status < 400) throw this.redirectError(context, response);
         failure = {
           kind: 'status',
@@ -436,13 +441,17 @@ export class ApiClient {
   }
 
   private throwInvalid(context: RequestContext, status: number, why: string): never {
+    // A write answered 2xx was probably carried out: the caller reads back rather than fails.
+    const write = context.method !== 'GET';
+    const outcome = write ? '; the outcome is unknown (the server may have applied the change), read back before retrying' : '';
     throw new ApiError({
       ...context,
       code: 'api.invalid-response',
-      message: this.redactor.redact(`${context.operation}: ${status} but ${why}`),
+      message: this.redactor.redact(`${context.operation}: ${context.route}: ${status} but ${why}${outcome}`),
       fault: 'server',
       status,
       serverMessage: undefined,
+      outcomeUnknown: write,
       hint: 'Check that the base URL points at the platform instance, not a proxy or login page.',
     });
   }

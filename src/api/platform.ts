@@ -83,6 +83,7 @@ export class PlatformApi {
       route,
       ...(extra.query === undefined ? {} : { query: extra.query }),
       ...(extra.body === undefined ? {} : { body: extra.body }),
+      readBody: extra.shape !== undefined,
     });
     if (extra.shape === undefined) return undefined as T;
     const checked = checkShape<T>(extra.shape, body, extra.page === undefined ? {} : { page: extra.page });

@@ -355,6 +355,11 @@ function shown(value: unknown): string {
   return json.length > 40 ? `${json.slice(0, 40)}…` : json;
 }
 
+/** A path segment as printed: a plain name as is; a key the server chose (a model id) quoted and clipped. */
+function shownSegment(segment: string): string {
+  return /^[A-Za-z0-9_-]{1,60}$/.test(segment) ? segment : shown(segment);
+}
+
 function valueAt(root: unknown, segments: string[]): unknown {
   let current = root;
   for (const segment of segments) {
@@ -379,7 +384,7 @@ function describeMisfit(error: ErrorObject | undefined, body: unknown, place: Mi
   const { record, field } = locate(segments, place.page);
   const subject = record ?? 'the response';
   const value = valueAt(body, segments);
-  const fieldName = field.join('.');
+  const fieldName = field.map(shownSegment).join('.');
   const at = fieldName === '' ? subject : record === undefined ? fieldName : `${subject}: ${fieldName}`;
   switch (error.keyword) {
     case 'required': {

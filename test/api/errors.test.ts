@@ -127,7 +127,24 @@ describe('successful answers that are not JSON', () => {
     nock(ORIGIN).get(ROUTINES).reply(200, '<html>Sign in</html>', { 'Content-Type': 'text/html' });
     const error = (await rejectionOf(current.client.request('GET', ROUTINES, { operation: 'listing routines' }))) as ApiError;
     expect(error.code).toBe('api.invalid-response');
-    expect(error.message).toBe('listing routines: 200 but the response body is not JSON (text/html)');
+    expect(error.message).toBe('listing routines: GET /api/v1/ai/routines: 200 but the response body is not JSON (text/html)');
+    expect(error.outcomeUnknown).toBe(false);
+  });
+
+  it('leaves the outcome of a write answered 2xx with an unreadable body unknown', async () => {
+    current = testClient();
+    nock(ORIGIN).patch('/api/v1/ai/credit-controls').reply(200, '<html>Saved</html>', { 'Content-Type': 'text/html' });
+    const error = (await rejectionOf(
+      current.client.request('PATCH', '/api/v1/ai/credit-controls', { operation: 'updating AI credit controls', body: {} }),
+    )) as ApiError;
+    expect(error.code).toBe('api.invalid-response');
+    expect(error.outcomeUnknown).toBe(true);
+  });
+
+  it('does not parse the answer to a write nobody reads', async () => {
+    current = testClient();
+    nock(ORIGIN).delete('/api/v1/labels/old').reply(200, 'OK', { 'Content-Type': 'text/plain' });
+    await expect(current.client.request('DELETE', '/api/v1/labels/old', { operation: 'deleting label "old"', readBody: false })).resolves.toBeUndefined();
   });
 
   it('returns undefined for 204 No Content', async () => {

@@ -55,6 +55,13 @@ describe('misfits, in one sentence', () => {
     );
   });
 
+  it('quotes a key the server chose when it names the place', () => {
+    const rolesByModel = { 'model\u001b[2J': { role: 'OWNER', permissions: [] } };
+    expect(misfit(checkShape('whoami', whoamiBody({ rolesByModel: rolesByModel as never })))).toBe(
+      'rolesByModel."model\\u001b[2J".role is "OWNER", not one of "VIEWER", "QUERIER", "EDITOR", "MANAGER"',
+    );
+  });
+
   it('requires the identity of every record kind', () => {
     expect(misfit(checkShape('userCreditLimitList', { records: [{ userId: '', creditLimit: 5 }], pageInfo: LAST_PAGE }))).toBe('record 1 has a blank userId');
     expect(misfit(checkShape('labelList', { labels: [labelRecord('finance'), { ...labelRecord('x'), name: null }] }))).toBe(
