@@ -5,7 +5,8 @@
 #   steward-action.sh install     build steward from the action's own source once, install it
 #                                 with its production dependencies only (the cache keeps it)
 #   steward-action.sh run         run the command, then `report` what it did
-#   steward-action.sh argv        print the steward command `run` would run (NUL-separated)
+#   steward-action.sh argv        print the steward command `run` would run (NUL-separated);
+#                                 prepare and token-variable are run's other parts, for tests
 #   steward-action.sh report CODE outputs, job summary, pull-request comment for a finished run
 #
 # Inputs come as INPUT_* variables (action.yml passes them: composite actions get none by
@@ -96,38 +97,46 @@ build_argv() {
       argv+=(--out "$file" --markdown "$WORK/summary.md")
       ;;
     apply)
-      # A saved plan names its environment; without one, --auto-approve plans and applies at once.
-      if [ -n "$file" ]; then
-        argv=(apply "$file" "${target[@]}")
-      else
-        argv=(apply "${target[@]}")
-        [ -n "$environment" ] && argv+=(--env "$environment")
-        argv+=(--auto-approve)
-      fi
+      # A saved plan names its environment (--env, when given, must agree); without one,
+      # --auto-approve plans and applies at once.
+      if [ -n "$file" ]; then argv=(apply "$file" "${target[@]}"); else argv=(apply "${target[@]}"); fi
+      [ -n "$environment" ] && argv+=(--env "$environment")
+      [ -n "$file" ] || argv+=(--auto-approve)
       ;;
     *) die "unknown command \"$command_name\": use validate, plan, apply, drift, diff or install" ;;
   esac
   argv+=("${extra[@]}")
 }
 
-# Exports the token under the variable the environment's tokenEnv names.
+# The variable the token goes into: token-env, else STEWARD_<ENVIRONMENT>_TOKEN (as init names it).
+token_variable() {
+  [ -n "${INPUT_TOKEN:-}" ] || return 0
+  if [ -n "${INPUT_TOKEN_ENV:-}" ]; then
+    printf '%s' "$INPUT_TOKEN_ENV"
+    return
+  fi
+  [ -n "$environment" ] || die "the input token needs token-env (or environment, for STEWARD_<ENVIRONMENT>_TOKEN)"
+  printf 'STEWARD_%s_TOKEN' "$(printf '%s' "$environment" | tr '[:lower:]' '[:upper:]' | tr -c 'A-Z0-9' '_')"
+}
+
+# Exports the token under its variable, masked in the log.
 export_token() {
   [ -n "${INPUT_TOKEN:-}" ] || return 0
-  local variable="${INPUT_TOKEN_ENV:-}"
-  if [ -z "$variable" ]; then
-    [ -n "$environment" ] || die "the input token needs token-env (or environment, for STEWARD_<ENVIRONMENT>_TOKEN)"
-    variable="STEWARD_$(printf '%s' "$environment" | tr '[:lower:]' '[:upper:]' | tr -c 'A-Z0-9' '_')_TOKEN"
-  fi
+  local variable
+  variable=$(token_variable)
   echo "::add-mask::$INPUT_TOKEN"
   export "$variable=$INPUT_TOKEN"
 }
 
-run() {
+# A clean slate in RUNNER_TEMP: nothing of an earlier step of the job is taken for this one's.
+prepare() {
   mkdir -p "$WORK"
   rm -f "$WORK/summary.md" "$WORK/stdout"
-  local file
-  file=$(plan_file)
-  [ "$command_name" = "apply" ] || rm -f "$file"
+  [ "$command_name" = "apply" ] || rm -f "$(plan_file)"
+}
+
+run() {
+  prepare
   export_token
   build_argv
   local code=0
@@ -229,10 +238,12 @@ case "${1:-}" in
   install) install ;;
   activate) activate ;;
   run) run ;;
+  prepare) prepare ;;
+  token-variable) token_variable ;;
   argv)
     build_argv
     printf '%s\0' "${argv[@]}"
     ;;
   report) report "${2:?report needs the exit code}" ;;
-  *) die "usage: steward-action.sh cache-key|install|activate|run|argv|report CODE" ;;
+  *) die "usage: steward-action.sh cache-key|install|activate|run|prepare|token-variable|argv|report CODE" ;;
 esac

@@ -1,11 +1,11 @@
 // The shell around the steward commands of the CI recipes, run in bash as the runner runs it,
 // with steward, gh and npm stubbed: which exit codes pass or fail a step, what the step writes
-// to its outputs and to the job summary, and which issue or comment it makes of the result.
-import { createRequire } from 'node:module';
+// to its outputs and to the job summary, and which issue it makes of the result. (The steps of
+// the steward Action are tested in ci-action.test.ts.)
 import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PULL_REQUEST_EVENT, removeBashSteps, runBashStep } from './ci/bashStep.js';
-import { loadWorkflow, stepOf, WORKFLOW_FILES } from './ci/workflows.js';
+import { loadWorkflow } from './ci/workflows.js';
 
 const plan = loadWorkflow('plan.yml');
 const apply = loadWorkflow('apply.yml');
@@ -15,62 +15,6 @@ const drift = loadWorkflow('drift.yml');
 const GITHUB_BODY_LIMIT = 65_536;
 
 afterAll(removeBashSteps);
-
-describe('installing steward (every workflow)', () => {
-  const installs = WORKFLOW_FILES.flatMap((file) => {
-    const workflow = loadWorkflow(file);
-    return Object.entries(workflow.jobs)
-      .filter(([, job]) => job.steps.some((step) => step.name === 'Install steward'))
-      .map(([job]) => [`${file} ${job}`, workflow, job] as const);
-  });
-
-  it.each(installs)('%s fails with an explanation when STEWARD_PACKAGE is not set', async (_, workflow, job) => {
-    const result = await runBashStep(workflow, job, 'Install steward', { vars: { STEWARD_PACKAGE: '' } });
-    expect(result.code).toBe(1);
-    expect(result.stdout).toContain('::error title=STEWARD_PACKAGE is not set::');
-    expect(result.calls.npm).toEqual([]);
-  });
-
-  it('installs the pinned package outside the checkout and puts its steward on the PATH', async () => {
-    const result = await runBashStep(plan, 'plan', 'Install steward', { vars: { STEWARD_PACKAGE: 'https://example.test/steward-0.1.0.tgz' } });
-    expect(result.code).toBe(0);
-    expect(result.calls.npm).toEqual([
-      ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', `${result.temp}/steward`, 'https://example.test/steward-0.1.0.tgz'],
-    ]);
-    expect(result.path).toBe(`${result.temp}/steward/node_modules/.bin\n`);
-  });
-});
-
-describe('plan.yml: the plan step', () => {
-  it.each([
-    [0, 'No changes: production already matches steward/.'],
-    [2, 'The plan changes production'],
-    [3, '::warning title=Destructive plan::'],
-  ])('passes on exit %i (a plan to review), with the plan in the summary', async (exit, message) => {
-    const result = await runBashStep(plan, 'plan', 'plan', { stubs: { stewardExit: { plan: exit } } });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain(message);
-    expect(result.outputs).toEqual({ exitcode: String(exit) });
-    expect(result.summary).toBe('stub plan markdown\n');
-    expect(result.calls.steward).toEqual([
-      ['plan', '--config', 'steward', '--env', 'production', '--detailed-exitcode', '--out', 'plan.json', '--markdown', `${result.temp}/plan.md`],
-    ]);
-  });
-
-  it('puts only this plan in the summary, whatever plan.md the pull request carries (--markdown appends)', async () => {
-    const result = await runBashStep(plan, 'plan', 'plan', { files: { 'plan.md': 'Approved by the security team.\n' }, stubs: { stewardExit: { plan: 2 } } });
-    expect(result.code).toBe(0);
-    expect(result.summary).toBe('stub plan markdown\n');
-  });
-
-  it('fails on exit 1 and says so', async () => {
-    const result = await runBashStep(plan, 'plan', 'plan', { stubs: { stewardExit: { plan: 1 } } });
-    expect(result.code).toBe(1);
-    expect(result.stdout).toContain('::error title=steward plan failed::steward plan exited with 1');
-    expect(result.outputs).toEqual({ exitcode: '1' });
-    expect(result.summary).toBe('');
-  });
-});
 
 describe('plan.yml: which pull requests are planned', () => {
   const pullRequest = { github: PULL_REQUEST_EVENT };
@@ -113,83 +57,6 @@ describe('plan.yml: which pull requests are planned', () => {
     const result = await verdict(needs, headRepository);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(message);
-  });
-});
-
-describe('plan.yml: the pull-request comment', () => {
-  const script = stepOf(plan, 'plan', 'Comment the plan on the pull request').with!.script as string;
-
-  async function comment(outcome: string, existing: { id: number; user: { type: string }; body: string }[], planMarkdown = '### steward plan for `production`\n\n**Plan: 1 to add.**\n') {
-    const calls: { method: string; params: Record<string, unknown> }[] = [];
-    const record = (method: string) => async (params: Record<string, unknown>) => {
-      calls.push({ method, params });
-      return { data: {} };
-    };
-    const github = {
-      paginate: async () => existing,
-      rest: { issues: { listComments: record('listComments'), updateComment: record('updateComment'), createComment: record('createComment') } },
-    };
-    const context = {
-      repo: { owner: 'acme', repo: 'analytics-config' },
-      issue: { number: 12 },
-      sha: 'fedcba9876543210',
-      payload: { pull_request: { head: { sha: 'abcdef0123456789' }, base: { ref: 'main' } } },
-    };
-    const nodeRequire = createRequire(import.meta.url);
-    const files: Record<string, string> = { '/runner-temp/plan.md': planMarkdown };
-    const fakeRequire = (name: string) => (name === 'fs' ? { readFileSync: (path: string) => files[path] } : nodeRequire(name));
-    const saved = { ...process.env };
-    Object.assign(process.env, { PLAN_OUTCOME: outcome, GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/analytics-config', GITHUB_RUN_ID: '4242', RUNNER_TEMP: '/runner-temp' });
-    try {
-      const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
-      await new AsyncFunction('require', 'github', 'context', script)(fakeRequire, github, context);
-    } finally {
-      process.env = saved;
-    }
-    return calls;
-  }
-
-  it('posts the Markdown plan once, then edits that comment on every push', async () => {
-    const [created] = await comment('success', [{ id: 1, user: { type: 'User' }, body: 'looks good' }]);
-    expect(created!.method).toBe('createComment');
-    expect(created!.params).toMatchObject({ owner: 'acme', repo: 'analytics-config', issue_number: 12 });
-    const body = created!.params.body as string;
-    expect(body.startsWith('<!-- steward-plan -->\n### steward plan for `production`')).toBe(true);
-    // The checkout of a pull_request run is the merge into the base branch, and the comment says so.
-    expect(body).toContain('Plan of the merge of abcdef0 into main (fedcba9) ([run and plan file](https://github.com/acme/analytics-config/actions/runs/4242))');
-
-    const [updated] = await comment('success', [
-      { id: 1, user: { type: 'User' }, body: 'quoting <!-- steward-plan --> by hand' },
-      { id: 7, user: { type: 'Bot' }, body: body },
-    ]);
-    expect(updated!.method).toBe('updateComment');
-    expect(updated!.params).toMatchObject({ comment_id: 7 });
-  });
-
-  it('says the plan failed instead of leaving an old plan standing', async () => {
-    const [updated] = await comment('failure', [{ id: 7, user: { type: 'Bot' }, body: '<!-- steward-plan -->\nold plan' }]);
-    expect(updated!.method).toBe('updateComment');
-    expect(updated!.params.body).toContain('❌ steward could not plan the merge of abcdef0 into main (fedcba9)');
-  });
-
-  it('cuts a plan too long for a comment at a line, says so, and keeps the footer', async () => {
-    const line = '- `~` user credit limit someone@acme.example: 500 → 650 — ünïcödé\n';
-    const long = `### steward plan for \`production\`\n\n${line.repeat(Math.ceil(70_000 / line.length))}`;
-    const [created] = await comment('success', [], long);
-    const body = created!.params.body as string;
-    expect(body.length).toBeLessThanOrEqual(GITHUB_BODY_LIMIT);
-    expect(body.length).toBeGreaterThan(GITHUB_BODY_LIMIT - 1000);
-    expect(body).toContain('… The plan is cut here to fit in a comment: the whole plan is in [the job summary](https://github.com/acme/analytics-config/actions/runs/4242).');
-    expect(body).toContain('Plan of the merge of abcdef0 into main (fedcba9)');
-    // Cut between lines, never inside one.
-    const kept = body.slice(0, body.indexOf('\n\n… The plan is cut here'));
-    expect(kept.endsWith('ünïcödé')).toBe(true);
-
-    // A plan that fits is left whole.
-    const fits = `### steward plan for \`production\`\n\n${line.repeat(10)}`;
-    const [whole] = await comment('success', [], fits);
-    expect(whole!.params.body).toContain(fits);
-    expect(whole!.params.body).not.toContain('The plan is cut here');
   });
 });
 
@@ -290,48 +157,15 @@ describe('apply.yml', () => {
     expect(result.summary).toBe('');
   });
 
-  it('does not apply when planning main fails', async () => {
-    const result = await runBashStep(apply, 'apply', 'Plan main and apply that plan', { stubs: { stewardExit: { plan: 1 } } });
-    expect(result.code).toBe(1);
-    expect(result.calls.steward.map((call) => call[0])).toEqual(['plan']);
-  });
-
-  it('applies the plan it just made when planning main succeeds', async () => {
-    const result = await runBashStep(apply, 'apply', 'Plan main and apply that plan');
-    expect(result.code).toBe(0);
-    expect(result.calls.steward.map((call) => call.slice(0, 2))).toEqual([['plan', '--config'], ['apply', 'plan.json']]);
-  });
 });
 
 describe('drift.yml', () => {
-  it.each([
-    [0, 'No drift: production matches steward/.'],
-    [2, '::warning title=Drift::'],
-  ])('passes on exit %i and puts the report in the summary', async (exit, message) => {
-    const result = await runBashStep(drift, 'drift', 'drift', { stubs: { stewardExit: { drift: exit } } });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain(message);
-    expect(result.outputs).toEqual({ exitcode: String(exit) });
-    expect(result.summary).toBe('stub drift markdown\n');
-  });
-
-  it('fails on exit 1', async () => {
-    const result = await runBashStep(drift, 'drift', 'drift', { stubs: { stewardExit: { drift: 1 } } });
-    expect(result.code).toBe(1);
-    expect(result.stdout).toContain('::error title=steward drift failed::');
-    expect(result.outputs).toEqual({ exitcode: '1' });
-  });
-
   const report = { 'drift.md': '### steward drift check for `production`\n\n**Drift:** ...\n' };
-
-  it('writes the report outside the checkout, so no drift.md of the repository gets in front of it', async () => {
-    const result = await runBashStep(drift, 'drift', 'drift', { files: { 'drift.md': 'stale text\n' }, stubs: { stewardExit: { drift: 2 } } });
-    expect(result.calls.steward[0]).toEqual(['drift', '--config', 'steward', '--env', 'production', '--markdown', `${result.temp}/drift.md`]);
-    expect(result.summary).toBe('stub drift markdown\n');
-  });
+  /** The drift step's output summary-file, pointing at the report in $RUNNER_TEMP. */
+  const drifted = { steps: { drift: { outputs: { 'summary-file': '<RUNNER_TEMP>/drift.md', 'has-changes': 'true' } } } };
 
   it('opens an issue labelled drift when none is open', async () => {
-    const result = await runBashStep(drift, 'drift', 'Open or update the drift issue', { tempFiles: report, stubs: { openIssue: '' } });
+    const result = await runBashStep(drift, 'drift', 'Open or update the drift issue', { tempFiles: report, stubs: { openIssue: '' }, context: drifted });
     expect(result.code).toBe(0);
     const commands = result.calls.gh.map((call) => call.slice(0, 2).join(' '));
     expect(commands).toEqual(['label create', 'issue list', 'issue create']);
@@ -346,7 +180,7 @@ describe('drift.yml', () => {
   it('cuts a report too long for an issue at a line, says so, and keeps the footer', async () => {
     const line = '- `~` user credit limit someone@acme.example: 500 → 650 — ünïcödé\n';
     const long = `### steward drift check for \`production\`\n\n${line.repeat(Math.ceil(70_000 / line.length))}`;
-    const result = await runBashStep(drift, 'drift', 'Open or update the drift issue', { tempFiles: { 'drift.md': long }, stubs: { openIssue: '7' } });
+    const result = await runBashStep(drift, 'drift', 'Open or update the drift issue', { tempFiles: { 'drift.md': long }, stubs: { openIssue: '7' }, context: drifted });
     expect(result.code).toBe(0);
     const body = await readFile(`${result.temp}/issue.md`, 'utf8');
     expect([...body].length).toBeLessThanOrEqual(GITHUB_BODY_LIMIT);
@@ -361,7 +195,7 @@ describe('drift.yml', () => {
   });
 
   it('updates the open drift issue instead of opening another', async () => {
-    const result = await runBashStep(drift, 'drift', 'Open or update the drift issue', { tempFiles: report, stubs: { openIssue: '7' } });
+    const result = await runBashStep(drift, 'drift', 'Open or update the drift issue', { tempFiles: report, stubs: { openIssue: '7' }, context: drifted });
     expect(result.code).toBe(0);
     expect(result.calls.gh.at(-1)).toEqual(['issue', 'edit', '7', '--body-file', `${result.temp}/issue.md`]);
     expect(result.calls.gh.some((call) => call[1] === 'create' && call[0] === 'issue')).toBe(false);

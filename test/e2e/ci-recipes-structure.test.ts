@@ -5,7 +5,25 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SECRETS } from './ci/runner.js';
-import { CI_EXAMPLES, jobOf, loadWorkflow, runScripts, stepEnv, stepOf, stewardCommands, stringsOf, WORKFLOW_FILES, type Concurrency, type Job, type Workflow } from './ci/workflows.js';
+import {
+  actionCommand,
+  actionInputs,
+  actionSteps,
+  CI_EXAMPLES,
+  jobOf,
+  loadWorkflow,
+  runScripts,
+  STEWARD_ACTION,
+  stepEnv,
+  stepOf,
+  stewardCommands,
+  stringsOf,
+  WORKFLOW_FILES,
+  type Concurrency,
+  type Job,
+  type Step,
+  type Workflow,
+} from './ci/workflows.js';
 
 const plan = loadWorkflow('plan.yml');
 const apply = loadWorkflow('apply.yml');
@@ -41,12 +59,31 @@ const RUNNER_VARIABLES = Object.fromEntries(
   ['GITHUB_STEP_SUMMARY', 'GITHUB_OUTPUT', 'GITHUB_PATH', 'GITHUB_WORKSPACE', 'GITHUB_REPOSITORY', 'GITHUB_SHA', 'GITHUB_RUN_ID', 'GITHUB_SERVER_URL', 'GITHUB_EVENT_NAME', 'RUNNER_TEMP'].map((name) => [name, `<${name}>`]),
 );
 
-/** The steward commands of every run script of a workflow, with the step they belong to. */
-function stewardLines(workflow: Workflow) {
-  const context = { secrets: SECRETS, vars: { STEWARD_PACKAGE: '<package>' }, github: { token: '<token>' } };
-  return runScripts(workflow).flatMap(({ job, step, script }) =>
-    stewardCommands(script, { ...RUNNER_VARIABLES, ...stepEnv(workflow, job, step, context) }).map((command) => ({ job, step, command })),
-  );
+/** Outputs of earlier steps that the steps of the recipes read, as placeholders. */
+const STEP_OUTPUTS = { replan: { outputs: { 'plan-file': '<RUNNER_TEMP>/steward/plan.json' } } };
+
+/**
+ * The steward commands of a workflow, with the step they belong to and the variables they get:
+ * those of run scripts, and the one each step of the steward Action composes from its inputs
+ * (with its token input exported under the variable the script names).
+ */
+function stewardLines(workflow: Workflow): { job: string; step: Step; command: { source: string; args: string[] }; variables: string[] }[] {
+  const context = { secrets: SECRETS, vars: {}, github: { token: '<token>' }, steps: STEP_OUTPUTS };
+  const scripts = runScripts(workflow).flatMap(({ job, step, script }) => {
+    const env = stepEnv(workflow, job, step, context);
+    return stewardCommands(script, { ...RUNNER_VARIABLES, ...env }).map((command) => ({ job, step, command, variables: Object.keys(step.env ?? {}) }));
+  });
+  const actions = actionSteps(workflow).flatMap(({ job, step }) => {
+    const command = actionCommand(step, actionInputs(step, context), '<RUNNER_TEMP>');
+    if (command === undefined) return [];
+    return [{ job, step, command, variables: [...Object.keys(step.env ?? {}), ...(command.tokenVariable === '' ? [] : [command.tokenVariable])] }];
+  });
+  return [...scripts, ...actions];
+}
+
+/** The secret a variable of a steward command gets: from `env:`, or the Action's `token` input. */
+function secretFor(step: Step, variable: string): string | undefined {
+  return step.env?.[variable] ?? (variable.startsWith('STEWARD_') ? String(step.with?.token ?? '') : undefined);
 }
 
 describe('where the tokens live', () => {
@@ -84,10 +121,10 @@ describe('where the tokens live', () => {
   it('gives every steward command that talks to an instance the tokens it needs, and the config in steward/', () => {
     const tokenOf = { production: 'STEWARD_PRODUCTION_TOKEN', playground: 'STEWARD_PLAYGROUND_TOKEN' } as const;
     for (const workflow of workflows) {
-      for (const { job, step, command } of stewardLines(workflow)) {
+      for (const { step, command, variables } of stewardLines(workflow)) {
         const [subcommand] = command.args;
         if (subcommand === 'validate') {
-          expect(command.args).toEqual(['validate', 'steward']);
+          expect(command.args).toEqual(['validate', '--config', 'steward']);
           continue;
         }
         const where = `${workflow.file} ${step.name ?? step.id}: ${command.source}`;
@@ -96,7 +133,8 @@ describe('where the tokens live', () => {
         const needs = subcommand === 'diff' || (subcommand === 'apply' && workflow.file === 'promote.yml') ? ['production', 'playground'] : ['production'];
         for (const environment of needs as (keyof typeof tokenOf)[]) {
           const variable = tokenOf[environment];
-          expect(stepOf(workflow, job, step.id ?? step.name!).env?.[variable], where).toBe(`\${{ secrets.${variable} }}`);
+          expect(variables, where).toContain(variable);
+          expect(secretFor(step, variable), where).toBe(`\${{ secrets.${variable} }}`);
         }
       }
     }
@@ -104,10 +142,11 @@ describe('where the tokens live', () => {
 
   it.each(eachWorkflow)('%s never puts a GitHub expression, let alone a secret, in a script', (_, workflow) => {
     for (const { script } of runScripts(workflow)) expect(script).not.toContain('${{');
-    // Secrets reach steps only as environment variables, one variable per secret.
+    // Secrets reach steps only as environment variables, one variable per secret, or as the
+    // steward Action's token input (which it exports as one variable, masked).
     for (const { path, text } of stringsOf(workflow)) {
       if (!/\bsecrets\.[A-Za-z_]/.test(text)) continue;
-      expect(path.at(-2), path.join('.')).toBe('env');
+      expect([path.at(-2) === 'env', path.at(-2) === 'with' && path.at(-1) === 'token'], path.join('.')).toContain(true);
       expect(text).toMatch(/^\$\{\{ secrets\.[A-Z_]+ \}\}$/);
     }
   });
@@ -124,7 +163,7 @@ describe('the workflow files', () => {
     expect(workflow.defaults?.run?.shell).toBe('bash');
     for (const [id, job] of Object.entries(workflow.jobs)) {
       expect(job['timeout-minutes'], id).toBeGreaterThan(0);
-      for (const step of job.steps) if (step.uses !== undefined) expect(step.uses).toMatch(/^actions\/[a-z-]+@v\d+$/);
+      for (const step of job.steps) if (step.uses !== undefined && !STEWARD_ACTION.test(step.uses)) expect(step.uses).toMatch(/^actions\/[a-z-]+@v\d+$/);
     }
   });
 
@@ -158,7 +197,8 @@ describe('the workflow files', () => {
     const approve = jobOf(promote, 'approve');
     expect(environmentOf(approve)).toBe('production-promotion');
     expect(approve.needs).toBe('diff');
-    expect(approve.if).toBe("needs.diff.outputs.exitcode == '2' || needs.diff.outputs.exitcode == '3'");
+    expect(approve.if).toBe("needs.diff.outputs.changes == 'true'");
+    expect(jobOf(promote, 'diff').outputs).toEqual({ changes: '${{ steps.diff.outputs.has-changes }}' });
     expect(approve.concurrency).toBeUndefined();
     expect(secretsOf(approve)).toEqual([]);
     expect(approve.steps.every((step) => step.uses === undefined && !step.run?.includes('steward'))).toBe(true);
@@ -169,14 +209,17 @@ describe('the workflow files', () => {
 
   it('applies each plan only in its branch of apply.yml', () => {
     expect(stepOf(apply, 'apply', 'Apply the reviewed plan').if).toBe("steps.check.outputs.mode == 'reviewed'");
-    expect(stepOf(apply, 'apply', 'Plan main and apply that plan').if).toBe("steps.check.outputs.mode == 'fresh'");
+    expect(stepOf(apply, 'apply', 'replan').if).toBe("steps.check.outputs.mode == 'fresh'");
+    expect(stepOf(apply, 'apply', 'Apply that plan').if).toBe("steps.check.outputs.mode == 'fresh'");
+    expect(stepOf(apply, 'apply', 'Apply that plan').with?.['plan-file']).toBe('${{ steps.replan.outputs.plan-file }}');
     expect(stepOf(apply, 'apply', 'Download the reviewed plan')['continue-on-error']).toBe(true);
     expect(stepOf(apply, 'apply', 'check').env).toMatchObject({
       PULL_REQUEST: '${{ steps.reviewed.outputs.pr }}',
       REPLAN_IF_REFUSED: '${{ vars.STEWARD_REPLAN_IF_REFUSED }}',
       APPLY_UNREVIEWED: '${{ vars.STEWARD_APPLY_UNREVIEWED }}',
     });
-    expect(stepOf(drift, 'drift', 'Open or update the drift issue').if).toBe("steps.drift.outputs.exitcode == '2'");
+    expect(stepOf(drift, 'drift', 'Open or update the drift issue').if).toBe("steps.drift.outputs.has-changes == 'true'");
+    expect(stepOf(drift, 'drift', 'Close the drift issue').if).toBe("steps.drift.outputs.exit-code == '0'");
     expect(Object.keys(drift.on).sort()).toEqual(['schedule', 'workflow_dispatch']);
     expect(Object.keys(apply.on).sort()).toEqual(['push', 'workflow_dispatch']);
   });
@@ -216,7 +259,7 @@ describe('the recipes README', () => {
   it('documents every workflow, secret and variable', async () => {
     const text = await readme;
     for (const file of WORKFLOW_FILES) expect(text).toContain(`\`${file}\``);
-    for (const name of [...Object.keys(SECRETS), 'STEWARD_PACKAGE', 'STEWARD_REPLAN_IF_REFUSED', 'STEWARD_APPLY_UNREVIEWED']) expect(text).toContain(name);
+    for (const name of [...Object.keys(SECRETS), 'STEWARD_REPLAN_IF_REFUSED', 'STEWARD_APPLY_UNREVIEWED']) expect(text).toContain(name);
   });
 
   it('sets up each environment the workflows use, with its branch rule and its jobs', async () => {
@@ -247,5 +290,51 @@ describe('the recipes README', () => {
     expect(text).toContain('plan-file.unfounded');
     expect(text).toContain('`--markdown FILE` **appends**');
     expect(text).toContain('**`Plan result`**');
+  });
+});
+
+describe('fleet.yml: many deployments as a matrix', () => {
+  const fleet = loadWorkflow('fleet.yml');
+  const job = jobOf(fleet, 'deployment');
+  const matrix = (job as Job & { strategy: { 'fail-fast': boolean; matrix: { include: { deployment: string; 'requests-per-minute'?: number }[] } } }).strategy;
+
+  it('runs one job per deployment, each in its own GitHub environment and apply queue, none stopping the others', () => {
+    expect(Object.keys(fleet.on)).toEqual(['workflow_dispatch']);
+    expect(fleet.permissions).toEqual({ contents: 'read' });
+    expect(matrix['fail-fast']).toBe(false);
+    expect(matrix.matrix.include.map((entry) => entry.deployment)).toEqual(['eu-west', 'us-east', 'apac']);
+    expect(environmentOf(job)).toBe('${{ matrix.deployment }}');
+    expect(concurrencyOf(job.concurrency)).toEqual({ group: 'steward-apply-${{ matrix.deployment }}', cancel: false });
+    expect(secretsOf(job)).toEqual(['STEWARD_TOKEN']);
+    for (const step of job.steps) if (step.uses !== undefined && !STEWARD_ACTION.test(step.uses)) expect(step.uses).toMatch(/^actions\/[a-z-]+@v\d+$/);
+  });
+
+  it("gives each job its deployment's key, under the variable its environment names, and its own request budget", () => {
+    const planStep = stepOf(fleet, 'deployment', 'plan');
+    const applyStep = stepOf(fleet, 'deployment', 'Apply that plan');
+    for (const step of [planStep, applyStep]) {
+      expect(step.with?.token).toBe('${{ secrets.STEWARD_TOKEN }}');
+      expect(step.with?.environment).toBe('${{ matrix.deployment }}');
+      expect(step.with?.args).toBe("${{ matrix.requests-per-minute && format('--requests-per-minute {0}', matrix.requests-per-minute) || '' }}");
+    }
+    // What the Action's script makes of those inputs for each entry of the matrix.
+    const commands = matrix.matrix.include.map((entry) => {
+      const args = entry['requests-per-minute'] === undefined ? '' : `--requests-per-minute ${entry['requests-per-minute']}`;
+      const inputs = { INPUT_COMMAND: 'plan', INPUT_CONFIG: 'steward', INPUT_ENVIRONMENT: entry.deployment, INPUT_ARGS: args, INPUT_TOKEN: '<key>' };
+      const command = actionCommand(planStep, inputs, '<RUNNER_TEMP>')!;
+      return [command.tokenVariable, command.args.slice(3, 5).join(' '), command.args.slice(10).join(' ')];
+    });
+    expect(commands).toEqual([
+      ['STEWARD_EU_WEST_TOKEN', '--env eu-west', ''],
+      ['STEWARD_US_EAST_TOKEN', '--env us-east', '--requests-per-minute 120'],
+      ['STEWARD_APAC_TOKEN', '--env apac', ''],
+    ]);
+  });
+
+  it('applies only what it planned, only when asked and only when there is something to apply', () => {
+    const applyStep = stepOf(fleet, 'deployment', 'Apply that plan');
+    expect(applyStep.if).toBe("inputs.command == 'apply' && steps.plan.outputs.has-changes == 'true'");
+    expect(applyStep.with?.command).toBe('apply');
+    expect(applyStep.with?.['plan-file']).toBe('${{ steps.plan.outputs.plan-file }}');
   });
 });

@@ -1,15 +1,16 @@
 // The CI recipes of examples/ci/, step by step: every `steward ...` line of their `run:` scripts
-// is read from the workflow files, expanded as the runner would (secrets from `env:`, the step
-// summary, the checkout) and run in-process against emulators standing in for production and
-// the playground; exit codes and files are what the next step of the workflow relies on.
+// and every step of the steward Action (its command composed by action/steward-action.sh from
+// the step's inputs) is read from the workflow files, expanded as the runner would (secrets, the
+// step summary, the checkout) and run in-process against emulators standing in for production
+// and the playground; exit codes, outputs and files are what the next step relies on.
 import { readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/plan.js';
 import { removeBashSteps, runBashStep } from './ci/bashStep.js';
-import { CiRunner, COMMANDS_RUN, commandKey, SECRETS, readInCheckout, readInTemp, type CommandRun, type Workspace } from './ci/runner.js';
-import { loadWorkflow, runScripts, stepEnv, stewardCommands, WORKFLOW_FILES, type Workflow } from './ci/workflows.js';
+import { CiRunner, COMMANDS_RUN, commandKey, SECRETS, readInTemp, type CommandRun, type Workspace } from './ci/runner.js';
+import { actionSteps, loadWorkflow, runScripts, stepEnv, stewardCommands, WORKFLOW_FILES, type Workflow } from './ci/workflows.js';
 import { PRODUCTION_TOKEN } from './helpers.js';
 
 const plan = loadWorkflow('plan.yml');
@@ -32,14 +33,20 @@ function only(runs: CommandRun[]): CommandRun {
   return runs[0]!;
 }
 
-/** plan.yml on a pull request: validate, then plan into plan.json and $RUNNER_TEMP/plan.md. */
+/** Where the steward Action keeps the plan file and the Markdown report, in $RUNNER_TEMP. */
+const PLAN_FILE = 'steward/plan.json';
+const REPORT = 'steward/summary.md';
+
+/** plan.yml on a pull request: validate, then plan into the Action's plan file and report. */
 async function planPullRequest(): Promise<Workspace> {
   const checkout = await runner.checkout();
   const validated = only(await runner.runStep(checkout, plan, 'plan', 'Validate'));
+  expect(validated.args).toEqual(['validate', '--config', 'steward']);
   expect(validated.code).toBe(0);
   expect(validated.out).toContain('The configuration at steward is valid');
   const planned = only(await runner.runStep(checkout, plan, 'plan', 'plan'));
   expect(planned.args.slice(0, 1)).toEqual(['plan']);
+  expect(checkout.outputs.plan).toMatchObject({ 'exit-code': '3', 'has-changes': 'true', 'has-destroys': 'true' });
   // 3: changes that delete or replace something (the demo prunes a routine and a label).
   expect(planned.code).toBe(EXIT.destructive);
   expect(planned.out).toContain('Plan: 7 to add, 5 to change, 1 to replace, 5 to destroy.');
@@ -61,7 +68,7 @@ async function changeProductionByHand(limit: number): Promise<void> {
 async function nightlyDrift(secrets: Record<string, string> = {}): Promise<{ run: CommandRun; report: string }> {
   const checkout = await runner.checkout();
   const run = only(await runner.runStep(checkout, drift, 'drift', 'drift', { secrets }));
-  return { run, report: existsSync(join(checkout.env.RUNNER_TEMP!, 'drift.md')) ? await readInTemp(checkout, 'drift.md') : '' };
+  return { run, report: existsSync(join(checkout.env.RUNNER_TEMP!, REPORT)) ? await readInTemp(checkout, REPORT) : '' };
 }
 
 function expectNoSecrets(text: string): void {
@@ -72,8 +79,9 @@ describe('plan on a pull request, apply on merge, drift every night', () => {
   it('plans, hands the plan file to the apply run, applies exactly it, and then finds no drift', async () => {
     // GIVEN the plan job of the pull request
     const pullRequest = await planPullRequest();
-    const planFile = await readInCheckout(pullRequest, 'plan.json');
-    const markdown = await readInTemp(pullRequest, 'plan.md');
+    const planFile = await readInTemp(pullRequest, PLAN_FILE);
+    const markdown = await readInTemp(pullRequest, REPORT);
+    expect(await readFile(pullRequest.summary, 'utf8')).toBe(markdown);
     expectNoSecrets(planFile);
     expectNoSecrets(markdown);
     expect(JSON.parse(planFile)).toMatchObject({ environment: 'production', summary: { create: 7, update: 5, replace: 1, delete: 5 } });
@@ -84,7 +92,7 @@ describe('plan on a pull request, apply on merge, drift every night', () => {
     // WHEN the pull request is merged: the apply run downloads the artifact of the plan run
     const main = await runner.checkout();
     const downloaded = await runner.handOff(
-      { workspace: pullRequest, workflow: plan, job: 'plan', step: 'Upload the plan file' },
+      { workspace: pullRequest, workflow: plan, job: 'plan', step: 'plan' },
       { workspace: main, workflow: apply, job: 'apply', step: 'Download the reviewed plan' },
     );
     expect(downloaded).toBe(join(main.root, 'reviewed', 'plan.json'));
@@ -98,6 +106,7 @@ describe('plan on a pull request, apply on merge, drift every night', () => {
 
     // THEN the reviewed plan is applied, step for step
     const applied = only(await runner.runStep(main, apply, 'apply', 'Apply the reviewed plan'));
+    expect(applied.args).toEqual(['apply', 'reviewed/plan.json', '--config', 'steward', '--env', 'production', '--base-url', runner.emulators.production.url]);
     expect(applied.err).toBe('');
     expect(applied.code).toBe(0);
     expect(applied.out).toContain('Apply: 18 done, 0 already applied, 0 failed, 0 skipped.');
@@ -111,8 +120,8 @@ describe('plan on a pull request, apply on merge, drift every night', () => {
 
   it('reports drift (exit 2) once someone changes production outside git, and an error as 1', async () => {
     const main = await runner.checkout();
-    const [planMain, applyPlan] = await runner.runStep(main, apply, 'apply', 'Plan main and apply that plan');
-    expect([planMain!.code, applyPlan!.code]).toEqual([0, 0]);
+    const [planMain, applyPlan] = await planAndApplyMain(main);
+    expect([planMain.code, applyPlan.code]).toEqual([EXIT.destructive, 0]);
 
     await changeProductionByHand(650);
     const night = await nightlyDrift();
@@ -130,6 +139,14 @@ describe('plan on a pull request, apply on merge, drift every night', () => {
   });
 });
 
+/** apply.yml's fresh branch: plan main (into the job summary), then apply exactly that plan. */
+async function planAndApplyMain(main: Workspace): Promise<[CommandRun, CommandRun]> {
+  const planned = only(await runner.runStep(main, apply, 'apply', 'replan'));
+  expect(planned.code).toBeLessThanOrEqual(EXIT.destructive);
+  const applied = only(await runner.runStep(main, apply, 'apply', 'Apply that plan'));
+  return [planned, applied];
+}
+
 /** The check step of apply.yml, in bash, fed what the real dry run printed and its exit code. */
 function checkStepGiven(dryRun: CommandRun, vars: Record<string, string> = {}) {
   return runBashStep(apply, 'apply', 'check', {
@@ -144,7 +161,7 @@ function checkStepGiven(dryRun: CommandRun, vars: Record<string, string> = {}) {
 async function handToMain(pullRequest: Workspace, main?: Workspace): Promise<Workspace> {
   const checkout = main ?? (await runner.checkout());
   await runner.handOff(
-    { workspace: pullRequest, workflow: plan, job: 'plan', step: 'Upload the plan file' },
+    { workspace: pullRequest, workflow: plan, job: 'plan', step: 'plan' },
     { workspace: checkout, workflow: apply, job: 'apply', step: 'Download the reviewed plan' },
   );
   return checkout;
@@ -178,10 +195,12 @@ describe('apply on merge refuses a reviewed plan that no longer fits', () => {
 
     // WHEN the repository opted in (STEWARD_REPLAN_IF_REFUSED=true), main is planned and applied
     expect((await checkStepGiven(checked, { STEWARD_REPLAN_IF_REFUSED: 'true' })).outputs).toEqual({ mode: 'fresh' });
-    const [replanned, appliedMain] = await runner.runStep(main, apply, 'apply', 'Plan main and apply that plan');
-    expect(replanned!.args).toEqual(['plan', '--config', 'steward', '--env', 'production', '--out', 'plan.json', '--markdown', main.summary, '--base-url', runner.emulators.production.url]);
-    expect([replanned!.code, appliedMain!.code]).toEqual([0, 0]);
-    expect(appliedMain!.out).toContain('Apply: 18 done');
+    const [replanned, appliedMain] = await planAndApplyMain(main);
+    const temp = main.env.RUNNER_TEMP!;
+    expect(replanned.args).toEqual(['plan', '--config', 'steward', '--env', 'production', '--detailed-exitcode', '--out', `${temp}/${PLAN_FILE}`, '--markdown', `${temp}/${REPORT}`, '--base-url', runner.emulators.production.url]);
+    expect(appliedMain.args.slice(0, 6)).toEqual(['apply', `${temp}/${PLAN_FILE}`, '--config', 'steward', '--env', 'production']);
+    expect([replanned.code, appliedMain.code]).toEqual([EXIT.destructive, 0]);
+    expect(appliedMain.out).toContain('Apply: 18 done');
     expect(runner.emulators.production.state.creditControls().shutoffCredits).toBe(13000);
     expectNoSecrets(await readFile(main.summary, 'utf8'));
   });
@@ -205,7 +224,7 @@ describe('apply on merge refuses a reviewed plan that no longer fits', () => {
   it('refuses a plan file whose steps were edited after the plan run (the artifact is the pull request author\'s)', async () => {
     const pullRequest = await planPullRequest();
     // GIVEN the artifact says something other than what was reviewed: a bigger shutoff
-    const file = join(pullRequest.root, 'plan.json');
+    const file = join(pullRequest.env.RUNNER_TEMP!, PLAN_FILE);
     const saved = JSON.parse(await readFile(file, 'utf8')) as { steps: { kind: string; after?: Record<string, unknown> }[] };
     const credit = saved.steps.find((step) => step.kind === 'creditControls')!;
     credit.after = { ...credit.after, shutoffCredits: 99000 };
@@ -240,18 +259,22 @@ describe('apply on merge refuses a reviewed plan that no longer fits', () => {
     const main = await runner.checkout();
     const decided = await runBashStep(apply, 'apply', 'check', { vars: { STEWARD_APPLY_UNREVIEWED: 'true' } });
     expect(decided.outputs).toEqual({ mode: 'fresh' });
-    const [planned, applied] = await runner.runStep(main, apply, 'apply', 'Plan main and apply that plan');
-    expect(planned!.code).toBe(0);
+    const [planned, applied] = await planAndApplyMain(main);
+    expect(planned.code).toBe(EXIT.destructive);
     expect(await readFile(main.summary, 'utf8')).toContain('**Plan: 7 to add, 5 to change, 1 to replace, 5 to destroy.**');
-    expect(applied!.args.slice(0, 4)).toEqual(['apply', 'plan.json', '--config', 'steward']);
-    expect(applied!.code).toBe(0);
-    expectNoSecrets(await readInCheckout(main, 'plan.json'));
+    expect(applied.args.slice(0, 4)).toEqual(['apply', `${main.env.RUNNER_TEMP}/${PLAN_FILE}`, '--config', 'steward']);
+    expect(applied.code).toBe(0);
+    // The apply report follows the plan in the job summary.
+    expect(await readFile(main.summary, 'utf8')).toContain('### steward apply to `production`');
+    expectNoSecrets(await readFile(main.summary, 'utf8'));
+    expectNoSecrets(await readInTemp(main, PLAN_FILE));
 
     // The next pull request's plan says: no changes (exit 0).
     const next = await runner.checkout();
     const again = only(await runner.runStep(next, plan, 'plan', 'plan'));
     expect(again.code).toBe(EXIT.ok);
-    expect(await readInTemp(next, 'plan.md')).toContain('**No changes.** The live state matches the configuration.');
+    expect(await readInTemp(next, REPORT)).toContain('**No changes.** The live state matches the configuration.');
+    expect(next.outputs.plan).toMatchObject({ 'exit-code': '0', 'has-changes': 'false', 'has-destroys': 'false' });
   });
 });
 
@@ -277,7 +300,10 @@ describe('promotion from the playground to production', () => {
     await changePlayground(900);
     // WHEN the diff job compares production with the playground
     const { checkout: diffRun, run: diff } = await promotionDiff();
-    expect(diff.args.slice(0, 7)).toEqual(['diff', '--config', 'steward', '--env', 'production', '--against', 'playground']);
+    const temp = diffRun.env.RUNNER_TEMP!;
+    expect(diff.args.slice(0, 12)).toEqual([
+      'diff', '--config', 'steward', '--env', 'production', '--detailed-exitcode', '--out', `${temp}/${PLAN_FILE}`, '--markdown', `${temp}/${REPORT}`, '--against', 'playground',
+    ]);
     expect(diff.code).toBe(EXIT.changes);
     const summary = await readFile(diffRun.summary, 'utf8');
     expect(summary).toMatch(/^### steward promotion from `playground` to `production`/);
@@ -285,13 +311,14 @@ describe('promotion from the playground to production', () => {
     expect(summary).toContain('shutoffCredits: 10,000 → 15,000');
     expect(summary).toContain('user credit limit grace@acme.example: 500 → 900');
     expectNoSecrets(summary);
-    expectNoSecrets(await readInCheckout(diffRun, 'promotion.json'));
+    expectNoSecrets(await readInTemp(diffRun, PLAN_FILE));
+    expect(diffRun.outputs.diff).toMatchObject({ 'exit-code': '2', 'has-changes': 'true', 'has-destroys': 'false' });
     expect(runner.emulators.production.stats().writes).toBe(0);
 
     // THEN once a reviewer approves the production deployment, the promote job applies that plan
     const promoteRun = await runner.checkout();
     await runner.handOff(
-      { workspace: diffRun, workflow: promote, job: 'diff', step: 'Upload the promotion plan' },
+      { workspace: diffRun, workflow: promote, job: 'diff', step: 'diff' },
       { workspace: promoteRun, workflow: promote, job: 'promote', step: 'Download the promotion plan' },
     );
     const applied = only(await runner.runStep(promoteRun, promote, 'promote', 'Apply the promotion plan'));
@@ -312,7 +339,7 @@ describe('promotion from the playground to production', () => {
     await changePlayground(950);
     const promoteRun = await runner.checkout();
     await runner.handOff(
-      { workspace: diffRun, workflow: promote, job: 'diff', step: 'Upload the promotion plan' },
+      { workspace: diffRun, workflow: promote, job: 'diff', step: 'diff' },
       { workspace: promoteRun, workflow: promote, job: 'promote', step: 'Download the promotion plan' },
     );
     const refused = only(await runner.runStep(promoteRun, promote, 'promote', 'Apply the promotion plan'));
@@ -327,12 +354,14 @@ const RUNNER_VARIABLES = Object.fromEntries(
   ['GITHUB_STEP_SUMMARY', 'GITHUB_OUTPUT', 'GITHUB_PATH', 'GITHUB_WORKSPACE', 'GITHUB_REPOSITORY', 'GITHUB_SHA', 'GITHUB_RUN_ID', 'GITHUB_SERVER_URL', 'GITHUB_EVENT_NAME', 'RUNNER_TEMP'].map((name) => [name, `<${name}>`]),
 );
 
-/** Where each steward command of a workflow's run scripts comes from, as COMMANDS_RUN records it. */
+/** Where each steward command of a workflow comes from (run scripts and Action steps), as COMMANDS_RUN records it. */
 function stewardKeys(workflow: Workflow): string[] {
-  const context = { secrets: SECRETS, vars: { STEWARD_PACKAGE: '<package>' }, github: { token: '<token>' } };
-  return runScripts(workflow).flatMap(({ job, step, script }) =>
+  const context = { secrets: SECRETS, vars: {}, github: { token: '<token>' } };
+  const scripts = runScripts(workflow).flatMap(({ job, step, script }) =>
     stewardCommands(script, { ...RUNNER_VARIABLES, ...stepEnv(workflow, job, step, context) }).map((_, index) => commandKey(workflow, job, step, index)),
   );
+  const actions = actionSteps(workflow).filter(({ step }) => step.with?.command !== 'install').map(({ job, step }) => commandKey(workflow, job, step, 0));
+  return [...scripts, ...actions];
 }
 
 // Last: the scenarios above ran every steward line of every workflow (the structure of the files
@@ -340,7 +369,7 @@ function stewardKeys(workflow: Workflow): string[] {
 describe('the workflow files', () => {
   it('ran every steward command of every workflow in the scenarios above', () => {
     const all = WORKFLOW_FILES.map(loadWorkflow).flatMap(stewardKeys);
-    expect(all.length).toBeGreaterThanOrEqual(9);
+    expect(all.length).toBeGreaterThanOrEqual(10);
     expect(all.filter((key) => !COMMANDS_RUN.has(key))).toEqual([]);
   });
 });

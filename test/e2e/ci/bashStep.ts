@@ -153,13 +153,18 @@ export async function runBashStep(workflow: Workflow, job: string, step: string,
     GITHUB_EVENT_NAME: options.event ?? 'push',
     RUNNER_TEMP: temp,
     ...runnerFiles,
-    ...stepEnv(workflow, job, found, {
-      secrets: SECRETS,
-      vars: { STEWARD_PACKAGE: 'https://example.test/steward-0.1.0.tgz', ...options.vars },
-      github: { token: GITHUB_TOKEN, repository: 'acme/analytics-config', ...options.context?.github },
-      steps: options.context?.steps ?? {},
-      needs: options.context?.needs ?? {},
-    }),
+    // `<RUNNER_TEMP>` in a context value stands for this run's RUNNER_TEMP (a step output naming a file there).
+    ...Object.fromEntries(
+      Object.entries(
+        stepEnv(workflow, job, found, {
+          secrets: SECRETS,
+          vars: { ...options.vars },
+          github: { token: GITHUB_TOKEN, repository: 'acme/analytics-config', ...options.context?.github },
+          steps: options.context?.steps ?? {},
+          needs: options.context?.needs ?? {},
+        }),
+      ).map(([name, value]) => [name, value.replaceAll('<RUNNER_TEMP>', temp)]),
+    ),
     STUB_LOG_DIR: logs,
     ...Object.fromEntries(Object.entries(stubs.stewardExit ?? {}).map(([command, code]) => [`STUB_EXIT_${command}`, String(code)])),
     ...(stubs.openIssue === undefined ? {} : { STUB_OPEN_ISSUE: stubs.openIssue }),

@@ -9,7 +9,22 @@ import { basename, join } from 'node:path';
 import { buildProgram } from '../../../src/cli/program.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { captureIo, copyExample } from '../helpers.js';
-import { GITHUB_TOKEN, SECRETS, stepEnv, stepOf, stewardCommands, type Env, type ExpressionContext, type Step, type StewardCommand, type Workflow } from './workflows.js';
+import {
+  actionCommand,
+  actionInputs,
+  actionScript,
+  GITHUB_TOKEN,
+  isStewardAction,
+  SECRETS,
+  stepEnv,
+  stepOf,
+  stewardCommands,
+  type Env,
+  type ExpressionContext,
+  type Step,
+  type StewardCommand,
+  type Workflow,
+} from './workflows.js';
 
 export { SECRETS };
 
@@ -20,12 +35,16 @@ export interface Workspace {
   summary: string;
   /** The runner's variables (GITHUB_*, RUNNER_TEMP). */
   env: Env;
+  /** The outputs of the steward Action's steps that ran, by step id (`steps.<id>.outputs`). */
+  outputs: Record<string, Env>;
 }
 
 /** A steward command of a step, with the environment its script sees. */
 export interface StepCommand extends StewardCommand {
   env: Env;
   key: string;
+  /** For a step of the steward Action: its inputs, for the script's report afterwards. */
+  inputs?: Env;
 }
 
 /** Repository variables and secrets that differ from the defaults for one run. */
@@ -92,6 +111,7 @@ export class CiRunner {
     return {
       root,
       summary,
+      outputs: {},
       env: {
         CI: 'true',
         GITHUB_ACTIONS: 'true',
@@ -108,16 +128,28 @@ export class CiRunner {
     };
   }
 
-  /** The expression contexts of a run: secrets, repository variables, github.token. */
-  context(overrides: RunOverrides = {}): ExpressionContext {
-    return { secrets: { ...SECRETS, ...overrides.secrets }, vars: { ...this.vars, ...overrides.vars }, github: { token: GITHUB_TOKEN } };
+  /** The expression contexts of a run: secrets, repository variables, github.token, the steps' outputs so far. */
+  context(overrides: RunOverrides = {}, workspace?: Workspace): ExpressionContext {
+    const steps = Object.fromEntries(Object.entries(workspace?.outputs ?? {}).map(([id, outputs]) => [id, { outputs }]));
+    return { secrets: { ...SECRETS, ...overrides.secrets }, vars: { ...this.vars, ...overrides.vars }, github: { token: GITHUB_TOKEN }, steps };
   }
 
-  /** The steward commands of a step, expanded with the environment that step's script sees. */
+  /**
+   * The steward commands of a step, expanded with the environment that step's script sees; for
+   * a step of the steward Action, the one command its script composes, with the token exported.
+   */
   commands(workspace: Workspace, workflow: Workflow, job: string, step: string, overrides: RunOverrides = {}): StepCommand[] {
     const found = stepOf(workflow, job, step);
+    const context = this.context(overrides, workspace);
+    const env = { ...workspace.env, ...stepEnv(workflow, job, found, context) };
+    if (isStewardAction(found)) {
+      const inputs = actionInputs(found, context);
+      const command = actionCommand(found, inputs, workspace.env.RUNNER_TEMP!);
+      if (command === undefined) return [];
+      const token = command.tokenVariable === '' ? {} : { [command.tokenVariable]: inputs.INPUT_TOKEN! };
+      return [{ source: command.source, args: command.args, env: { ...env, ...token }, key: commandKey(workflow, job, found, 0), inputs }];
+    }
     if (found.run === undefined) throw new Error(`${workflow.file}: step ${step} of job ${job} has no run script`);
-    const env = { ...workspace.env, ...stepEnv(workflow, job, found, this.context(overrides)) };
     return stewardCommands(found.run, env).map((command, index) => ({ ...command, env, key: commandKey(workflow, job, found, index) }));
   }
 
@@ -140,8 +172,32 @@ export class CiRunner {
     return { source: command.source, args, code, out, err };
   }
 
-  /** Runs every steward command of a step in order, as a script that stops at the first failure. */
+  /**
+   * Runs every steward command of a step in order, as a script that stops at the first failure.
+   * A step of the steward Action runs as its script would: a clean slate in RUNNER_TEMP, the
+   * command in-process, then the script's report (outputs, job summary), whose outputs later
+   * steps' expressions read.
+   */
   async runStep(workspace: Workspace, workflow: Workflow, job: string, step: string, overrides: RunOverrides = {}): Promise<CommandRun[]> {
+    const found = stepOf(workflow, job, step);
+    if (isStewardAction(found)) {
+      const [command] = this.commands(workspace, workflow, job, step, overrides);
+      if (command === undefined) return [];
+      const scriptEnv = { ...command.inputs, RUNNER_TEMP: workspace.env.RUNNER_TEMP!, GITHUB_STEP_SUMMARY: workspace.summary };
+      actionScript(['prepare'], scriptEnv);
+      const run = await this.run(workspace, command);
+      await writeFile(join(workspace.env.RUNNER_TEMP!, 'steward', 'stdout'), run.out);
+      const output = join(workspace.env.RUNNER_TEMP!, 'step-output');
+      await writeFile(output, '');
+      try {
+        actionScript(['report', String(run.code)], { ...scriptEnv, GITHUB_OUTPUT: output, GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/analytics-config', GITHUB_RUN_ID: '4242' });
+      } catch {
+        // The report fails the step on a failed command; its outputs are written first.
+      }
+      const lines = (await readFile(output, 'utf8')).split('\n').filter((line) => line.includes('='));
+      if (found.id !== undefined) workspace.outputs[found.id] = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+      return [run];
+    }
     const runs: CommandRun[] = [];
     for (const command of this.commands(workspace, workflow, job, step, overrides)) {
       const run = await this.run(workspace, command);
@@ -161,17 +217,20 @@ export class CiRunner {
   ): Promise<string> {
     const upload = stepOf(from.workflow, from.job, from.step);
     const download = stepOf(to.workflow, to.job, to.step);
-    if (!upload.uses?.startsWith('actions/upload-artifact@') || !download.uses?.startsWith('actions/download-artifact@')) {
-      throw new Error('handOff needs an upload-artifact step and a download-artifact step');
+    if (!isStewardAction(upload) || !download.uses?.startsWith('actions/download-artifact@')) {
+      throw new Error('handOff needs a step of the steward Action and a download-artifact step');
     }
-    if (upload.with?.name !== download.with?.name) {
-      throw new Error(`artifact ${String(upload.with?.name)} is uploaded, but ${String(download.with?.name)} is downloaded`);
-    }
-    const file = String(upload.with!.path);
+    // As action.yml names and uploads the artifact: the plan file, under artifact-name or steward-plan-<environment>.
+    const inputs = upload.with ?? {};
+    const name = inputs['artifact-name'] ?? (inputs.environment === undefined ? 'steward-plan' : `steward-plan-${String(inputs.environment)}`);
+    if (name !== download.with?.name) throw new Error(`artifact ${String(name)} is uploaded, but ${String(download.with?.name)} is downloaded`);
+    if (inputs.upload === 'false') throw new Error(`${from.step} uploads no artifact`);
+    const file = from.workspace.outputs[upload.id ?? '']?.['plan-file'];
+    if (file === undefined || file === '') throw new Error(`${from.step} saved no plan file (has it run?)`);
     const directory = join(to.workspace.root, String(download.with?.path ?? '.'));
     await mkdir(directory, { recursive: true });
     const target = join(directory, basename(file));
-    await copyFile(join(from.workspace.root, file), target);
+    await copyFile(file, target);
     return target;
   }
 

@@ -1,6 +1,7 @@
 // Reads the GitHub Actions workflows of examples/ci/ as data: jobs, steps, their environment with
 // `${{ secrets.X }}`-style values resolved from test values, and the `steward ...` commands of a
 // step's `run:` script, expanded the way the runner's bash would expand them.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -8,6 +9,10 @@ import { expandWord, simpleCommands } from './shellWords.js';
 
 export const CI_EXAMPLES = fileURLToPath(new URL('../../../examples/ci/', import.meta.url));
 export const WORKFLOW_FILES = ['plan.yml', 'apply.yml', 'drift.yml', 'promote.yml'] as const;
+/** The steward GitHub Action's script, which composes the command each action step runs. */
+export const ACTION_SCRIPT = fileURLToPath(new URL('../../../action/steward-action.sh', import.meta.url));
+/** How the recipes refer to the steward Action. */
+export const STEWARD_ACTION = /^acme\/steward@v\d+$/;
 
 export type Env = Record<string, string>;
 
@@ -152,4 +157,43 @@ export function stringsOf(value: unknown, path: string[] = []): { path: string[]
     return Object.entries(value).flatMap(([key, item]) => stringsOf(item, [...path, key]));
   }
   return [];
+}
+
+/** Whether a step uses the steward Action. */
+export function isStewardAction(step: Step): boolean {
+  return step.uses !== undefined && STEWARD_ACTION.test(step.uses);
+}
+
+/** The INPUT_* variables the Action's script gets for a step's `with:`, expressions evaluated. */
+export function actionInputs(step: Step, context: ExpressionContext): Env {
+  const inputs: Env = {};
+  for (const [name, value] of Object.entries(step.with ?? {})) {
+    if (name === 'github-token') continue;
+    inputs[`INPUT_${name.toUpperCase().replace(/-/g, '_')}`] = evaluate(String(value), context);
+  }
+  return inputs;
+}
+
+/** Runs a part of the Action's script (argv, token-variable, prepare, report CODE) in bash. */
+export function actionScript(args: string[], env: Env): string {
+  return execFileSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', ACTION_SCRIPT, ...args], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
+    encoding: 'utf8',
+  });
+}
+
+/**
+ * The steward command a step of the steward Action runs, exactly as its script composes it, and
+ * the variable its `token` input is exported under; none for `command: install`.
+ */
+export function actionCommand(step: Step, inputs: Env, runnerTemp: string): (StewardCommand & { tokenVariable: string }) | undefined {
+  if (inputs.INPUT_COMMAND === 'install') return undefined;
+  const env = { ...inputs, RUNNER_TEMP: runnerTemp };
+  const args = actionScript(['argv'], env).split('\0').slice(0, -1);
+  return { source: `${step.uses} (${inputs.INPUT_COMMAND ?? 'plan'})`, args, tokenVariable: actionScript(['token-variable'], env) };
+}
+
+/** Every step that uses the steward Action, with where it is. */
+export function actionSteps(workflow: Workflow): { job: string; step: Step }[] {
+  return Object.entries(workflow.jobs).flatMap(([job, { steps }]) => steps.filter(isStewardAction).map((step) => ({ job, step })));
 }
