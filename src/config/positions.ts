@@ -53,7 +53,7 @@ function walk(doc: Document, path: ConfigPath, target: PositionTarget): { node: 
     if (isMap(node)) {
       const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
       if (pair === undefined) {
-        const merge = node.items.find((item) => isScalar(item.key) && item.key.value === MERGE_KEY && mergedKeys(doc, item.value).has(String(segment)));
+        const merge = node.items.find((item) => isMergeKey(item.key) && mergedKeys(doc, item.value).has(String(segment)));
         return { node, anchor: merge === undefined ? anchor : (rangeStart(merge.key) ?? anchor), complete: false };
       }
       const keyStart = rangeStart(pair.key) ?? anchor;
@@ -74,7 +74,12 @@ function walk(doc: Document, path: ConfigPath, target: PositionTarget): { node: 
   return { node, anchor, complete: true };
 }
 
-const MERGE_KEY = '<<';
+/** A `<<` key; with merge keys enabled the parser gives it a symbol as its value. */
+function isMergeKey(key: unknown): boolean {
+  if (!isScalar(key)) return false;
+  const value = key.value;
+  return value === '<<' || (typeof value === 'symbol' && value.description === '<<');
+}
 
 /** The keys a merge key's value (`*alias` or `[*a, *b]`) brings into its map. */
 function mergedKeys(doc: Document, value: unknown): Set<string> {

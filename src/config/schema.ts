@@ -133,7 +133,7 @@ function toFinding(error: ErrorObject, root: unknown): SchemaFinding | undefined
         code: 'schema.unknownKey',
         path: [...path, key],
         target: 'key',
-        subject: `unknown key \`${key}\``,
+        subject: key === '' ? 'a key without a name' : `unknown key \`${key}\``,
         expectation: path.length === 0 ? 'at the top level' : `in ${subject}`,
         hint: intended !== undefined ? `did you mean \`${intended}\`?` : (misplacedKeyHint(key) ?? `allowed keys: ${listNames(allowed)}`),
         ...(intended === undefined ? {} : { intended }),

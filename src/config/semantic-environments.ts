@@ -1,7 +1,7 @@
 // Semantic checks of the `environments` section: base URLs, and protect lists that name labels
 // which the configuration renames away or which protection cannot affect.
 import { resolveInstanceOrigin } from '../api/url.js';
-import { labelKey } from '../domain/rules.js';
+import { emailProblem, labelKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { formatPath } from './positions.js';
 import { isRecord } from './sources.js';
@@ -55,7 +55,14 @@ function checkProtectedNames(protect: Record<string, unknown>, path: ConfigPath,
   for (const [kind, names] of Object.entries(protect)) {
     if (!Array.isArray(names)) continue;
     names.forEach((name, index) => {
-      if (typeof name !== 'string' || name.trim() === name) return;
+      if (typeof name !== 'string') return;
+      // Users are protected by e-mail or id, written as in userCreditLimits.
+      if (kind === 'userCreditLimits' && name.trim() === name && name.includes('@')) {
+        const problem = emailProblem(name);
+        if (problem !== undefined) findings.add('email.format', [...path, kind, index], `protected user \`${name}\` is not a valid e-mail address`, { hint: problem });
+        return;
+      }
+      if (name.trim() === name) return;
       findings.add('protect.name', [...path, kind, index], name.trim() === '' ? 'a protected name is blank' : `protected name ${JSON.stringify(name)} has spaces before or after it`, {
         hint: 'write the name exactly as it is declared',
       });

@@ -167,6 +167,13 @@ function checkUserCreditLimits(section: unknown, findings: Findings): void {
       `user \`${identity.written}\` is declared twice${caseNote}; the first declaration is at ${findings.context.describe(first.path)}`,
       { hint: 'keep one entry per user' },
     );
+    // Both places are errors: either entry may be the one to remove.
+    findings.add(
+      'userCreditLimit.duplicate',
+      first.path,
+      `user \`${first.written}\` is declared again at ${findings.context.describe([...path, identity.field])}${caseNote}`,
+      { hint: 'keep one entry per user' },
+    );
   });
 }
 

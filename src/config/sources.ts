@@ -6,7 +6,17 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { isAlias, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { decodeConfigFile } from './bytes.js';
 import { locateInDocument, positionAt, type PositionedDocument } from './positions.js';
-import { checkAliasExpansion, checkKeys, checkNesting, checkNumbers, findStarValues, starValueDiagnostic } from './structure.js';
+import {
+  checkAliasExpansion,
+  checkDirectives,
+  checkKeys,
+  checkMergeKeys,
+  checkNesting,
+  checkNumbers,
+  checkTags,
+  findStarValues,
+  starValueDiagnostic,
+} from './structure.js';
 import { syntaxDiagnostics } from './syntax.js';
 import type { Diagnostic } from './types.js';
 
@@ -116,9 +126,11 @@ export function parseSource(text: string, path: string, name: string, file: stri
   const starLines = new Set(stars.map((star) => star.line));
   const diagnostics: Diagnostic[] = [
     ...stars.map((star) => starValueDiagnostic(file, star)),
-    ...[...syntaxDiagnostics(source), ...unresolvedAliases(source)].filter((diagnostic) => diagnostic.location === undefined || !starLines.has(diagnostic.location.line)),
+    ...[...syntaxDiagnostics(source), ...unresolvedAliases(source)].filter(
+      (diagnostic) => (diagnostic.location === undefined || !starLines.has(diagnostic.location.line)) && !/^unresolved tag/i.test(diagnostic.summary),
+    ),
   ];
-  diagnostics.push(...duplicateKeys(source), ...checkKeys(source), ...checkNumbers(source));
+  diagnostics.push(...duplicateKeys(source), ...checkKeys(source), ...checkNumbers(source), ...checkTags(source), ...checkMergeKeys(source), ...checkDirectives(source));
   const expansion = checkAliasExpansion(source);
   if (expansion !== undefined) diagnostics.push(expansion);
   if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) source.broken = true;

@@ -263,6 +263,79 @@ export function starValueDiagnostic(file: string, star: StarValue): Diagnostic {
   };
 }
 
+// The tags of YAML's core schema: they only say what plain YAML would infer anyway.
+const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((name) => `tag:yaml.org,2002:${name}`));
+
+/**
+ * Tags beyond the core schema (`!!binary`, `!!set`, `!!omap`, `!custom`) make values a
+ * configuration has no use for, or none at all: one error at the tag instead of a confusing
+ * type error (or a silently ignored tag) later.
+ */
+export function checkTags(source: PositionedDocument & { text: string }): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  forEachNode(source.doc, (node) => {
+    const { tag, range } = node as { tag?: string; range?: [number, number, number] | null };
+    if (tag === undefined || CORE_TAGS.has(tag)) return;
+    const start = range?.[0] ?? 0;
+    let at = source.text.lastIndexOf('!', start);
+    while (at > 0 && source.text[at - 1] === '!') at--;
+    const shown = tag.startsWith('tag:yaml.org,2002:') ? `!!${tag.slice('tag:yaml.org,2002:'.length)}` : tag;
+    diagnostics.push({
+      severity: 'error',
+      code: 'yaml.tag',
+      summary: `the YAML tag \`${shown}\` is not supported in a configuration`,
+      hint: 'remove the tag: write plain text, numbers, true/false, lists and maps',
+      location: positionAt(source, at >= 0 ? at : start),
+    });
+  });
+  return diagnostics;
+}
+
+/** `<<` merges maps: a value that is no map (nor an alias of one, nor a list of those) is refused at the key. */
+export function checkMergeKeys(source: PositionedDocument): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  // An alias to no anchor is reported as such; here it passes.
+  const isMapSource = (node: unknown): boolean => (isAlias(node) ? (node.resolve(source.doc) === undefined || isMap(node.resolve(source.doc))) : isMap(node));
+  forEachNode(source.doc, (node) => {
+    if (!isMap(node)) return;
+    for (const pair of node.items) {
+      if (!isMergeKey(pair.key)) continue;
+      const value = pair.value as unknown;
+      if (isMapSource(value) || (isSeq(value) && value.items.every(isMapSource))) continue;
+      diagnostics.push({
+        severity: 'error',
+        code: 'yaml.merge',
+        summary: '`<<` merges maps into this one, but its value is not a map, an alias of a map, or a list of those',
+        hint: 'write `<<: *name` where `&name` marks a map',
+        location: positionAt(source, (pair.key as Node).range?.[0] ?? 0),
+      });
+    }
+  });
+  return diagnostics;
+}
+
+/** A `<<` key; with merge keys enabled the parser gives it a symbol as its value. */
+export function isMergeKey(key: unknown): boolean {
+  if (!isScalar(key)) return false;
+  const value = key.value;
+  return value === '<<' || (typeof value === 'symbol' && value.description === '<<');
+}
+
+/** `%YAML 1.1` would read `yes`, `no`, `on` and `0777` differently from YAML 1.2, which steward speaks. */
+export function checkDirectives(source: PositionedDocument & { text: string }): Diagnostic[] {
+  const match = /^%YAML[ \t]+(?!1\.2\b)(\S+)/m.exec(source.text);
+  if (match === null) return [];
+  return [
+    {
+      severity: 'error',
+      code: 'yaml.version',
+      summary: `this file asks for YAML ${match[1]}; steward reads YAML 1.2, where \`yes\`, \`no\` and \`on\` are text, not true and false`,
+      hint: 'remove the `%YAML` line and write true or false where you mean them',
+      location: positionAt(source, match.index),
+    },
+  ];
+}
+
 /** Calls `visit` for every node of the document, without recursion (nesting may be deep). */
 function forEachNode(doc: Document, visit: (node: unknown) => void): void {
   const stack: unknown[] = [doc.contents];

@@ -79,7 +79,7 @@ export function labelNameProblem(name: string): string | undefined {
   if (name.trim() !== name) return 'it has spaces before or after it';
   if (name === '.' || name === '..') return 'the dot segments `.` and `..` cannot be used in a request path';
   const reserved = /[/\\,]/.exec(name);
-  if (reserved !== null) return `\`${reserved[0]}\` cannot be used: label names travel in request paths and comma-separated lists`;
+  if (reserved !== null) return `it holds \`${reserved[0]}\`, which a label name cannot: names travel in request paths and comma-separated lists`;
   return undefined;
 }
 
