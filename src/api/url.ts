@@ -21,6 +21,9 @@ function isLoopback(hostname: string): boolean {
  */
 export function resolveInstanceOrigin(baseUrl: string): string {
   const trimmed = baseUrl.trim();
+  // What looks like user-info (`scheme://…@`) is refused before parsing, whatever else is wrong
+  // with the address, so no message below can quote part of a pasted token.
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\/\S*@/.test(trimmed)) throw credentialsError();
   let url: URL;
   try {
     url = new URL(trimmed);
@@ -29,13 +32,7 @@ export function resolveInstanceOrigin(baseUrl: string): string {
       hint: 'Give the instance origin, e.g. https://acme.example.com',
     });
   }
-  if (url.username !== '' || url.password !== '') {
-    throw new StewardError(
-      'config.invalid-url',
-      `The API base URL must not carry credentials (user:password@); the token is passed separately.`,
-      'user',
-    );
-  }
+  if (url.username !== '' || url.password !== '') throw credentialsError();
   const shown = `${url.protocol}//${url.host}${url.pathname}`;
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new StewardError(
@@ -69,6 +66,12 @@ export function resolveInstanceOrigin(baseUrl: string): string {
     );
   }
   return url.origin;
+}
+
+function credentialsError(): StewardError {
+  return new StewardError('config.invalid-url', `The API base URL must not carry credentials (user:password@); the token is passed separately.`, 'user', {
+    hint: 'Give the instance origin alone; if a real token was in it, revoke that token.',
+  });
 }
 
 /**

@@ -79,6 +79,13 @@ function baseUrlProblem(baseUrl: string): { summary: string; hint?: string; code
     if (!baseUrl.includes('://') && !baseUrl.includes('@')) {
       return { summary: 'is not a URL: it does not start with `https://`', hint: `write \`https://${baseUrl.trim()}\`` };
     }
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\/\S*@/.test(baseUrl.trim())) {
+      return {
+        code: 'secret.baseUrl',
+        summary: 'is not a URL, and holds what looks like a user name or password (`user:password@`)',
+        hint: 'write the instance origin alone; the token comes from the variable named by `tokenEnv`; if it was a real token, revoke it',
+      };
+    }
     return { summary: 'is not a URL', hint: 'write the instance origin, e.g. `https://acme.example.com`' };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { summary: `must use https (or http), found \`${url.protocol.replace(/:$/, '')}\`` };

@@ -55,7 +55,8 @@ function hasNoSourceLine(code: string): boolean {
  * whatever the diagnostic is about, and control characters escaped. Tabs stay, for the caret.
  */
 function sourceLine(line: string): string {
-  const masked = line.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/?#@'"]*@/g, '$1<redacted>@');
+  // Up to the last `@` of the address: a password may hold `/`, `?` or `#` that end no user-info.
+  const masked = line.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s'"]*@/g, '$1<redacted>@');
   return masked.split('\t').map(terminalText).join('\t');
 }
 

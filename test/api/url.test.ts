@@ -58,13 +58,23 @@ describe('resolveInstanceOrigin', () => {
     }
   });
 
-  it('never echoes credentials embedded in the URL', () => {
+  it.each([
+    'https://me:SECRET@acme.example.com',
+    'https://SECRET@acme.example.com/api',
+    'HTTPS://ci:SECRET@ACME.example.com',
+    'http://SECRET@localhost:4010',
+    'https://ci:SECRET/x#y@acme.example.com',
+    'https://ci:SECRET @acme.example.com',
+    'https://ci:SECRET@acme.example.com:99999',
+    'ftp://ci:SECRET@acme.example.com',
+  ])('refuses %s without echoing the credentials', (address) => {
     const secret = 'p4ssw0rd-in-url';
     try {
-      resolveInstanceOrigin(`https://me:${secret}@acme.example.com`);
+      resolveInstanceOrigin(address.replace('SECRET', secret));
       expect.unreachable();
     } catch (error) {
       expect((error as StewardError).code).toBe('config.invalid-url');
+      expect((error as StewardError).message).toContain('credentials');
       expectNoSecret(secret, error);
     }
   });
