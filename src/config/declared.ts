@@ -46,6 +46,10 @@ export function locateDeclared(error: unknown, loaded: Located, users?: Resolved
     paths = [...unknownEmails.filter(({ email }) => error.message.includes(emailKey(email))).map(({ path }) => path), ...unknownIds];
   } else if (error.code === 'preflight.model') {
     paths = (loaded.config.routines ?? []).map((_, index) => ['routines', index, 'modelId']);
+  } else if (error.code === 'plan.ambiguous-routine') {
+    // Where to add `duplicates: delete-identical`, the way out the hint names.
+    const name = error.details?.routine;
+    paths = (loaded.config.routines ?? []).flatMap((routine, index) => (routine.name === name ? [['routines', index] as ConfigPath] : []));
   }
   return atPositions(error, loaded, paths);
 }

@@ -238,6 +238,7 @@ function pickLiveMatch(
     {
       hint: wayOut({ keeper, identical, differing }, routine, keys, isProtected),
       details: {
+        routine: routine.state.name,
         routineIds: candidates.map((candidate) => candidate.id),
         oldestMatchingConfig: keeper?.id ?? null,
         identicalToOldest: identical.map((candidate) => candidate.id),

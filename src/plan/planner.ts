@@ -70,7 +70,12 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
 /** Reads what the config manages and returns the plan that would make live match it. */
 export async function makePlan(request: PlanRequest): Promise<PlanResult> {
   const observation = await observe(request);
-  const diffed = diffAll(observation.kinds, observation.desired, observation.live);
+  let diffed: ReturnType<typeof diffAll>;
+  try {
+    diffed = diffAll(observation.kinds, observation.desired, observation.live);
+  } catch (error) {
+    throw locateDeclared(error, request.loaded);
+  }
   const targeted = request.targeting ? filterSteps(diffed.steps, request.targeting) : { steps: diffed.steps, warnings: [] };
   const { steps } = targeted;
   const warnings = [...diffed.warnings, ...targeted.warnings];

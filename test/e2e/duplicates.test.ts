@@ -66,7 +66,8 @@ describe.each(EMULATOR_PROFILES)('existing duplicate routines (emulator profile 
 
     const plan = await steward.plan();
     expect(plan.code).toBe(EXIT.error);
-    expect(plan.err).toContain(`3 live routines owned by`);
+    // At the routine in the config, where the way out goes.
+    expect(plan.err).toMatch(/routines\.yaml:\d+:5: 3 live routines owned by/);
     expect(plan.err).toContain(`are named "${PIPELINE}"`);
     expect(plan.err).toContain(
       `Hint: ${first}, ${second} are identical copies of the oldest, ${original!.id}, which matches the config: ` +
