@@ -13,9 +13,10 @@
 //   deletes every twin except the keeper that is R itself or that was not in the live state it
 //   read before applying. A routine that differs is never deleted, nor one the run already knew.
 //
-// Why at most one twin survives, for runs applying one desired routine, given a list that
-// shows every routine that was in place when the list began ("in place": created and, for a
-// paused routine, paused; each run lists only after its own routines are in place):
+// Why at most one twin survives, for runs that apply one desired routine and carry out their
+// deletes, given a list that shows every routine that was in place when the list began ("in
+// place": created and, for a paused routine, paused; each run lists only after its own routines
+// are in place):
 //   - Twins sort by (createdAt, id), one total order, the same in every run.
 //   - Nobody deletes the first twin of all: in any list that shows it, it is the keeper. So
 //     at least one survives, whatever the interleaving and whatever the server's clocks say.
@@ -42,7 +43,8 @@
 // Not guaranteed: runs applying different content under one name (their routines are not
 // twins, both stay, and the next plan reports the ambiguity); a list that misses routines in
 // place when it began (a server whose lists lag its writes, or offset paging shifted by
-// concurrent deletes); a run killed between its create and its list. Those leave duplicates
+// concurrent deletes); a run stopped between its create and its deletes (an interrupt starts no
+// new write), or whose list fails (reported as a failed step). Those leave duplicates
 // that the next plan reports, with the way out below. And a run that *reads* while two other
 // runs' twins briefly coexist stops at the ambiguity before writing anything.
 //
