@@ -93,4 +93,18 @@ describe('plan-time errors about declared objects', () => {
     expect(result.stderr).toContain(`Error: ${at(10, 13)}: \`${id}\` and \`ada@acme.example\` (at ${at(8, 12)}) are the same user of this instance`);
     expect(result.stderr).toContain(`\n  ${at(8, 12)}\n`);
   });
+
+  it('points an unknown model at the routines that name it', async () => {
+    const result = await plan(`routines:
+  - name: Digest
+    owner: ada@acme.example
+    prompt: Revenue by region.
+    schedule: "0 8 ? * MON *"
+    timezone: UTC
+    modelId: 00000000-0000-4000-8000-00000000beef
+    destination: {type: email, recipientEmails: [ada@acme.example]}
+`);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`^Error: ${at(13, 14).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `, 'm'));
+  });
 });
