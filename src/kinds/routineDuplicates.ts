@@ -87,8 +87,6 @@ export type RaceVerdict =
       keeper: Routine;
       /** Twins to delete, oldest first; the run's own routine is among them when it is not the keeper. */
       remove: Routine[];
-      /** Namesakes that appeared since the read with other content: left alone, reported. */
-      strangers: Routine[];
     };
 
 /** The race rule above for one created routine, given its owner's routines as listed after the creates. Pure. */
@@ -103,8 +101,7 @@ export function settleRace(created: CreatedRoutine, listed: readonly Routine[]):
   const twins = namesakes.filter((routine) => sameContent(routine, mine)).sort(olderFirst);
   const keeper = twins[0]!;
   const remove = twins.filter((twin) => twin !== keeper && (twin === mine || !created.known.has(twin.id)));
-  const strangers = namesakes.filter((routine) => !twins.includes(routine) && !created.known.has(routine.id));
-  return { kind: 'listed', keeper, remove, strangers };
+  return { kind: 'listed', keeper, remove };
 }
 
 /** How a plan sorts the namesakes of a declared routine. */

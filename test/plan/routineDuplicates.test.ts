@@ -39,24 +39,24 @@ describe('settling a race after a create', () => {
   const created = { id: 'r-mine', state: digestState, known: new Set<string>() };
 
   it('does nothing when its routine is the only one', () => {
-    expect(settleRace(created, [mine])).toEqual({ kind: 'listed', keeper: mine, remove: [], strangers: [] });
+    expect(settleRace(created, [mine])).toEqual({ kind: 'listed', keeper: mine, remove: [] });
   });
 
   it('removes its own routine when a concurrent run created the same one earlier', () => {
     const theirs = copy('r-theirs', '2026-01-01T00:00:01.000Z');
-    expect(settleRace(created, [mine, theirs])).toEqual({ kind: 'listed', keeper: theirs, remove: [mine], strangers: [] });
+    expect(settleRace(created, [mine, theirs])).toEqual({ kind: 'listed', keeper: theirs, remove: [mine] });
   });
 
   it('removes a newer identical routine that appeared after its read, keeping its own', () => {
     const theirs = copy('r-theirs', '2026-01-01T00:00:03.000Z');
-    expect(settleRace(created, [theirs, mine])).toEqual({ kind: 'listed', keeper: mine, remove: [theirs], strangers: [] });
+    expect(settleRace(created, [theirs, mine])).toEqual({ kind: 'listed', keeper: mine, remove: [theirs] });
   });
 
   it('never removes a namesake it knew before applying, nor one with other content', () => {
     const known = copy('r-known', '2026-01-01T00:00:03.000Z');
     const other = copy('r-other', '2026-01-01T00:00:00.000Z', { prompt: 'Something else.' });
     const verdict = settleRace({ ...created, known: new Set(['r-known']) }, [mine, known, other]);
-    expect(verdict).toEqual({ kind: 'listed', keeper: mine, remove: [], strangers: [other] });
+    expect(verdict).toEqual({ kind: 'listed', keeper: mine, remove: [] });
   });
 
   it('says who was kept when a concurrent run already removed its routine', () => {
