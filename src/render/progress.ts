@@ -57,9 +57,9 @@ function waitingFor(event: Extract<ClientEvent, { type: 'wait' }>): string {
   const seconds = Math.round(event.ms / 1000);
   switch (event.reason) {
     case 'rate-limit':
-      return `waiting ${seconds}s: the server's rate limit answered 429 (${event.operation})`;
+      return `waiting ${seconds}s: the server's rate limit answered 429 (${terminalText(event.operation)})`;
     case 'retry':
-      return `waiting ${seconds}s before retrying ${event.operation}`;
+      return `waiting ${seconds}s before retrying ${terminalText(event.operation)}`;
     case 'pacing':
       return `waiting ${seconds}s to stay under the request budget`;
   }
@@ -180,7 +180,7 @@ export class ApplyProgress {
       if (this.output.live) this.ticker.redraw();
       else if (event.reason !== 'pacing') this.ticker.line(this.heartbeatLine());
     } else if (event.type === 'slow') {
-      this.waiting = `no answer for ${Math.round(event.waitedMs / 1000)}s to ${event.operation}`;
+      this.waiting = `no answer for ${Math.round(event.waitedMs / 1000)}s to ${terminalText(event.operation)}`;
       this.ticker.redraw();
     } else if (event.type === 'response') {
       this.waiting = undefined;
