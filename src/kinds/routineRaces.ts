@@ -17,12 +17,8 @@ export interface CreatedByStep extends CreatedRoutine {
   ownerId: string | undefined;
 }
 
-/**
- * Lists each owner of `created` once and deletes the concurrent duplicates the race rule names.
- * Returns the deletion steps it attempted (their outcomes are recorded by `attempt`).
- */
-export async function settleRaces(created: readonly CreatedByStep[], context: ApplyContext): Promise<DeleteStep[]> {
-  const attempted: DeleteStep[] = [];
+/** Lists each owner of `created` once and deletes the concurrent duplicates the race rule names. */
+export async function settleRaces(created: readonly CreatedByStep[], context: ApplyContext): Promise<void> {
   const owners = [...new Set(created.map((routine) => routine.ownerId))];
   for (const ownerId of owners) {
     const mine = created.filter((candidate) => candidate.ownerId === ownerId);
@@ -32,22 +28,17 @@ export async function settleRaces(created: readonly CreatedByStep[], context: Ap
       for await (const routine of context.api.listRoutines(options)) listed.push(routine);
     } catch (error) {
       // Not silent: the run reports it (and fails), and the next plan shows any copy left.
-      const step = uncheckedStep(mine);
-      attempted.push(step);
-      await context.attempt([step], () => Promise.reject(uncheckedError(mine, error)));
+      await context.attempt([uncheckedStep(mine)], () => Promise.reject(uncheckedError(mine, error)));
       continue;
     }
     for (const routine of mine) {
       const verdict = settleRace(routine, listed);
       if (verdict.kind === 'gone') continue;
       for (const twin of verdict.remove) {
-        const step = duplicateStep(routine, twin, verdict.keeper);
-        attempted.push(step);
-        await context.attempt([step], () => context.api.deleteRoutine(twin.id, { ...options, name: twin.name }));
+        await context.attempt([duplicateStep(routine, twin, verdict.keeper)], () => context.api.deleteRoutine(twin.id, { ...options, name: twin.name }));
       }
     }
   }
-  return attempted;
 }
 
 /** Stands for the race check of `created` in the report when its list failed. */
