@@ -54,7 +54,8 @@ export async function readPromotion(loaded: LoadedConfig, source: { name: string
   const snapshot = await readSnapshot(source.api, { kinds, owners, documentsOf, checkKey }).catch((error: unknown) => {
     // Say which deployment the error is about: both are read in one command.
     if (!(error instanceof StewardError) || (error.code !== 'plan.unknown-user' && error.code !== 'plan.routine-owner')) throw error;
-    throw new StewardError(error.code, `${source.name}: ${error.message}`, error.fault, { hint: error.hint, details: error.details });
+    const message = error.code === 'plan.routine-owner' ? error.message.replace('this organization API key', `the organization API key of ${source.name}`) : `${source.name}: ${error.message}`;
+    throw new StewardError(error.code, message, error.fault, { hint: error.hint, details: error.details });
   });
   requireEmails(snapshot, source.name);
   const sections = toConfigSections(snapshot, { labelFields: kinds.includes('labels') });

@@ -6,6 +6,7 @@ import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runDiff } from '../../src/cli/diff.js';
 import { runDrift } from '../../src/cli/drift.js';
 import { EXIT, runPlan } from '../../src/cli/plan.js';
 import { startEmulator } from '../../src/emulator/index.js';
@@ -49,7 +50,7 @@ describe.each(FORMS)('an organization key whose whoami user is %s', (form) => {
     expect(both.production.state.routines('grace@acme.example').map((routine) => routine.name)).toEqual(["Grace's weekly KPIs"]);
   });
 
-  it('says which routines lack an owner, where, and what to add; nothing is read past whoami', async () => {
+  it('says which routines lack an owner, where, and what to add, before reading any routine, user or label', async () => {
     const both = await start(form);
     const ownerless = await copyExample('gitops');
     const io = captureIo(both.env, ownerless);
@@ -68,7 +69,8 @@ describe.each(FORMS)('an organization key whose whoami user is %s', (form) => {
         `  ${at('Monthly marketing recap')}: routine "Monthly marketing recap"\n` +
         'Hint: add `owner: <e-mail of the user whose routine it is>` to each, or use a personal token of that user\n',
     );
-    expect(Object.keys(both.production.stats().byRoute)).toEqual(['GET /api/v1/whoami']);
+    expect(both.production.stats().byRoute['GET /api/v1/whoami']).toBe(1);
+    expect(Object.keys(both.production.stats().byRoute).filter((route) => /routines|scim|labels|documents|credit/.test(route))).toEqual([]);
   });
 
   it('gives the positions in the --json error envelope as well', async () => {
@@ -83,6 +85,18 @@ describe.each(FORMS)('an organization key whose whoami user is %s', (form) => {
     const position = { file: join(ownerless, 'routines.yaml'), line: 8, col: 5 };
     expect(envelope.error).toMatchObject({ code: 'plan.routine-owner', position, positions: [position], routines: ['Weekly revenue digest'] });
     expect(envelope.error.message).toMatch(/^routine "Weekly revenue digest" has no `owner:`/);
+  });
+
+  it('says so for the source of a promotion too, naming it, before reading its routines', async () => {
+    const both = await start(form);
+    const ownerless = await copyExample('gitops');
+    const io = captureIo(both.env, ownerless);
+    const code = await runDiff({ config: ownerless, env: 'production', against: 'playground', baseUrl: both.production.url, againstBaseUrl: both.playground.url }, io);
+    expect(code).toBe(EXIT.error);
+    expect(io.result(code).err).toMatch(
+      /^Error: \S+routines\.yaml:8:5: 3 routines have no `owner:`, and the organization API key of playground is tied to no user \(whoami names none\)/,
+    );
+    expect(both.playground.stats().byRoute['GET /api/v1/ai/routines']).toBeUndefined();
   });
 
   it('refuses to prune routines when the config names no owner: the key has no routines of its own', async () => {
