@@ -106,6 +106,10 @@ describe('labels', () => {
     ]);
     expect(labelsConfig(live, undefined, true)[0]).not.toHaveProperty('documents');
   });
+
+  it('writes documents only for the labels whose documents were read (a promotion reads those the config manages)', () => {
+    expect(labelsConfig(live, new Map([['marketing', ['5e4d3c2b']]]), false)).toEqual([{ name: 'Draft' }, { name: 'marketing', documents: ['5e4d3c2b'] }]);
+  });
 });
 
 describe('round trip', () => {
