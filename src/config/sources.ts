@@ -178,11 +178,15 @@ function unresolvedAliases(source: ConfigSource): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   visit(source.doc, {
     Alias(_, alias) {
-      if (!isAlias(alias) || alias.resolve(source.doc) !== undefined || alias.range === undefined || alias.range === null) return;
+      // An empty alias (a lone `*`) is a syntax error already.
+      if (!isAlias(alias) || alias.source === '' || alias.resolve(source.doc) !== undefined || alias.range === undefined || alias.range === null) return;
       diagnostics.push({
         severity: 'error',
         code: 'yaml.syntax',
         summary: `alias \`*${alias.source}\` refers to no anchor \`&${alias.source}\` declared before it`,
+        hint: /^[A-Za-z_][\w-]*$/.test(alias.source)
+          ? `mark the value to repeat with \`&${alias.source}\` above this line`
+          : 'YAML reads a value that starts with `*` as an alias: quote it if it is text, such as a cron schedule',
         location: positionAt(source, alias.range[0]),
       });
     },

@@ -75,6 +75,7 @@ function unclosedDiagnostic(source: PositionedDocument, flow: UnclosedFlow): Dia
 
 function syntaxMessage(code: string, message: string): string {
   if (code === 'MULTIPLE_DOCS') return 'a configuration file holds one YAML document, but this one has several (separated by `---`)';
+  if (code === 'BAD_ALIAS' && /empty string/.test(message)) return 'a lone `*` starts an alias in YAML: quote the value if it is text, such as a cron schedule';
   const firstLine = (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '').trim();
   if (firstLine.startsWith('Missing closing "quote')) return 'a double-quoted string is not closed';
   if (firstLine.startsWith("Missing closing 'quote")) return 'a single-quoted string is not closed';
