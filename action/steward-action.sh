@@ -66,16 +66,24 @@ activate() {
   echo "$INSTALL_DIR/node_modules/.bin" >> "$GITHUB_PATH"
 }
 
+# The plan file: the one to apply, or where plan, drift and diff save theirs; validate has none.
 plan_file() {
-  if [ "$command_name" = "apply" ]; then printf '%s' "${INPUT_PLAN_FILE:-}"; else printf '%s' "${INPUT_PLAN_FILE:-$WORK/plan.json}"; fi
+  case "$command_name" in
+    apply) printf '%s' "${INPUT_PLAN_FILE:-}" ;;
+    validate) ;;
+    *) printf '%s' "${INPUT_PLAN_FILE:-$WORK/plan.json}" ;;
+  esac
 }
 
 # The steward command line for the inputs, into the array `argv`.
 build_argv() {
-  local extra=()
+  local extra=() split
   if [ -n "${INPUT_ARGS:-}" ]; then
     # Split like a shell (quotes respected) without evaluating anything.
-    mapfile -d '' extra < <(printf '%s' "$INPUT_ARGS" | xargs printf '%s\0')
+    split=$(mktemp)
+    printf '%s' "$INPUT_ARGS" | xargs printf '%s\0' > "$split" 2> /dev/null || die "cannot split the input args (an unmatched quote?): $INPUT_ARGS"
+    mapfile -d '' extra < "$split"
+    rm -f "$split"
   fi
   local target=()
   [ -n "${INPUT_CONFIG:-}" ] && target+=(--config "$INPUT_CONFIG")
@@ -132,7 +140,7 @@ export_token() {
 prepare() {
   mkdir -p "$WORK"
   rm -f "$WORK/summary.md" "$WORK/stdout"
-  [ "$command_name" = "apply" ] || rm -f "$(plan_file)"
+  if [ "$command_name" != "apply" ] && [ -n "$(plan_file)" ]; then rm -f "$(plan_file)"; fi
 }
 
 run() {
@@ -162,10 +170,10 @@ report() {
   if succeeded "$code" && [ "$code" != 0 ]; then changes=true; fi
   if [ "$code" = 3 ]; then destroys=true; fi
   # drift folds destructive drift into 2: the saved plan says whether anything is deleted or replaced.
-  if [ "$changes" = true ] && [ -f "$file" ] && [ "$(jq '(.summary.delete // 0) + (.summary.replace // 0)' "$file" 2> /dev/null || echo 0)" -gt 0 ]; then destroys=true; fi
+  if [ "$changes" = true ] && [ -n "$file" ] && [ -f "$file" ] && [ "$(jq '(.summary.delete // 0) + (.summary.replace // 0)' "$file" 2> /dev/null || echo 0)" -gt 0 ]; then destroys=true; fi
   output has-changes "$changes"
   output has-destroys "$destroys"
-  if [ "$command_name" != "apply" ] && [ "$command_name" != "validate" ] && [ -f "$file" ]; then output plan-file "$file"; else output plan-file ""; fi
+  if [ "$command_name" != "apply" ] && [ -n "$file" ] && [ -f "$file" ]; then output plan-file "$file"; else output plan-file ""; fi
   if [ -f "$WORK/summary.md" ]; then output summary-file "$WORK/summary.md"; else output summary-file ""; fi
   if [ -f "$WORK/summary.md" ]; then
     cat "$WORK/summary.md" >> "$GITHUB_STEP_SUMMARY"
@@ -221,15 +229,21 @@ comment() {
     printf '%s\n### steward %s\n\n❌ steward %s failed (exit code %s): the configuration is invalid or planning failed. See [the run](%s).\n' \
       "$marker" "$command_name" "$command_name" "$code" "$run_url" > "$body"
   fi
+  # A comment that cannot be written is a warning: the plan itself is in the job summary.
   local existing
-  existing=$(gh api --paginate "repos/$GITHUB_REPOSITORY/issues/$number/comments" \
-    --jq "[.[] | select(.user.type == \"Bot\" and (.body | startswith(\"$marker\")))][0].id // empty" | head -n 1)
+  if ! existing=$(gh api --paginate "repos/$GITHUB_REPOSITORY/issues/$number/comments" \
+    --jq "[.[] | select(.user.type == \"Bot\" and (.body | startswith(\"$marker\")))][0].id // empty" | head -n 1); then
+    echo "::warning title=No plan comment::Could not read the comments of pull request #$number (does the job have pull-requests: write?); the plan is in the job summary."
+    return 0
+  fi
   if [ -n "$existing" ]; then
-    gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$existing" -F "body=@$body" > /dev/null
-    echo "Updated the plan comment on pull request #$number."
+    gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$existing" -F "body=@$body" > /dev/null &&
+      echo "Updated the plan comment on pull request #$number." ||
+      echo "::warning title=No plan comment::Could not update the plan comment on pull request #$number; the plan is in the job summary."
   else
-    gh api --method POST "repos/$GITHUB_REPOSITORY/issues/$number/comments" -F "body=@$body" > /dev/null
-    echo "Commented the plan on pull request #$number."
+    gh api --method POST "repos/$GITHUB_REPOSITORY/issues/$number/comments" -F "body=@$body" > /dev/null &&
+      echo "Commented the plan on pull request #$number." ||
+      echo "::warning title=No plan comment::Could not comment on pull request #$number; the plan is in the job summary."
   fi
 }
 

@@ -35,6 +35,10 @@ import type {
   UserCreditLimitPatch,
   UserCreditLimitPatchResult,
   UserCreditLimitRecord,
+  UserGroupCreditLimitList,
+  UserGroupCreditLimitPatch,
+  UserGroupCreditLimitPatchResult,
+  UserGroupCreditLimitRecord,
   Whoami,
 } from './types.js';
 import { checkShape, type ShapeName } from './shapes.js';
@@ -168,6 +172,35 @@ export class PlatformApi {
       users.push(...result.users);
     }
     return { users };
+  }
+
+  /** Every user group with a credit limit of its own, by userGroupId. */
+  listUserGroupCreditLimits(): AsyncIterable<UserGroupCreditLimitRecord> {
+    return this.list<UserGroupCreditLimitRecord, UserGroupCreditLimitList>(
+      'userGroupCreditLimitList',
+      '/api/v1/ai/credit-controls/user-groups',
+      'listing user group credit limits',
+      (list) => list.records,
+      (record) => record.userGroupId,
+    );
+  }
+
+  /** Sets or removes user group credit limits, in batches of at most 1000 (one transaction each); empty sends nothing. */
+  async patchUserGroupCreditLimits(body: UserGroupCreditLimitPatch): Promise<UserGroupCreditLimitPatchResult> {
+    const userGroups: UserGroupCreditLimitPatchResult['userGroups'] = [];
+    const batches = chunks(body.userGroups, CREDIT_LIMIT_BATCH);
+    for (const [index, batch] of batches.entries()) {
+      const part = batches.length === 1 ? '' : ` (batch ${index + 1} of ${batches.length})`;
+      const operation = `updating ${batch.length} user group credit limit${batch.length === 1 ? '' : 's'}${part}`;
+      const result = await this.call<UserGroupCreditLimitPatchResult>(
+        'PATCH',
+        '/api/v1/ai/credit-controls/user-groups',
+        operation,
+        { body: { userGroups: batch }, shape: 'userGroupCreditLimitPatchResult' },
+      );
+      userGroups.push(...result.userGroups);
+    }
+    return { userGroups };
   }
 
   /** Every embed entity group credit limit. */

@@ -33,6 +33,8 @@ import type {
   SlackDestination,
   UserCreditLimitPatchResult,
   UserCreditLimitRecord,
+  UserGroupCreditLimitPatchResult,
+  UserGroupCreditLimitRecord,
   Whoami,
   WhoamiModelRole,
   WhoamiUser,
@@ -122,8 +124,10 @@ const creditControls = shapeOf<CreditControls>({
   periodEnd: amount,
 });
 const userCreditLimit = shapeOf<UserCreditLimitRecord>({ userId: identity, creditLimit: amountOrNull });
+const userGroupCreditLimit = shapeOf<UserGroupCreditLimitRecord>({ userGroupId: identity, creditLimit: amountOrNull });
 const entityGroupCreditLimit = shapeOf<EntityGroupCreditLimitRecord>({ entity: identity, creditLimit: amountOrNull });
 type UserLimitResult = UserCreditLimitPatchResult['users'][number];
+type UserGroupLimitResult = UserGroupCreditLimitPatchResult['userGroups'][number];
 type EntityGroupLimitResult = EntityGroupCreditLimitPatchResult['entityGroups'][number];
 
 // ---- routines ---------------------------------------------------------------------------------
@@ -235,6 +239,14 @@ const SHAPES = {
     },
     required: ['users'],
   },
+  userGroupCreditLimitList: cursorList(userGroupCreditLimit),
+  userGroupCreditLimitPatchResult: {
+    type: 'object',
+    properties: {
+      userGroups: listOf(shapeOf<UserGroupLimitResult>({ userGroupId: identity, creditLimit: amountOrNull, usesDefaultLimit: flag })),
+    },
+    required: ['userGroups'],
+  },
   entityGroupCreditLimitList: cursorList(entityGroupCreditLimit),
   entityGroupCreditLimitPatchResult: {
     type: 'object',
@@ -331,7 +343,7 @@ export function checkShape<T>(name: ShapeName, body: unknown, place: MisfitPlace
 
 // ---- one sentence per misfit ------------------------------------------------------------------
 
-const LIST_KEYS: Readonly<Record<string, string>> = { records: 'record', Resources: 'resource', labels: 'label', users: 'entry', entityGroups: 'entry' };
+const LIST_KEYS: Readonly<Record<string, string>> = { records: 'record', Resources: 'resource', labels: 'label', users: 'entry', userGroups: 'entry', entityGroups: 'entry' };
 
 function typeName(value: unknown): string {
   if (value === null) return 'null';

@@ -97,6 +97,26 @@ export interface UserCreditLimitPatchResult {
   users: { userId: string; creditLimit: number | null; usesDefaultLimit: boolean }[];
 }
 
+export interface UserGroupCreditLimitRecord {
+  /** The group's id in the credit-limit API (gaps.md: the SCIM id or a uuid; OPEN). */
+  userGroupId: string;
+  /** null = explicit unlimited override (differs from following the default). */
+  creditLimit: number | null;
+}
+export interface UserGroupCreditLimitList {
+  records: UserGroupCreditLimitRecord[];
+  pageInfo: PageInfo;
+}
+export type UserGroupCreditLimitWrite =
+  | { userGroupId: string; creditLimit: number | null }
+  | { userGroupId: string; useDefaultLimit: true };
+export interface UserGroupCreditLimitPatch {
+  userGroups: UserGroupCreditLimitWrite[];
+}
+export interface UserGroupCreditLimitPatchResult {
+  userGroups: { userGroupId: string; creditLimit: number | null; usesDefaultLimit: boolean }[];
+}
+
 export interface EntityGroupCreditLimitRecord {
   entity: string;
   creditLimit: number | null;

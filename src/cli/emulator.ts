@@ -15,6 +15,7 @@ import {
   ORG_KEY_USER_FORMS,
   RATE_LIMIT_WINDOWS,
   ROUTINE_UPDATE_METHODS,
+  USER_GROUP_ID_FORMS,
   startEmulator,
   type DatasetName,
   type EmulatorOptions,
@@ -42,6 +43,7 @@ export interface EmulatorCommandOptions {
   rateLimitWindow?: string;
   rateLimitWindowMs?: string;
   labelDeleteInUse?: string;
+  userGroupIdForm?: string;
   documentIdentifiers?: string;
 }
 
@@ -100,6 +102,7 @@ export function emulatorOptionsFrom(raw: EmulatorCommandOptions): EmulatorOption
       rateLimitWindow: choice(raw.rateLimitWindow, '--rate-limit-window', RATE_LIMIT_WINDOWS),
       rateLimitWindowMs: raw.rateLimitWindowMs === undefined ? undefined : wholeNumber(raw.rateLimitWindowMs, '--rate-limit-window-ms', 1),
       labelDeleteInUse: choice(raw.labelDeleteInUse, '--label-delete-in-use', LABEL_DELETE_IN_USE),
+      userGroupIdForm: choice(raw.userGroupIdForm, '--user-group-id-form', USER_GROUP_ID_FORMS),
       documentIdentifiers: choice(raw.documentIdentifiers, '--document-identifiers', DOCUMENT_IDENTIFIERS),
     }),
   };
@@ -212,6 +215,11 @@ export function registerEmulator(
     .addOption(
       new Option('--label-delete-in-use <answer>', 'deleting a label applied to documents: conflict = 409 (reference) or unlink = delete it and take it off them (other)').choices([
         ...LABEL_DELETE_IN_USE,
+      ]),
+    )
+    .addOption(
+      new Option('--user-group-id-form <form>', 'user group credit limits take SCIM group ids (both profiles) or group uuids').choices([
+        ...USER_GROUP_ID_FORMS,
       ]),
     )
     .addOption(

@@ -164,6 +164,11 @@ function normalize(config: Record<string, unknown>): Record<string, unknown> {
       };
     });
   }
+  if (Array.isArray(config.userGroupCreditLimits)) {
+    normalized.userGroupCreditLimits = config.userGroupCreditLimits.map((entry) =>
+      isRecord(entry) && typeof entry.userGroupId === 'string' ? { ...entry, userGroupId: idKey(entry.userGroupId) } : entry,
+    );
+  }
   if (Array.isArray(config.routines)) {
     normalized.routines = config.routines.map((routine) => {
       if (!isRecord(routine)) return routine;

@@ -6,7 +6,7 @@ import { isRecord, type ConfigSource } from './sources.js';
 import type { ConfigPath, Diagnostic, SourceLocation } from './types.js';
 
 /** Top-level sections that are lists of objects (concatenated across files). */
-export const LIST_SECTIONS = ['userCreditLimits', 'routines', 'labels'] as const;
+export const LIST_SECTIONS = ['userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits', 'routines', 'labels'] as const;
 /** Top-level sections that are maps (merged key by key across files). */
 export const MAP_SECTIONS = ['environments', 'creditControls', 'prune'] as const;
 

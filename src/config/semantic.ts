@@ -21,6 +21,7 @@ import {
 import { codePoint, forbiddenCharacterName } from './bytes.js';
 import { formatPath } from './positions.js';
 import { checkEnvironmentSettings } from './semantic-environments.js';
+import { checkGroupCreditLimits } from './semantic-groups.js';
 import { isRecord } from './sources.js';
 import { didYouMean } from './suggest.js';
 import type { ConfigPath, Diagnostic, Severity, SourceLocation } from './types.js';
@@ -76,6 +77,7 @@ export function checkSemantics(config: Record<string, unknown>, context: Semanti
   checkCharacters(config, [], findings);
   checkCreditControls(config.creditControls, findings);
   checkUserCreditLimits(config.userCreditLimits, findings);
+  checkGroupCreditLimits(config, findings);
   checkRoutines(config.routines, findings);
   const labels = checkLabels(config.labels, findings);
   checkEnvironmentSettings(config, labels, findings);

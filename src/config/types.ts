@@ -3,11 +3,11 @@
 import type { RoutineDestination } from '../api/types.js';
 
 /** The resource kinds steward manages, in the order a user reads about them. */
-export const KINDS = ['creditControls', 'userCreditLimits', 'routines', 'labels', 'documentLabels'] as const;
+export const KINDS = ['creditControls', 'userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits', 'routines', 'labels', 'documentLabels'] as const;
 export type Kind = (typeof KINDS)[number];
 
 /** Kinds whose undeclared live objects may be pruned (deleted or reset). */
-export const PRUNABLE_KINDS = ['userCreditLimits', 'routines', 'labels'] as const;
+export const PRUNABLE_KINDS = ['userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits', 'routines', 'labels'] as const;
 export type PrunableKind = (typeof PRUNABLE_KINDS)[number];
 
 export interface EnvironmentConfig {
@@ -21,7 +21,7 @@ export interface EnvironmentConfig {
   variables?: Record<string, string | number | boolean | null>;
   /**
    * Objects this environment never deletes, per kind: `true` protects the whole kind, a list
-   * protects the named objects (routine and label names, user e-mails or ids).
+   * protects the named objects (routine and label names, user e-mails or ids, group names or ids, entity names).
    */
   protect?: Partial<Record<PrunableKind, true | string[]>>;
 }
@@ -42,6 +42,25 @@ export type UserCreditLimitConfig = ({ email: string; userId?: never } | { userI
   creditLimit: number | null | 'default';
   protect?: boolean;
 };
+
+/**
+ * One user group's credit limit (it applies to each member individually). A file names the group
+ * by exactly one of `group` (its SCIM display name, resolved per environment) and `userGroupId`
+ * (the id the credit-limit API takes); once planning resolves a name, both are set.
+ */
+export interface UserGroupCreditLimitConfig {
+  group?: string;
+  userGroupId?: string;
+  creditLimit: number | null | 'default';
+  protect?: boolean;
+}
+
+/** One embed entity group's credit limit; entity names are the same in every deployment. */
+export interface EntityGroupCreditLimitConfig {
+  entity: string;
+  creditLimit: number | null | 'default';
+  protect?: boolean;
+}
 
 export interface RoutineConfig {
   name: string;
@@ -82,6 +101,8 @@ export interface StewardConfig {
   environments: Record<string, EnvironmentConfig>;
   creditControls?: CreditControlsConfig;
   userCreditLimits?: UserCreditLimitConfig[];
+  userGroupCreditLimits?: UserGroupCreditLimitConfig[];
+  entityGroupCreditLimits?: EntityGroupCreditLimitConfig[];
   routines?: RoutineConfig[];
   labels?: LabelConfig[];
   /** Per kind: delete (or reset) live objects the config does not declare. Default: never. */

@@ -16,7 +16,7 @@ interface DatasetIds {
   userPrefix: string;
   models: { sales: string; marketing: string };
   salesBranch: string;
-  groups: { finance: string; salesOps: string };
+  groups: { finance: string; salesOps: string; analysts: string };
   tokenPrefix: 'demo' | 'playground';
 }
 
@@ -26,7 +26,7 @@ const IDS: Record<DatasetName, DatasetIds> = {
     userPrefix: '3f1c9a7e-5b2d-4e8f-9a6c-',
     models: { sales: '5b0e7a52-6c1d-4f3a-9e2b-8d7c6b5a4f30', marketing: 'a3d9c1e7-2f4b-4e8a-b6c5-0d1e2f3a4b5c' },
     salesBranch: '0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
-    groups: { finance: 'fin7q2k', salesOps: 'ops3m8x' },
+    groups: { finance: 'fin7q2k', salesOps: 'ops3m8x', analysts: 'ana4r6d' },
     tokenPrefix: 'demo',
   },
   'demo-playground': {
@@ -34,7 +34,7 @@ const IDS: Record<DatasetName, DatasetIds> = {
     userPrefix: '8d4e2b6f-1c3a-4f7d-b5e9-',
     models: { sales: 'c7e2b4a1-9d3f-4a6b-8e1c-2f5d7a9b0c3e', marketing: 'e4f6a8b0-1c3d-4e5f-9a7b-6c8d0e2f4a61' },
     salesBranch: '6e5d4c3b-2a19-4807-b6f5-e4d3c2b1a090',
-    groups: { finance: 'fin9w4c', salesOps: 'ops5t1z' },
+    groups: { finance: 'fin9w4c', salesOps: 'ops5t1z', analysts: 'ana8v2h' },
     tokenPrefix: 'playground',
   },
 };
@@ -161,6 +161,7 @@ export function datasetSeed(name: DatasetName, documentIdentifiers: DocumentIden
     groups: [
       { id: ids.groups.finance, displayName: 'Finance', members: [email('ada'), email('grace')] },
       { id: ids.groups.salesOps, displayName: 'Sales Ops', members: [email('linus'), email('ken')] },
+      { id: ids.groups.analysts, displayName: 'Analysts', members: Array.from({ length: ANALYSTS }, (_, index) => email(`analyst${two(index + 1)}`)) },
     ],
     models: [
       {
@@ -210,8 +211,15 @@ export function datasetSeed(name: DatasetName, documentIdentifiers: DocumentIden
       { user: email('ken'), creditLimit: 100 },
       { user: email('analyst01'), creditLimit: 50 },
     ],
-    entityGroups: ['embed-partners', 'embed-resellers'],
-    entityGroupCreditLimits: [{ entity: 'embed-partners', creditLimit: 1000 }],
+    userGroupCreditLimits: [
+      { group: ids.groups.salesOps, creditLimit: 400 },
+      { group: ids.groups.analysts, creditLimit: 100 },
+    ],
+    entityGroups: ['embed-partners', 'embed-resellers', 'embed-trial'],
+    entityGroupCreditLimits: [
+      { entity: 'embed-partners', creditLimit: 1000 },
+      { entity: 'embed-trial', creditLimit: 50 },
+    ],
     apiTokens: datasetTokens(name).map(({ summary: _summary, ...token }) => token),
   };
 }

@@ -32,6 +32,7 @@ export type {
   OrgKeyUser,
   RateLimitWindow,
   RoutineUpdateMethod,
+  UserGroupIdForm,
 } from './profiles.js';
 export {
   allowedValues,
@@ -48,6 +49,7 @@ export {
   RATE_LIMIT_WINDOWS,
   resolveKnobs,
   ROUTINE_UPDATE_METHODS,
+  USER_GROUP_ID_FORMS,
 } from './profiles.js';
 export type { DatasetName } from './datasets.js';
 export { DATASET_NAMES, datasetDocumentIdentifier, datasetSeed, datasetTokens } from './datasets.js';

@@ -36,6 +36,16 @@ export const LABEL_DELETE_IN_USE = ['conflict', 'unlink'] as const;
 export type LabelDeleteInUse = (typeof LABEL_DELETE_IN_USE)[number];
 
 /**
+ * Which id the user-group credit-limit API takes and lists as `userGroupId`: the group's SCIM id
+ * (what steward sends for a group named by display name), or the group's uuid (as routine
+ * `userGroupIds` are); the other form answers 404. Both profiles leave it at `scim`: under `uuid`
+ * a config can name groups only by `userGroupId:`, so the shared examples (which name groups) would
+ * not apply there; tests choose `uuid` explicitly.
+ */
+export const USER_GROUP_ID_FORMS = ['scim', 'uuid'] as const;
+export type UserGroupIdForm = (typeof USER_GROUP_ID_FORMS)[number];
+
+/**
  * Whether the built-in `demo-playground` dataset gives its documents the identifiers they have in
  * `demo` (`shared`), or identifiers of its own (`per-deployment`: none of demo's exists there).
  */
@@ -55,6 +65,7 @@ export interface EmulatorKnobs {
   sendRetryAfter: boolean;
   routineUpdateMethod: RoutineUpdateMethod;
   labelDeleteInUse: LabelDeleteInUse;
+  userGroupIdForm: UserGroupIdForm;
   /** Only the `demo-playground` dataset reads it; seed data sets its own identifiers. */
   documentIdentifiers: DocumentIdentifiers;
 }
@@ -72,6 +83,7 @@ export const PROFILE_KNOBS: Readonly<Record<EmulatorProfile, Readonly<EmulatorKn
     sendRetryAfter: true,
     routineUpdateMethod: 'patch',
     labelDeleteInUse: 'conflict',
+    userGroupIdForm: 'scim',
     documentIdentifiers: 'shared',
   },
   other: {
@@ -83,6 +95,7 @@ export const PROFILE_KNOBS: Readonly<Record<EmulatorProfile, Readonly<EmulatorKn
     sendRetryAfter: false,
     routineUpdateMethod: 'put',
     labelDeleteInUse: 'unlink',
+    userGroupIdForm: 'scim',
     documentIdentifiers: 'shared',
   },
 };
@@ -123,6 +136,7 @@ export function checkProfileOptions(options: { profile?: unknown } & Partial<Rec
   checkBoolean('sendRetryAfter', options.sendRetryAfter);
   checkChoice('routineUpdateMethod', options.routineUpdateMethod, ROUTINE_UPDATE_METHODS);
   checkChoice('labelDeleteInUse', options.labelDeleteInUse, LABEL_DELETE_IN_USE);
+  checkChoice('userGroupIdForm', options.userGroupIdForm, USER_GROUP_ID_FORMS);
   checkChoice('documentIdentifiers', options.documentIdentifiers, DOCUMENT_IDENTIFIERS);
 }
 
@@ -162,6 +176,10 @@ export function describeKnob(name: keyof EmulatorKnobs, knobs: EmulatorKnobs): s
       return knobs.labelDeleteInUse === 'conflict'
         ? 'deleting a label in use answers 409'
         : 'deleting a label in use takes it off its documents';
+    case 'userGroupIdForm':
+      return knobs.userGroupIdForm === 'scim'
+        ? 'user group credit limits take SCIM group ids'
+        : 'user group credit limits take group uuids (SCIM ids answer 404)';
     case 'documentIdentifiers':
       return knobs.documentIdentifiers === 'shared'
         ? 'demo-playground documents keep the identifiers they have in demo'

@@ -168,6 +168,11 @@ function convert(seed: Seed, problems: string[]): EmulatorState {
   const userCreditLimits = Object.fromEntries(
     userLimits.map((limit, index) => [userRef(limit.user, `/userCreditLimits/${index}/user`), limit.creditLimit]),
   );
+  const groupLimits = seed.userGroupCreditLimits ?? [];
+  duplicates(groupLimits, (limit) => limit.group, (i) => `/userGroupCreditLimits/${i}/group`, 'group', problems);
+  groupLimits.forEach((limit, index) => {
+    if (!groups.some((group) => group.id === limit.group)) problems.push(`/userGroupCreditLimits/${index}/group: no group with id \`${limit.group}\` in /groups`);
+  });
   const entityLimits = seed.entityGroupCreditLimits ?? [];
   duplicates(entityLimits, (limit) => limit.entity, (i) => `/entityGroupCreditLimits/${i}/entity`, 'entity', problems);
   const entityGroups = [...new Set([...(seed.entityGroups ?? []), ...entityLimits.map((limit) => limit.entity)])];
@@ -212,6 +217,7 @@ function convert(seed: Seed, problems: string[]): EmulatorState {
     routines,
     creditControls,
     userCreditLimits,
+    userGroupCreditLimits: Object.fromEntries(groupLimits.map((limit) => [limit.group, limit.creditLimit])),
     entityGroups,
     entityGroupCreditLimits: Object.fromEntries(entityLimits.map((limit) => [limit.entity, limit.creditLimit])),
     apiTokens,

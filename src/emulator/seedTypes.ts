@@ -120,6 +120,8 @@ export interface Seed {
   routines?: SeedRoutine[];
   creditControls?: SeedCreditControls;
   userCreditLimits?: { user: string; creditLimit: number | null }[];
+  /** Limits per user group, by the group's SCIM id (`groups[].id`). */
+  userGroupCreditLimits?: { group: string; creditLimit: number | null }[];
   entityGroups?: string[];
   entityGroupCreditLimits?: { entity: string; creditLimit: number | null }[];
   apiTokens: SeedApiToken[];

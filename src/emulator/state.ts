@@ -135,6 +135,8 @@ export interface EmulatorState {
   creditControls: StoredCreditControls;
   /** Individual user credit limits by user id; null = explicit unlimited override. */
   userCreditLimits: Record<string, number | null>;
+  /** User group credit limits by SCIM group id (the API speaks SCIM ids or uuids: a knob); null = unlimited. */
+  userGroupCreditLimits: Record<string, number | null>;
   /** Embed entity groups the organization knows (limits can be set only for these). */
   entityGroups: string[];
   entityGroupCreditLimits: Record<string, number | null>;

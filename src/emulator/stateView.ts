@@ -7,11 +7,12 @@ import type {
   Label,
   Routine,
   UserCreditLimitRecord,
+  UserGroupCreditLimitRecord,
 } from '../api/types.js';
 import { emailKey } from '../domain/rules.js';
 import { apiKeyRecords } from './areas/apiKeys.js';
 import { toCreditControls } from './areas/creditControls.js';
-import { entityGroupCreditLimitRecords, userCreditLimitRecords } from './areas/creditLimits.js';
+import { entityGroupCreditLimitRecords, userCreditLimitRecords, userGroupCreditLimitRecords } from './areas/creditLimits.js';
 import { documentLabelNames } from './areas/documents.js';
 import { labelList } from './areas/labels.js';
 import { toRoutine } from './areas/routines.js';
@@ -31,6 +32,8 @@ export interface EmulatorStateView {
   documentLabels(identifier: string): string[];
   creditControls(): CreditControls;
   userCreditLimits(): UserCreditLimitRecord[];
+  /** User group limits as the API lists them, by SCIM id (`userGroupIdForm` only changes the wire). */
+  userGroupCreditLimits(): UserGroupCreditLimitRecord[];
   entityGroupCreditLimits(): EntityGroupCreditLimitRecord[];
   apiKeys(): ApiKeyRecord[];
 }
@@ -68,6 +71,7 @@ export function createStateView(current: () => EmulatorState, clock: () => numbe
     },
     creditControls: () => toCreditControls(current(), new Date(clock())),
     userCreditLimits: () => userCreditLimitRecords(current()),
+    userGroupCreditLimits: () => userGroupCreditLimitRecords(current(), 'scim'),
     entityGroupCreditLimits: () => entityGroupCreditLimitRecords(current()),
     apiKeys: () => apiKeyRecords(current()),
   };

@@ -11,7 +11,7 @@ import { liveState } from '../kinds/routineState.js';
 import type { LiveOwnerRoutines, LiveSnapshot, LiveUserLimit } from './snapshot.js';
 
 /** The kind sections of a configuration (everything but `version`, `environments` and `prune`). */
-export type ConfigSections = Pick<StewardConfig, 'creditControls' | 'userCreditLimits' | 'routines' | 'labels'>;
+export type ConfigSections = Pick<StewardConfig, 'creditControls' | 'userCreditLimits' | 'userGroupCreditLimits' | 'entityGroupCreditLimits' | 'routines' | 'labels'>;
 
 /** Every credit-control setting steward manages, as live. */
 export function creditControlsConfig(live: CreditControls): CreditControlsConfig {

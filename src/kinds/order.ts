@@ -2,13 +2,15 @@
 // top-down by level; deletes go bottom-up, so nothing is deleted while something still needs it.
 //
 //   level 0   creditControls
-//               │  (user limits fall back to its defaults)
-//   level 1   labels      userCreditLimits      routines
+//               │  (user, user-group and entity-group limits fall back to its defaults)
+//   level 1   labels   userCreditLimits   userGroupCreditLimits   entityGroupCreditLimits   routines
 //               │
 //   level 2   documentLabels   (links need their label; unlinks must precede a label's delete)
 //
 // Resulting sequence: L0 changes, L1 changes, L2 changes and L2 deletes, L1 deletes, L0 deletes.
 // documentLabels' links and unlinks are adjacent, so the applier sends one PATCH per document.
+// A group limit's "delete" destroys nothing (it resets the group to the default limit and nothing
+// depends on it): it runs with its kind's changes, so one bulk PATCH carries sets and resets.
 import type { Kind } from '../config/types.js';
 import type { PlanStep } from '../plan/types.js';
 
@@ -16,11 +18,16 @@ export const LEVELS: Readonly<Record<Kind, number>> = {
   creditControls: 0,
   labels: 1,
   userCreditLimits: 1,
+  userGroupCreditLimits: 1,
+  entityGroupCreditLimits: 1,
   routines: 1,
   documentLabels: 2,
 };
 
-const KIND_ORDER: readonly Kind[] = ['creditControls', 'labels', 'userCreditLimits', 'routines', 'documentLabels'];
+const KIND_ORDER: readonly Kind[] = ['creditControls', 'labels', 'userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits', 'routines', 'documentLabels'];
+
+/** Kinds whose deletes are resets to a default that nothing depends on: they run with the changes. */
+export const RESETS_WITH_CHANGES: ReadonlySet<Kind> = new Set(['userGroupCreditLimits', 'entityGroupCreditLimits']);
 
 /** Sorts steps into the order they must run; stable and deterministic for equal inputs. */
 export function orderSteps(steps: readonly PlanStep[]): PlanStep[] {
@@ -30,7 +37,7 @@ export function orderSteps(steps: readonly PlanStep[]): PlanStep[] {
 function phase(step: PlanStep): number {
   const level = LEVELS[step.kind];
   const deepest = Math.max(...Object.values(LEVELS));
-  if (step.action !== 'delete') return level * 2;
+  if (step.action !== 'delete' || RESETS_WITH_CHANGES.has(step.kind)) return level * 2;
   // The deepest level's deletes run right after its changes; shallower deletes after those.
   return level === deepest ? level * 2 + 1 : (deepest + 1) * 2 + (deepest - level);
 }

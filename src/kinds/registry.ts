@@ -3,10 +3,12 @@
 import type { Kind } from '../config/types.js';
 import { creditControls } from './creditControls.js';
 import { documentLabels } from './documentLabels.js';
+import { entityGroupCreditLimits } from './entityGroupCreditLimits.js';
 import type { ResourceKind } from './kind.js';
 import { labels } from './labels.js';
 import { routines } from './routines.js';
 import { userCreditLimits } from './userCreditLimits.js';
+import { userGroupCreditLimits } from './userGroupCreditLimits.js';
 
 /** Builds a registry from modules, refusing duplicates and unknown read dependencies. */
 export function createRegistry(modules: readonly ResourceKind<any, any>[]): ReadonlyMap<Kind, ResourceKind> {
@@ -23,4 +25,4 @@ export function createRegistry(modules: readonly ResourceKind<any, any>[]): Read
   return registry;
 }
 
-export const REGISTRY = createRegistry([creditControls, userCreditLimits, routines, labels, documentLabels]);
+export const REGISTRY = createRegistry([creditControls, userCreditLimits, userGroupCreditLimits, entityGroupCreditLimits, routines, labels, documentLabels]);

@@ -7,6 +7,7 @@ import type { ResourceKind } from '../kinds/kind.js';
 import { orderSteps } from '../kinds/order.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { Directory } from './directory.js';
+import { resolveUserGroups } from './groups.js';
 import { keyUser, preflight, requireRoutineOwners } from './preflight.js';
 import { filterSteps, targetedKinds, type Targeting } from './targeting.js';
 import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlanStep, type PlanWarning } from './types.js';
@@ -61,8 +62,12 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   await directory.resolveEmails(emails).catch(located);
   if (whoami.keyScope === 'organization') await directory.requireIds(readKinds.flatMap((kind) => kind.userIds?.(config) ?? [])).catch(located);
   if (readKinds.some((kind) => kind.kind === 'userCreditLimits')) requireDistinctUsers(request.loaded, directory);
+  // Group display names become this deployment's user group ids (SCIM), each unknown one at its position.
+  const withGroups = readKinds.some((kind) => kind.kind === 'userGroupCreditLimits')
+    ? await resolveUserGroups(request.api, { config, locate: request.loaded.locate }, whoami.keyScope)
+    : config;
   const desired: DesiredState = {};
-  for (const kind of readKinds) desired[kind.kind] = kind.desired({ config, environment, directory });
+  for (const kind of readKinds) desired[kind.kind] = kind.desired({ config: withGroups, environment, directory });
   const live = await readLive(readKinds, { api: request.api, directory }, desired);
   return { kinds, desired, live, directory };
 }

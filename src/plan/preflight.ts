@@ -104,9 +104,12 @@ export function permissionProblems(whoami: Whoami, config: StewardConfig, kinds:
   return problems;
 }
 
+/** Credit controls and every credit limit: Organization Admin only. */
+const ADMIN_KINDS: ReadonlySet<Kind> = new Set(['creditControls', 'userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits']);
+
 /** The kinds only an Organization Admin may read or write, said once for plan and export alike. */
 export function adminProblem(whoami: Whoami, kinds: Iterable<Kind>): string | undefined {
-  const adminKinds = [...kinds].filter((kind) => kind === 'creditControls' || kind === 'userCreditLimits');
+  const adminKinds = [...kinds].filter((kind) => ADMIN_KINDS.has(kind));
   if (whoami.orgRole === 'ORG_ADMIN' || adminKinds.length === 0) return undefined;
   return `${adminKinds.join(' and ')} need an Organization Admin key; this key's organization role is ${whoami.orgRole}`;
 }

@@ -53,6 +53,8 @@ function declaredNames(config: StewardConfig): Record<Kind, string[]> {
   return {
     creditControls: [],
     userCreditLimits: (config.userCreditLimits ?? []).map((limit) => limit.email ?? limit.userId ?? ''),
+    userGroupCreditLimits: (config.userGroupCreditLimits ?? []).map((limit) => limit.group ?? limit.userGroupId ?? ''),
+    entityGroupCreditLimits: (config.entityGroupCreditLimits ?? []).map((limit) => limit.entity),
     routines: (config.routines ?? []).map((routine) => routine.name),
     labels,
     documentLabels: labels,
@@ -102,6 +104,8 @@ export function checkTargets(targeting: Targeting, config: StewardConfig): Targe
 const NOUNS: Record<Kind, string> = {
   creditControls: 'credit controls',
   userCreditLimits: 'user credit limit for',
+  userGroupCreditLimits: 'user group credit limit for',
+  entityGroupCreditLimits: 'entity group credit limit for',
   routines: 'routine',
   labels: 'label',
   documentLabels: 'label',

@@ -2,7 +2,16 @@
 // by e-mail and name) becomes the desired state of the target. Ids go through the variables of
 // both environments; the config still decides what is pruned and what is protected.
 import { createHash } from 'node:crypto';
-import type { EnvironmentConfig, LabelConfig, PrunableKind, RoutineConfig, StewardConfig, UserCreditLimitConfig } from '../config/types.js';
+import type {
+  EntityGroupCreditLimitConfig,
+  EnvironmentConfig,
+  LabelConfig,
+  PrunableKind,
+  RoutineConfig,
+  StewardConfig,
+  UserCreditLimitConfig,
+  UserGroupCreditLimitConfig,
+} from '../config/types.js';
 import { emailKey, labelKey } from '../domain/rules.js';
 import { translateIds } from '../export/ids.js';
 import type { ConfigSections } from '../export/mapping.js';
@@ -36,6 +45,8 @@ export function promotedConfig(input: PromotionInput): PromotedState {
   const sections: ConfigSections = {};
   if (translated.creditControls !== undefined) sections.creditControls = translated.creditControls;
   if (translated.userCreditLimits !== undefined) sections.userCreditLimits = translated.userCreditLimits.map((entry) => withUserFlags(entry, config));
+  if (translated.userGroupCreditLimits !== undefined) sections.userGroupCreditLimits = translated.userGroupCreditLimits.map((entry) => withGroupFlags(entry, config));
+  if (translated.entityGroupCreditLimits !== undefined) sections.entityGroupCreditLimits = translated.entityGroupCreditLimits.map((entry) => withEntityFlags(entry, config));
   if (translated.routines !== undefined) sections.routines = translated.routines.map((routine) => withRoutineFlags(routine, config));
   if (translated.labels !== undefined) sections.labels = translated.labels.map((label, _, all) => withLabelFlags(label, all, config));
   const environment = withProtection(input.target.environment, config);
@@ -60,6 +71,19 @@ function withUserFlags(entry: UserCreditLimitConfig, config: StewardConfig): Use
   const declared = (config.userCreditLimits ?? []).find((candidate) =>
     entry.email !== undefined ? candidate.email !== undefined && emailKey(candidate.email) === emailKey(entry.email) : candidate.userId === entry.userId,
   );
+  return declared?.protect === true ? { ...entry, protect: true } : entry;
+}
+
+function withGroupFlags(entry: UserGroupCreditLimitConfig, config: StewardConfig): UserGroupCreditLimitConfig {
+  // Groups are matched by display name (exactly, as SCIM resolves them), or by id when both sides give one.
+  const declared = (config.userGroupCreditLimits ?? []).find((candidate) =>
+    entry.group !== undefined ? candidate.group === entry.group : candidate.userGroupId === entry.userGroupId,
+  );
+  return declared?.protect === true ? { ...entry, protect: true } : entry;
+}
+
+function withEntityFlags(entry: EntityGroupCreditLimitConfig, config: StewardConfig): EntityGroupCreditLimitConfig {
+  const declared = (config.entityGroupCreditLimits ?? []).find((candidate) => candidate.entity === entry.entity);
   return declared?.protect === true ? { ...entry, protect: true } : entry;
 }
 
@@ -90,6 +114,8 @@ function withLabelFlags(label: LabelConfig, all: readonly LabelConfig[], config:
 function withProtection(environment: EnvironmentConfig, config: StewardConfig): EnvironmentConfig {
   const flagged: Record<PrunableKind, string[]> = {
     userCreditLimits: (config.userCreditLimits ?? []).filter((entry) => entry.protect === true).map((entry) => entry.email ?? entry.userId!),
+    userGroupCreditLimits: (config.userGroupCreditLimits ?? []).filter((entry) => entry.protect === true).map((entry) => entry.group ?? entry.userGroupId!),
+    entityGroupCreditLimits: (config.entityGroupCreditLimits ?? []).filter((entry) => entry.protect === true).map((entry) => entry.entity),
     routines: (config.routines ?? []).filter((routine) => routine.protect === true).map((routine) => routine.name),
     labels: (config.labels ?? []).filter((label) => label.protect === true).map((label) => label.name),
   };

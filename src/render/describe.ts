@@ -9,6 +9,8 @@ export const SYMBOL: Record<Action, string> = { create: '+', update: '~', replac
 export const KIND_NOUN: Record<Kind, [singular: string, plural: string]> = {
   creditControls: ['credit controls', 'credit controls'],
   userCreditLimits: ['user credit limit', 'user credit limits'],
+  userGroupCreditLimits: ['user group credit limit', 'user group credit limits'],
+  entityGroupCreditLimits: ['entity group credit limit', 'entity group credit limits'],
   routines: ['routine', 'routines'],
   labels: ['label', 'labels'],
   documentLabels: ['document label', 'document labels'],
@@ -29,6 +31,10 @@ function rawTitle(step: PlanStep): string {
       return 'credit controls';
     case 'userCreditLimits':
       return `user credit limit ${step.key}${userLimitSummary(step)}`;
+    case 'userGroupCreditLimits':
+      return `user group credit limit "${step.key}"${userLimitSummary(step)}`;
+    case 'entityGroupCreditLimits':
+      return `entity group credit limit "${step.key}"${userLimitSummary(step)}`;
     case 'routines':
       return `routine "${step.key}"`;
     case 'labels':
@@ -40,15 +46,18 @@ function rawTitle(step: PlanStep): string {
   }
 }
 
+/** Kinds whose objects are one credit limit each (null reads "unlimited"; the title says it all). */
+const LIMIT_KINDS: ReadonlySet<Kind> = new Set(['userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits']);
+
 function userLimitSummary(step: PlanStep): string {
   switch (step.action) {
     case 'create':
-      return `: ${formatValue('userCreditLimits', 'creditLimit', step.after.creditLimit)}`;
+      return `: ${formatValue(step.kind, 'creditLimit', step.after.creditLimit)}`;
     case 'update':
     case 'replace':
-      return `: ${formatValue('userCreditLimits', 'creditLimit', step.before.creditLimit)} → ${formatValue('userCreditLimits', 'creditLimit', step.after.creditLimit)}`;
+      return `: ${formatValue(step.kind, 'creditLimit', step.before.creditLimit)} → ${formatValue(step.kind, 'creditLimit', step.after.creditLimit)}`;
     case 'delete':
-      return `: ${formatValue('userCreditLimits', 'creditLimit', step.before.creditLimit)} → default`;
+      return `: ${formatValue(step.kind, 'creditLimit', step.before.creditLimit)} → default`;
   }
 }
 
@@ -57,7 +66,7 @@ export function formatValue(kind: Kind, path: string, value: unknown): string {
   if (value === undefined) return '(unset)';
   if (value === null) {
     if (kind === 'creditControls') return path.endsWith('DefaultCredits') ? 'unlimited' : 'off';
-    if (kind === 'userCreditLimits') return 'unlimited';
+    if (LIMIT_KINDS.has(kind)) return 'unlimited';
     return 'null';
   }
   if (typeof value === 'number') return value.toLocaleString('en-US');
@@ -72,7 +81,7 @@ export function stepDetails(step: PlanStep): string[] {
 }
 
 function rawDetails(step: PlanStep): string[] {
-  if (step.kind === 'userCreditLimits' || step.kind === 'documentLabels') return [];
+  if (LIMIT_KINDS.has(step.kind) || step.kind === 'documentLabels') return [];
   switch (step.action) {
     case 'create':
       return flatten(step.after)

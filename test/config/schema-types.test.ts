@@ -15,11 +15,13 @@ import { parseSource } from '../../src/config/sources.js';
 import {
   PRUNABLE_KINDS,
   type CreditControlsConfig,
+  type EntityGroupCreditLimitConfig,
   type EnvironmentConfig,
   type LabelConfig,
   type RoutineConfig,
   type StewardConfig,
   type UserCreditLimitConfig,
+  type UserGroupCreditLimitConfig,
 } from '../../src/config/types.js';
 
 type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
@@ -38,11 +40,18 @@ const propertiesOf = (node: SchemaNode | undefined) => Object.keys(node?.propert
 const keysOf = (record: object) => Object.keys(record).sort();
 const requiredOf = (node: SchemaNode | undefined) => [...(node?.required ?? [])].sort();
 
-const stewardKeys: KeySet<StewardConfig> = { version: true, environments: true, creditControls: true, userCreditLimits: true, routines: true, labels: true, prune: true };
+const stewardKeys: KeySet<StewardConfig> = {
+  version: true, environments: true, creditControls: true, userCreditLimits: true, userGroupCreditLimits: true,
+  entityGroupCreditLimits: true, routines: true, labels: true, prune: true, policies: true,
+};
+
 const environmentKeys: KeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true, requestsPerMinute: true, variables: true, protect: true };
 const environmentRequired: RequiredKeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true };
 const creditKeys: KeySet<CreditControlsConfig> = { downgradeCredits: true, shutoffCredits: true, userDefaultCredits: true, entityGroupDefaultCredits: true };
 const userKeys: KeySet<UserCreditLimitConfig> = { email: true, userId: true, creditLimit: true, protect: true };
+const userGroupKeys: KeySet<UserGroupCreditLimitConfig> = { group: true, userGroupId: true, creditLimit: true, protect: true };
+const entityGroupKeys: KeySet<EntityGroupCreditLimitConfig> = { entity: true, creditLimit: true, protect: true };
+const entityGroupRequired: RequiredKeySet<EntityGroupCreditLimitConfig> = { entity: true, creditLimit: true };
 const routineKeys: KeySet<RoutineConfig> = {
   name: true, owner: true, prompt: true, schedule: true, timezone: true, modelId: true, branchId: true,
   topicName: true, description: true, destination: true, paused: true, protect: true, duplicates: true,
@@ -78,6 +87,14 @@ describe('the schema and the TypeScript types agree', () => {
     expect(propertiesOf(schema.properties!.prune)).toEqual([...PRUNABLE_KINDS].sort());
     expect(propertiesOf(defs.userCreditLimit)).toEqual(keysOf(userKeys));
     expect(requiredOf(defs.userCreditLimit)).toEqual(['creditLimit']);
+  });
+
+  it('on user group and entity group credit limits', () => {
+    expect(propertiesOf(defs.userGroupCreditLimit)).toEqual(keysOf(userGroupKeys));
+    // One of group and userGroupId is required (a oneOf); the loaded type has both once a name is resolved.
+    expect(requiredOf(defs.userGroupCreditLimit)).toEqual(['creditLimit']);
+    expect(propertiesOf(defs.entityGroupCreditLimit)).toEqual(keysOf(entityGroupKeys));
+    expect(requiredOf(defs.entityGroupCreditLimit)).toEqual(keysOf(entityGroupRequired));
   });
 
   it('on routines and their destinations', () => {

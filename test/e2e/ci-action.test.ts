@@ -99,6 +99,13 @@ describe('plan on a pull request', () => {
     expect(comment!.body.endsWith('made by steward plan.\n')).toBe(true);
   });
 
+  it('warns, and still passes, when the comment cannot be written: the plan is in the summary', async () => {
+    const result = await job.step(['run'], { env: { ...plan, STUB_GH_FAIL: '1' }, stewardExit: 2, pullRequest: 12 });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('::warning title=No plan comment::Could not read the comments of pull request #12');
+    expect(result.summary).toContain('**Plan: 1 to add.**');
+  });
+
   it('comments nothing outside a pull request, or with comment: false', async () => {
     const push = await job.step(['run'], { env: plan, stewardExit: 2 });
     expect(push.code).toBe(0);
@@ -178,6 +185,21 @@ describe('inputs', () => {
       'plan', '--config', 'steward', '--env', 'production', '--detailed-exitcode', '--out', `${job.temp}/steward/plan.json`, '--markdown', `${job.temp}/steward/summary.md`,
       '--target', 'routines/Daily check', '--requests-per-minute', '120', '$(touch pwned)',
     ]);
+  });
+
+  it('refuses args it cannot split, instead of dropping them', async () => {
+    const result = await job.step(['run'], { env: { ...plan, INPUT_ARGS: `--target "routines/Daily check` } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('::error title=steward action::cannot split the input args (an unmatched quote?)');
+    expect(result.calls.steward).toEqual([]);
+  });
+
+  it('validates without touching the plan an earlier step of the job saved', async () => {
+    await job.step(['run'], { env: plan, stewardExit: 2 });
+    const validated = await job.step(['run'], { env: { INPUT_COMMAND: 'validate', INPUT_CONFIG: 'steward' } });
+    expect(validated.calls.steward).toEqual([['validate', '--config', 'steward']]);
+    expect(validated.outputs['plan-file']).toBe('');
+    expect(readFileSync(`${job.temp}/steward/plan.json`, 'utf8')).toContain('"create":1');
   });
 
   it('refuses an unknown command', async () => {

@@ -1,10 +1,12 @@
-// Individual credit limits (Organization Admin): per-user limits and per-embed-entity-group
-// limits, each a list ordered by its key with cursor pagination and a bulk PATCH of up to 1000
+// Individual credit limits (Organization Admin): per-user, per-user-group and per-embed-entity-
+// group limits, each a list ordered by its key with cursor pagination and a bulk PATCH of up to 1000
 // entries that is validated whole and applied atomically (gaps.md).
 import type {
   EntityGroupCreditLimitRecord,
   UserCreditLimitRecord,
+  UserGroupCreditLimitRecord,
 } from '../../api/types.js';
+import type { EmulatorKnobs, UserGroupIdForm } from '../profiles.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../../domain/rules.js';
 import type { RequestContext, Route } from '../context.js';
 import { badRequest, json, notFound } from '../http.js';
@@ -21,7 +23,8 @@ interface LimitList {
   keyField: string;
   limits: (state: EmulatorState) => Record<string, number | null>;
   defaultLimit: (state: EmulatorState) => number | null;
-  exists: (state: EmulatorState, key: string) => boolean;
+  /** The key the limit is stored under for a key as sent, or undefined when no such subject exists. */
+  stored: (state: EmulatorState, key: string, knobs: EmulatorKnobs) => string | undefined;
   notFound: (key: string) => string;
 }
 
@@ -65,16 +68,18 @@ function parseLimitWrites(body: unknown, list: LimitList): LimitWrite[] {
 function applyLimitWrites(context: RequestContext, list: LimitList) {
   requireCreditControls(context);
   const writes = parseLimitWrites(context.body, list);
-  const missing = writes.find((write) => !list.exists(context.state, write.key));
-  if (missing) throw notFound(list.notFound(missing.key));
+  const stored = writes.map((write) => list.stored(context.state, write.key, context.knobs));
+  const missing = writes.findIndex((_, index) => stored[index] === undefined);
+  if (missing !== -1) throw notFound(list.notFound(writes[missing]!.key));
   const limits = list.limits(context.state);
   const defaultLimit = list.defaultLimit(context.state);
-  return writes.map((write) => {
+  return writes.map((write, index) => {
+    const key = stored[index]!;
     if ('useDefaultLimit' in write) {
-      delete limits[write.key];
+      delete limits[key];
       return { key: write.key, creditLimit: defaultLimit, usesDefaultLimit: true };
     }
-    limits[write.key] = write.creditLimit;
+    limits[key] = write.creditLimit;
     return { key: write.key, creditLimit: write.creditLimit, usesDefaultLimit: false };
   });
 }
@@ -84,7 +89,7 @@ const userLimits: LimitList = {
   keyField: 'userId',
   limits: (state) => state.userCreditLimits,
   defaultLimit: (state) => state.creditControls.userDefaultCredits,
-  exists: (state, userId) => findUser(state, userId) !== undefined,
+  stored: (state, userId) => (findUser(state, userId) === undefined ? undefined : userId),
   notFound: (userId) => `User not found: ${userId}`,
 };
 
@@ -93,9 +98,32 @@ const entityGroupLimits: LimitList = {
   keyField: 'entity',
   limits: (state) => state.entityGroupCreditLimits,
   defaultLimit: (state) => state.creditControls.entityGroupDefaultCredits,
-  exists: (state, entity) => state.entityGroups.includes(entity) || entity in state.entityGroupCreditLimits,
+  stored: (state, entity) => (state.entityGroups.includes(entity) || entity in state.entityGroupCreditLimits ? entity : undefined),
   notFound: (entity) => `Entity group not found: ${entity}`,
 };
+
+/** User group limits, stored by SCIM id; the API speaks SCIM ids or uuids (`userGroupIdForm`). */
+const userGroupLimits: LimitList = {
+  listField: 'userGroups',
+  keyField: 'userGroupId',
+  // A state saved before user group limits existed has none.
+  limits: (state) => (state.userGroupCreditLimits ??= {}),
+  // No field for an organization "user group default" is documented: members follow the user default.
+  defaultLimit: (state) => state.creditControls.userDefaultCredits,
+  stored: (state, userGroupId, knobs) =>
+    state.groups.find((group) => (knobs.userGroupIdForm === 'uuid' ? group.uuid === userGroupId.toLowerCase() : group.id === userGroupId))?.id,
+  notFound: (userGroupId) => `User group not found: ${userGroupId}`,
+};
+
+/** User group limits ordered by the userGroupId the API speaks (a group deleted since keeps its SCIM id). */
+export function userGroupCreditLimitRecords(state: EmulatorState, form: UserGroupIdForm): UserGroupCreditLimitRecord[] {
+  return Object.entries(state.userGroupCreditLimits ?? {})
+    .map(([groupId, creditLimit]) => {
+      const group = state.groups.find((candidate) => candidate.id === groupId);
+      return { userGroupId: form === 'uuid' && group !== undefined ? group.uuid : groupId, creditLimit };
+    })
+    .sort((a, b) => (a.userGroupId < b.userGroupId ? -1 : a.userGroupId > b.userGroupId ? 1 : 0));
+}
 
 /** Individual user limits ordered by userId. */
 export function userCreditLimitRecords(state: EmulatorState): UserCreditLimitRecord[] {
@@ -133,6 +161,30 @@ export const creditLimitRoutes: Route[] = [
       const results = applyLimitWrites(context, userLimits);
       return json({
         users: results.map(({ key, creditLimit, usesDefaultLimit }) => ({ userId: key, creditLimit, usesDefaultLimit })),
+      });
+    },
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/ai/credit-controls/user-groups',
+    handler: (context) => {
+      requireCreditControls(context);
+      return json(
+        paginate(userGroupCreditLimitRecords(context.state, context.knobs.userGroupIdForm), context.query, {
+          list: 'user-group-credit-limits',
+          keyOf: (record) => [record.userGroupId],
+          directions: ['asc'],
+        }),
+      );
+    },
+  },
+  {
+    method: 'PATCH',
+    template: '/api/v1/ai/credit-controls/user-groups',
+    handler: (context) => {
+      const results = applyLimitWrites(context, userGroupLimits);
+      return json({
+        userGroups: results.map(({ key, creditLimit, usesDefaultLimit }) => ({ userGroupId: key, creditLimit, usesDefaultLimit })),
       });
     },
   },

@@ -28,6 +28,8 @@ exit "\${STUB_EXIT:-0}"
 /** gh api for the comments of a pull request, with the state in $STUB_DIR/comments.json. */
 const GH_STUB = `#!/usr/bin/env bash
 printf '%s\\x1f' "$@" >> "$STUB_DIR/gh.calls"; printf '\\n' >> "$STUB_DIR/gh.calls"
+# STUB_GH_FAIL: every call fails, as with a token that may not comment.
+[ -z "\${STUB_GH_FAIL:-}" ] || { echo "HTTP 403: Resource not accessible by integration" >&2; exit 1; }
 state="$STUB_DIR/comments.json"
 [ -f "$state" ] || echo '[]' > "$state"
 [ "$1" = "api" ] || exit 2

@@ -1,0 +1,86 @@
+// Credit limits per embed entity group. Identity is the entity name, the same in every deployment
+// (no resolution needed). A limit is a number, `null` (explicit unlimited) or "default" (follow
+// `entityGroupDefaultCredits`). Writes are bulk PATCHes of up to 1000 entities, sets and resets in
+// one body, each applied atomically. An entity the deployment does not know answers 404 at apply:
+// no endpoint lists entities without a limit, so a plan cannot check them.
+import type { EntityGroupCreditLimitWrite } from '../api/types.js';
+import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
+import type { PlanStep } from '../plan/types.js';
+import { creditLimitValues, type ResourceKind } from './kind.js';
+import { limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
+import { protectedInEnvironment } from './protection.js';
+
+export interface DesiredEntityGroupLimits {
+  limits: DesiredLimit[];
+  prune: boolean;
+  isProtected: (entity: string) => boolean;
+}
+
+/** Live limits: entity → limit (null = explicit unlimited). */
+export type LiveEntityGroupLimits = Map<string, number | null>;
+
+export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, LiveEntityGroupLimits> = {
+  kind: 'entityGroupCreditLimits',
+  readAfter: [],
+
+  declared: (config) => config.entityGroupCreditLimits !== undefined || config.prune?.entityGroupCreditLimits === true,
+
+  emails: () => [],
+
+  desired({ config, environment }) {
+    return {
+      limits: (config.entityGroupCreditLimits ?? []).map((entry) => ({
+        id: entry.entity,
+        display: entry.entity,
+        creditLimit: entry.creditLimit,
+        protect: entry.protect === true,
+      })),
+      prune: config.prune?.entityGroupCreditLimits === true,
+      isProtected: (entity) => protectedInEnvironment(environment, 'entityGroupCreditLimits', [entity]),
+    };
+  },
+
+  async read({ api }) {
+    const live: LiveEntityGroupLimits = new Map();
+    for await (const record of api.listEntityGroupCreditLimits()) live.set(record.entity, record.creditLimit);
+    return live;
+  },
+
+  diff(desired, live) {
+    const steps = limitSteps(
+      {
+        kind: 'entityGroupCreditLimits',
+        refField: 'entity',
+        describe: (entity) => `the credit limit of entity group "${entity}"`,
+        limits: desired.limits,
+        prune: desired.prune,
+        isProtected: desired.isProtected,
+        displayOf: (entity) => entity,
+      },
+      live,
+    );
+    return { steps, warnings: [] };
+  },
+
+  current(step, live) {
+    const entity = step.ref.entity!;
+    return live.has(entity) ? { creditLimit: live.get(entity)! } : undefined;
+  },
+
+  /** Bulk PATCHes of at most 1000 entities, sets and resets together; a batch succeeds or fails whole. */
+  async apply(steps, { api, attempt }) {
+    for (let start = 0; start < steps.length; start += CREDIT_LIMIT_BATCH_MAX) {
+      const batch = steps.slice(start, start + CREDIT_LIMIT_BATCH_MAX);
+      await attempt(batch, () => api.patchEntityGroupCreditLimits({ entityGroups: batch.map(entityLimitWrite) }));
+    }
+  },
+
+  writeRequests: (steps) => Math.ceil(steps.length / CREDIT_LIMIT_BATCH_MAX),
+
+  credits: creditLimitValues,
+};
+
+/** The bulk-PATCH entry that carries out one step. */
+export function entityLimitWrite(step: PlanStep): EntityGroupCreditLimitWrite {
+  return { entity: step.ref.entity!, ...limitValue(step) };
+}

@@ -1,0 +1,71 @@
+// The diff shared by the group credit-limit kinds: each declared subject's limit is a number,
+// `null` (explicit unlimited) or "default" (no limit of its own); a live limit the config does not
+// declare is reset when the kind is pruned, unless protected. A reset is a `delete` step whose
+// write is `useDefaultLimit: true`. Pure.
+import type { Kind } from '../config/types.js';
+import type { PlanStep } from '../plan/types.js';
+import { protectedError, PRUNED_REASON } from './protection.js';
+
+/** One declared limit, its subject already an id the API takes. */
+export interface DesiredLimit {
+  /** The subject as the API names it (user group id, entity). */
+  id: string;
+  /** How people know the subject (group display name, entity). */
+  display: string;
+  creditLimit: number | null | 'default';
+  protect: boolean;
+}
+
+export interface LimitDiffInput {
+  kind: Kind;
+  /** Field of `ref` that carries the subject's id to the applier. */
+  refField: string;
+  /** Words for the subject in messages: `the credit limit of user group "Finance"`. */
+  describe: (display: string) => string;
+  limits: readonly DesiredLimit[];
+  prune: boolean;
+  isProtected: (id: string) => boolean;
+  /** How people know an undeclared live subject. */
+  displayOf: (id: string) => string;
+}
+
+/** The steps that make `live` (subject id → limit) match the declared limits. */
+export function limitSteps(input: LimitDiffInput, live: ReadonlyMap<string, number | null>): PlanStep[] {
+  const steps: PlanStep[] = [];
+  const declared = new Set<string>();
+  const base = (id: string, key: string) => ({ id: `${input.kind}/${id}`, kind: input.kind, key, dependsOn: [], ref: { [input.refField]: id } });
+  for (const limit of input.limits) {
+    declared.add(limit.id);
+    const current = live.has(limit.id) ? { creditLimit: live.get(limit.id)! } : undefined;
+    if (limit.creditLimit === 'default') {
+      if (current === undefined) continue;
+      if (limit.protect) throw protectedError(input.describe(limit.display), 'the config resets it to the default');
+      steps.push({ ...base(limit.id, limit.display), action: 'delete', before: current, reason: 'reset to the default limit' });
+      continue;
+    }
+    const after = { creditLimit: limit.creditLimit };
+    if (current === undefined) steps.push({ ...base(limit.id, limit.display), action: 'create', after });
+    else if (current.creditLimit !== limit.creditLimit) {
+      steps.push({ ...base(limit.id, limit.display), action: 'update', before: current, after, fields: [{ path: 'creditLimit', before: current.creditLimit, after: limit.creditLimit }] });
+    }
+  }
+  if (input.prune) {
+    for (const [id, creditLimit] of live) {
+      if (declared.has(id) || input.isProtected(id)) continue;
+      steps.push({ ...base(id, input.displayOf(id)), action: 'delete', before: { creditLimit }, reason: `${PRUNED_REASON}; resets to the default limit` });
+    }
+  }
+  return steps;
+}
+
+/** The bulk-PATCH entry fields that carry out one step: a limit, or back to the default. */
+export function limitValue(step: PlanStep): { creditLimit: number | null } | { useDefaultLimit: true } {
+  switch (step.action) {
+    case 'delete':
+      return { useDefaultLimit: true };
+    case 'create':
+    case 'update':
+    case 'replace':
+      return { creditLimit: step.after.creditLimit as number | null };
+  }
+}

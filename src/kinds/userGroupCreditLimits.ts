@@ -1,0 +1,161 @@
+// Credit limits per user group (each member gets the group's limit individually). Identity is the
+// user group id the credit-limit API takes; the config names groups by SCIM display name, resolved
+// per deployment before `desired` (src/plan/groups.ts), or by id. A limit is a number, `null`
+// (explicit unlimited) or "default" (no group limit). Writes are bulk PATCHes of up to 1000
+// groups, sets and resets in one body, each applied atomically.
+//
+// Whether the API's `userGroupId` is the SCIM id or a uuid is OPEN (gaps.md). steward sends the
+// SCIM id for a group named by display name; a server that wants uuids answers 404, and the
+// failure says so (and the plan warns when the live list already shows uuids).
+import { ApiError } from '../api/errors.js';
+import type { UserGroupCreditLimitWrite } from '../api/types.js';
+import { CREDIT_LIMIT_BATCH_MAX, idKey, UUID_PATTERN } from '../domain/rules.js';
+import type { PlanStep, PlanWarning } from '../plan/types.js';
+import { UserGroups } from '../plan/groups.js';
+import { creditLimitValues, type ResourceKind } from './kind.js';
+import { limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
+import { protectedInEnvironment } from './protection.js';
+
+export interface DesiredUserGroupLimits {
+  limits: (DesiredLimit & { byName: boolean })[];
+  prune: boolean;
+  /** Whether a live limit of this group must survive pruning (by id, or by its display name). */
+  isProtected: (userGroupId: string, name: string | undefined) => boolean;
+}
+
+export interface LiveUserGroupLimits {
+  /** userGroupId → limit (null = explicit unlimited). */
+  limits: Map<string, number | null>;
+  /** Display names of the groups SCIM was asked about (undeclared ones, when pruning). */
+  names: Map<string, string>;
+}
+
+export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUserGroupLimits> = {
+  kind: 'userGroupCreditLimits',
+  readAfter: [],
+
+  declared: (config) => config.userGroupCreditLimits !== undefined || config.prune?.userGroupCreditLimits === true,
+
+  emails: () => [],
+
+  desired({ config, environment }) {
+    const limits = (config.userGroupCreditLimits ?? []).flatMap((entry) => {
+      // Planning resolves every `group` to an id first; an entry without one was reported already.
+      if (entry.userGroupId === undefined) return [];
+      return [{
+        id: idKey(entry.userGroupId),
+        display: entry.group ?? entry.userGroupId,
+        creditLimit: entry.creditLimit,
+        protect: entry.protect === true,
+        byName: entry.group !== undefined,
+      }];
+    });
+    return {
+      limits,
+      prune: config.prune?.userGroupCreditLimits === true,
+      isProtected: (userGroupId, name) => protectedInEnvironment(environment, 'userGroupCreditLimits', [userGroupId, name]),
+    };
+  },
+
+  async read({ api, directory }, desired) {
+    const limits = new Map<string, number | null>();
+    for await (const record of api.listUserGroupCreditLimits()) limits.set(record.userGroupId, record.creditLimit);
+    const names = new Map<string, string>();
+    // Only limits that pruning may reset need a name (for the plan and for name protection).
+    const declared = new Set(desired.limits.map((limit) => limit.id));
+    const undeclared = desired.prune && [...limits.keys()].some((id) => !declared.has(id));
+    if (undeclared && directory.keyScope === 'organization') {
+      const groups = new UserGroups(api);
+      await groups.listAll();
+      for (const id of limits.keys()) {
+        const name = groups.nameOf(id);
+        if (name !== undefined) names.set(id, name);
+      }
+    }
+    return { limits, names };
+  },
+
+  diff(desired, live) {
+    const steps = limitSteps(
+      {
+        kind: 'userGroupCreditLimits',
+        refField: 'userGroupId',
+        describe: (display) => `the credit limit of user group "${display}"`,
+        limits: desired.limits,
+        prune: desired.prune,
+        isProtected: (id) => desired.isProtected(id, live.names.get(id)),
+        displayOf: (id) => live.names.get(id) ?? id,
+      },
+      live.limits,
+    );
+    // A group named by display name has a step whose `ref.group` lets a 404 say why it may have failed.
+    const byName = new Set(desired.limits.filter((limit) => limit.byName).map((limit) => limit.id));
+    for (const step of steps) if (byName.has(step.ref.userGroupId!)) step.ref.group = step.key;
+    return { steps, warnings: idFormWarnings(desired, live) };
+  },
+
+  current(step, live) {
+    const userGroupId = step.ref.userGroupId!;
+    return live.limits.has(userGroupId) ? { creditLimit: live.limits.get(userGroupId)! } : undefined;
+  },
+
+  /** Bulk PATCHes of at most 1000 groups, sets and resets together; a batch succeeds or fails whole. */
+  async apply(steps, { api, attempt }) {
+    for (let start = 0; start < steps.length; start += CREDIT_LIMIT_BATCH_MAX) {
+      const batch = steps.slice(start, start + CREDIT_LIMIT_BATCH_MAX);
+      await attempt(batch, () => api.patchUserGroupCreditLimits({ userGroups: batch.map(groupLimitWrite) }).catch((error: unknown) => {
+        throw explainNotFound(error, batch);
+      }));
+    }
+  },
+
+  writeRequests: (steps) => Math.ceil(steps.length / CREDIT_LIMIT_BATCH_MAX),
+
+  credits: creditLimitValues,
+};
+
+/** The bulk-PATCH entry that carries out one step. */
+export function groupLimitWrite(step: PlanStep): UserGroupCreditLimitWrite {
+  return { userGroupId: step.ref.userGroupId!, ...limitValue(step) };
+}
+
+/**
+ * A 404 to a batch that holds groups steward resolved by display name: the server may identify
+ * user groups by uuid rather than by SCIM id (gaps.md, OPEN), which the message says.
+ */
+function explainNotFound(error: unknown, batch: readonly PlanStep[]): unknown {
+  if (!(error instanceof ApiError) || error.status !== 404) return error;
+  const named = batch.filter((step) => step.ref.group !== undefined);
+  if (named.length === 0) return error;
+  const groups = named.slice(0, 3).map((step) => `"${step.ref.group}" as ${step.ref.userGroupId}`).join(', ');
+  return new ApiError({
+    code: error.code,
+    message: `${error.message}; steward sent the SCIM id of each group named by display name (${groups}${named.length > 3 ? ', …' : ''}): if this deployment's credit-limit API identifies user groups by another id (a uuid), name them by \`userGroupId:\``,
+    fault: error.fault,
+    status: error.status,
+    serverMessage: error.serverMessage,
+    serverCode: error.serverCode,
+    method: error.method,
+    route: error.route,
+    operation: error.operation,
+    retries: error.retries,
+    hint: 'gaps.md leaves open whether userGroupId is the SCIM id or a uuid; `userGroupId:` entries are sent exactly as written',
+    cause: error,
+  });
+}
+
+/**
+ * Evidence that the credit-limit API keys user groups by uuid while SCIM gave short ids: the
+ * live list holds uuids no group named here has, and the groups named by display name resolved
+ * to ids that are not uuids. Writes by name would then answer 404.
+ */
+function idFormWarnings(desired: DesiredUserGroupLimits, live: LiveUserGroupLimits): PlanWarning[] {
+  const named = desired.limits.filter((limit) => limit.byName);
+  if (named.length === 0 || named.some((limit) => UUID_PATTERN.test(limit.id))) return [];
+  const uuids = [...live.limits.keys()].filter((id) => UUID_PATTERN.test(id));
+  if (uuids.length === 0) return [];
+  return [{
+    code: 'userGroupCreditLimits.id-form',
+    message: `this deployment lists user group credit limits under uuids (e.g. ${uuids[0]}), but SCIM gives the groups this config names by display name short ids (e.g. "${named[0]!.display}" is ${named[0]!.id}); if the credit-limit API wants uuids, the writes for those groups will fail with 404: name them by \`userGroupId:\` instead`,
+  }];
+}

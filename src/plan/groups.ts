@@ -1,0 +1,164 @@
+// User groups by display name (`group: Finance`): group ids differ between deployments, so each
+// plan resolves the names in its own deployment through SCIM (`GET /api/scim/v2/Groups`), with the
+// fewest requests: one `displayName eq` query per distinct name, or one listing of every group
+// when there are more names than that costs. The server's filter may ignore case: names are
+// compared exactly here. Per gaps.md, the credit-limit API is sent the SCIM id (whether it wants
+// that or a uuid is OPEN: a config may give `userGroupId:` directly instead).
+import type { PlatformApi } from '../api/platform.js';
+import type { ScimGroup } from '../api/types.js';
+import { closest } from '../config/suggest.js';
+import type { ConfigPath, LoadedConfig, SourceLocation, StewardConfig, UserGroupCreditLimitConfig } from '../config/types.js';
+import { StewardError } from '../errors.js';
+import { FILTER_LOOKUP_MAX } from './directory.js';
+
+/** At most this many candidates are listed in an error; the rest are counted. */
+const CANDIDATES_SHOWN = 12;
+
+/** A SCIM group as steward uses it. */
+export interface UserGroup {
+  id: string;
+  displayName: string;
+}
+
+/** The groups of a deployment steward has looked up, by display name (exact) and by id. */
+export class UserGroups {
+  private readonly byName = new Map<string, UserGroup[]>();
+  private readonly byId = new Map<string, UserGroup>();
+  private listedAll = false;
+
+  constructor(private readonly api: Pick<PlatformApi, 'listScimGroups'>) {}
+
+  /** Looks up these display names: one filtered query each, or every group when that is fewer requests. */
+  async lookUp(names: readonly string[]): Promise<void> {
+    const wanted = [...new Set(names)].filter((name) => !this.byName.has(name));
+    if (wanted.length === 0 || this.listedAll) return;
+    if (wanted.length > FILTER_LOOKUP_MAX) {
+      await this.listAll();
+      return;
+    }
+    for (const name of wanted) {
+      this.byName.set(name, []);
+      for await (const group of this.api.listScimGroups({ filter: `displayName eq ${quote(name)}` })) this.remember(group);
+    }
+  }
+
+  /** Reads every group of the deployment (once). */
+  async listAll(): Promise<void> {
+    if (this.listedAll) return;
+    for await (const group of this.api.listScimGroups()) this.remember(group);
+    this.listedAll = true;
+  }
+
+  /** The groups whose display name is exactly `name`. */
+  named(name: string): UserGroup[] {
+    return this.byName.get(name) ?? [];
+  }
+
+  /** The display name of a group id, when looked up. */
+  nameOf(id: string): string | undefined {
+    return this.byId.get(id)?.displayName;
+  }
+
+  /** Every display name known (all of them once `listAll` ran), sorted. */
+  names(): string[] {
+    return [...new Set([...this.byId.values()].map((group) => group.displayName))].sort();
+  }
+
+  private remember(group: ScimGroup): void {
+    if (this.byId.has(group.id)) return;
+    const known: UserGroup = { id: group.id, displayName: group.displayName };
+    this.byId.set(group.id, known);
+    this.byName.set(group.displayName, [...(this.byName.get(group.displayName) ?? []), known]);
+  }
+}
+
+interface GroupProblem {
+  code: 'plan.unknown-group' | 'plan.ambiguous-group' | 'plan.group-needs-scim';
+  path: ConfigPath;
+  message: string;
+  unknownName?: string;
+}
+
+/**
+ * The configuration with `userGroupId` set on every `userGroupCreditLimits` entry that names a
+ * `group` (which is kept, for display), resolved in the deployment `api` talks to. Throws one
+ * StewardError listing every name that matches no group or several, each at its file:line:col,
+ * with the deployment's groups as candidates. A personal token cannot use SCIM: names are then
+ * an error pointing at each of them.
+ */
+export async function resolveUserGroups(
+  api: Pick<PlatformApi, 'listScimGroups'>,
+  loaded: Pick<LoadedConfig, 'config' | 'locate'>,
+  keyScope: 'user' | 'organization',
+): Promise<StewardConfig> {
+  const config = loaded.config;
+  const entries = config.userGroupCreditLimits ?? [];
+  const names = entries.flatMap((entry) => (entry.group !== undefined && entry.userGroupId === undefined ? [entry.group] : []));
+  if (names.length === 0) return config;
+  const problems: GroupProblem[] = [];
+  if (keyScope === 'user') {
+    entries.forEach((entry, index) => {
+      if (entry.group === undefined) return;
+      problems.push({
+        code: 'plan.group-needs-scim',
+        path: ['userGroupCreditLimits', index, 'group'],
+        message: `user group "${entry.group}" is named by display name, which steward resolves through SCIM, and SCIM needs an organization API key; this is a personal (user-scoped) token`,
+      });
+    });
+    throw groupError(problems, loaded, 'use an organization API key, or name the groups by `userGroupId:`');
+  }
+  const groups = new UserGroups(api);
+  await groups.lookUp(names);
+  const resolved = entries.map((entry, index): UserGroupCreditLimitConfig => {
+    if (entry.group === undefined || entry.userGroupId !== undefined) return entry;
+    const path: ConfigPath = ['userGroupCreditLimits', index, 'group'];
+    const matches = groups.named(entry.group);
+    if (matches.length === 1) return { ...entry, userGroupId: matches[0]!.id };
+    if (matches.length === 0) {
+      problems.push({ code: 'plan.unknown-group', path, message: `user group "${entry.group}" is not a group of this deployment`, unknownName: entry.group });
+    } else {
+      problems.push({
+        code: 'plan.ambiguous-group',
+        path,
+        message: `user group "${entry.group}" names ${matches.length} groups of this deployment (ids ${matches.map((group) => group.id).join(', ')})`,
+      });
+    }
+    return entry;
+  });
+  if (problems.length === 0) return { ...config, userGroupCreditLimits: resolved };
+  if (problems.some((problem) => problem.unknownName !== undefined)) {
+    await groups.listAll();
+    const known = groups.names();
+    for (const problem of problems) {
+      if (problem.unknownName === undefined) continue;
+      const suggestion = closest(problem.unknownName, known);
+      problem.message += known.length === 0 ? '; it has no user groups' : `; its groups: ${listed(known)}${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`;
+    }
+  }
+  const ambiguous = problems.some((problem) => problem.code === 'plan.ambiguous-group');
+  throw groupError(problems, loaded, ambiguous ? 'name a group that shares its display name by `userGroupId:`, or rename one of them' : 'display names are matched exactly, case included; the list above is what this deployment has');
+}
+
+/** The one error for every problem, each at its position. */
+function groupError(problems: readonly GroupProblem[], loaded: Pick<LoadedConfig, 'locate'>, hint: string): StewardError {
+  const located = problems.map((problem) => ({ ...problem, at: loaded.locate(problem.path) }));
+  const where = (at: SourceLocation | undefined) => (at === undefined ? '' : `${at.file}:${at.line}:${at.col}: `);
+  const first = located[0]!;
+  const message = located.length === 1
+    ? first.message
+    : `${located.length} user group credit limits name groups this deployment cannot resolve:\n${located.map((problem) => `  ${where(problem.at)}${problem.message}`).join('\n')}`;
+  const positions = located.flatMap((problem) => (problem.at === undefined ? [] : [problem.at]));
+  return new StewardError(first.code, message, 'user', {
+    hint,
+    details: { ...(positions[0] === undefined ? {} : { position: positions[0] }), positions },
+  });
+}
+
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, CANDIDATES_SHOWN).map((name) => `"${name}"`).join(', ');
+  return names.length > CANDIDATES_SHOWN ? `${shown} and ${names.length - CANDIDATES_SHOWN} more` : shown;
+}
+
+function quote(value: string): string {
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
