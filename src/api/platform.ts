@@ -22,6 +22,10 @@ import type {
   LabelCreate,
   LabelList,
   LabelUpdate,
+  ModelList,
+  ModelRecord,
+  ModelTopic,
+  ModelTopicList,
   PageInfo,
   Routine,
   RoutineCreate,
@@ -372,6 +376,32 @@ export class PlatformApi {
       body,
       shape: 'documentLabels',
     });
+  }
+
+  // ---- models ---------------------------------------------------------------------------
+
+  /**
+   * Every model matching the filters (`name` as the server matches it: compare on the client),
+   * with its active branches when `branches` is set.
+   */
+  listModels(options: { name?: string; modelId?: string; modelKind?: string; branches?: boolean } = {}): AsyncIterable<ModelRecord> {
+    const operation = options.name !== undefined ? `listing models named ${quoted(options.name)}` : options.modelId !== undefined ? `reading model ${options.modelId}` : 'listing models';
+    return this.list<ModelRecord, ModelList>('modelList', '/api/v1/models', operation, (list) => list.records, (model) => model.id, {
+      name: options.name,
+      modelId: options.modelId,
+      modelKind: options.modelKind,
+      include: options.branches === true ? 'activeBranches' : undefined,
+    });
+  }
+
+  /** The topics of a model (404 when the model is missing or not accessible). */
+  async listModelTopics(modelId: string, modelName?: string): Promise<ModelTopic[]> {
+    const which = modelName === undefined ? modelId : `${quoted(modelName)} (${modelId})`;
+    const list = await this.call<ModelTopicList>('GET', '/api/v1/models/{modelId}/topic', `listing topics of model ${which}`, {
+      params: { modelId },
+      shape: 'modelTopics',
+    });
+    return list.topics;
   }
 
   // ---- SCIM -----------------------------------------------------------------------------

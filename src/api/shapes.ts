@@ -25,6 +25,9 @@ import type {
   EntityGroupCreditLimitPatchResult,
   EntityGroupCreditLimitRecord,
   Label,
+  ModelBranch,
+  ModelRecord,
+  ModelTopic,
   PageInfo,
   Routine,
   RoutineLastRun,
@@ -200,6 +203,25 @@ const documentRecord = shapeOf<DocumentRecord>(
   ['labels'],
 );
 
+// ---- models -----------------------------------------------------------------------------------
+
+const modelBranch = shapeOf<ModelBranch>({ id: identity, name: text });
+const modelRecord = shapeOf<ModelRecord>(
+  {
+    id: identity,
+    name: textOrNull,
+    modelKind: textOrNull,
+    baseModelId: textOrNull,
+    connectionId: textOrNull,
+    createdAt: text,
+    updatedAt: text,
+    deletedAt: textOrNull,
+    branches: listOf(modelBranch),
+  },
+  ['branches', 'createdAt', 'updatedAt'],
+);
+const modelTopic = shapeOf<ModelTopic>({ name: identity, label: text, hidden: flag }, ['label', 'hidden']);
+
 // ---- SCIM and API keys ------------------------------------------------------------------------
 
 const scimUser = shapeOf<ScimUser>({
@@ -265,6 +287,8 @@ const SHAPES = {
   label,
   documentList: cursorList(documentRecord),
   documentLabels: shapeOf<DocumentLabelsPatchResult>({ labels: listOf(identity) }),
+  modelList: cursorList(modelRecord),
+  modelTopics: { type: 'object', properties: { success: flag, topics: listOf(modelTopic) }, required: ['topics'] },
   scimUserList: scimList(scimUser),
   scimGroupList: scimList(scimGroup),
   apiKeyList: cursorList(apiKey),
@@ -343,7 +367,7 @@ export function checkShape<T>(name: ShapeName, body: unknown, place: MisfitPlace
 
 // ---- one sentence per misfit ------------------------------------------------------------------
 
-const LIST_KEYS: Readonly<Record<string, string>> = { records: 'record', Resources: 'resource', labels: 'label', users: 'entry', userGroups: 'entry', entityGroups: 'entry' };
+const LIST_KEYS: Readonly<Record<string, string>> = { topics: 'topic', branches: 'branch', records: 'record', Resources: 'resource', labels: 'label', users: 'entry', userGroups: 'entry', entityGroups: 'entry' };
 
 function typeName(value: unknown): string {
   if (value === null) return 'null';

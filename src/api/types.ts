@@ -322,3 +322,38 @@ export interface ApiKeyList {
   records: ApiKeyRecord[];
   pageInfo: PageInfo;
 }
+
+// ---- models ---------------------------------------------------------------------------------
+
+/** An active branch of a model (`include=activeBranches`). */
+export interface ModelBranch {
+  id: string;
+  name: string;
+}
+/** A model as `GET /api/v1/models` lists it (gaps.md "Models"). */
+export interface ModelRecord {
+  id: string;
+  name: string | null;
+  modelKind: string | null;
+  baseModelId: string | null;
+  connectionId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+  /** Present with `include=activeBranches`. */
+  branches?: ModelBranch[];
+}
+export interface ModelList {
+  records: ModelRecord[];
+  pageInfo: PageInfo;
+}
+/** One topic of a model; steward reads only its name. */
+export interface ModelTopic {
+  name: string;
+  label?: string;
+  hidden?: boolean;
+}
+export interface ModelTopicList {
+  success: boolean;
+  topics: ModelTopic[];
+}

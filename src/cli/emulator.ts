@@ -12,6 +12,7 @@ import {
   EMULATOR_PROFILES,
   FAULT_SYNTAX_HELP,
   LABEL_DELETE_IN_USE,
+  MODEL_NAME_FILTERS,
   ORG_KEY_USER_FORMS,
   RATE_LIMIT_WINDOWS,
   ROUTINE_UPDATE_METHODS,
@@ -44,6 +45,7 @@ export interface EmulatorCommandOptions {
   rateLimitWindowMs?: string;
   labelDeleteInUse?: string;
   userGroupIdForm?: string;
+  modelNameFilter?: string;
   documentIdentifiers?: string;
 }
 
@@ -103,6 +105,7 @@ export function emulatorOptionsFrom(raw: EmulatorCommandOptions): EmulatorOption
       rateLimitWindowMs: raw.rateLimitWindowMs === undefined ? undefined : wholeNumber(raw.rateLimitWindowMs, '--rate-limit-window-ms', 1),
       labelDeleteInUse: choice(raw.labelDeleteInUse, '--label-delete-in-use', LABEL_DELETE_IN_USE),
       userGroupIdForm: choice(raw.userGroupIdForm, '--user-group-id-form', USER_GROUP_ID_FORMS),
+      modelNameFilter: choice(raw.modelNameFilter, '--model-name-filter', MODEL_NAME_FILTERS),
       documentIdentifiers: choice(raw.documentIdentifiers, '--document-identifiers', DOCUMENT_IDENTIFIERS),
     }),
   };
@@ -215,6 +218,11 @@ export function registerEmulator(
     .addOption(
       new Option('--label-delete-in-use <answer>', 'deleting a label applied to documents: conflict = 409 (reference) or unlink = delete it and take it off them (other)').choices([
         ...LABEL_DELETE_IN_USE,
+      ]),
+    )
+    .addOption(
+      new Option('--model-name-filter <meaning>', 'models name= matches the exact name (reference) or names containing it in any case (other)').choices([
+        ...MODEL_NAME_FILTERS,
       ]),
     )
     .addOption(

@@ -35,6 +35,10 @@ export type RateLimitWindow = (typeof RATE_LIMIT_WINDOWS)[number];
 export const LABEL_DELETE_IN_USE = ['conflict', 'unlink'] as const;
 export type LabelDeleteInUse = (typeof LABEL_DELETE_IN_USE)[number];
 
+/** What `name=` on the models list matches: the exact name, or any name containing it, case-insensitively. */
+export const MODEL_NAME_FILTERS = ['exact', 'contains'] as const;
+export type ModelNameFilter = (typeof MODEL_NAME_FILTERS)[number];
+
 /**
  * Which id the user-group credit-limit API takes and lists as `userGroupId`: the group's SCIM id
  * (what steward sends for a group named by display name), or the group's uuid (as routine
@@ -66,6 +70,7 @@ export interface EmulatorKnobs {
   routineUpdateMethod: RoutineUpdateMethod;
   labelDeleteInUse: LabelDeleteInUse;
   userGroupIdForm: UserGroupIdForm;
+  modelNameFilter: ModelNameFilter;
   /** Only the `demo-playground` dataset reads it; seed data sets its own identifiers. */
   documentIdentifiers: DocumentIdentifiers;
 }
@@ -84,6 +89,7 @@ export const PROFILE_KNOBS: Readonly<Record<EmulatorProfile, Readonly<EmulatorKn
     routineUpdateMethod: 'patch',
     labelDeleteInUse: 'conflict',
     userGroupIdForm: 'scim',
+    modelNameFilter: 'exact',
     documentIdentifiers: 'shared',
   },
   other: {
@@ -96,6 +102,7 @@ export const PROFILE_KNOBS: Readonly<Record<EmulatorProfile, Readonly<EmulatorKn
     routineUpdateMethod: 'put',
     labelDeleteInUse: 'unlink',
     userGroupIdForm: 'scim',
+    modelNameFilter: 'contains',
     documentIdentifiers: 'shared',
   },
 };
@@ -137,6 +144,7 @@ export function checkProfileOptions(options: { profile?: unknown } & Partial<Rec
   checkChoice('routineUpdateMethod', options.routineUpdateMethod, ROUTINE_UPDATE_METHODS);
   checkChoice('labelDeleteInUse', options.labelDeleteInUse, LABEL_DELETE_IN_USE);
   checkChoice('userGroupIdForm', options.userGroupIdForm, USER_GROUP_ID_FORMS);
+  checkChoice('modelNameFilter', options.modelNameFilter, MODEL_NAME_FILTERS);
   checkChoice('documentIdentifiers', options.documentIdentifiers, DOCUMENT_IDENTIFIERS);
 }
 
@@ -180,6 +188,10 @@ export function describeKnob(name: keyof EmulatorKnobs, knobs: EmulatorKnobs): s
       return knobs.userGroupIdForm === 'scim'
         ? 'user group credit limits take SCIM group ids'
         : 'user group credit limits take group uuids (SCIM ids answer 404)';
+    case 'modelNameFilter':
+      return knobs.modelNameFilter === 'exact'
+        ? 'models name= matches the exact name'
+        : 'models name= matches names containing it, in any case';
     case 'documentIdentifiers':
       return knobs.documentIdentifiers === 'shared'
         ? 'demo-playground documents keep the identifiers they have in demo'

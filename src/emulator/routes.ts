@@ -5,6 +5,7 @@ import { creditControlRoutes } from './areas/creditControls.js';
 import { creditLimitRoutes } from './areas/creditLimits.js';
 import { documentRoutes } from './areas/documents.js';
 import { labelRoutes } from './areas/labels.js';
+import { modelRoutes } from './areas/models.js';
 import { routineRoutes } from './areas/routines.js';
 import { scimRoutes } from './areas/scim.js';
 import { whoamiRoutes } from './areas/whoami.js';
@@ -18,6 +19,7 @@ export function platformRouter(routineUpdateMethod: RoutineUpdateMethod): Router
     ...creditLimitRoutes,
     ...routineRoutes(routineUpdateMethod),
     ...labelRoutes,
+    ...modelRoutes,
     ...documentRoutes,
     ...scimRoutes,
     ...apiKeyRoutes,

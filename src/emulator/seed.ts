@@ -77,6 +77,7 @@ function convert(seed: Seed, problems: string[]): EmulatorState {
     ),
     topics: [...(model.topics ?? [])],
     branches: (model.branches ?? []).map((branch) => ({ ...branch })),
+    modelKind: model.modelKind ?? 'SHARED',
   }));
   duplicates(models, (model) => model.id, (i) => `/models/${i}/id`, 'model id', problems);
 

@@ -45,6 +45,8 @@ export interface SeedModel {
   roles?: Record<string, ModelRoleName>;
   topics?: string[];
   branches?: { id: string; name: string }[];
+  /** Default SHARED, the kind routines run against. */
+  modelKind?: 'SCHEMA' | 'SHARED' | 'SHARED_EXTENSION' | 'BRANCH' | 'WORKBOOK' | 'QUERY';
 }
 
 export interface SeedDocument {

@@ -56,6 +56,9 @@ export interface StoredModel {
   roles: Record<string, ModelRoleName>;
   topics: string[];
   branches: { id: string; name: string }[];
+  /** The model kind the models list reports; absent (state files from before) = SHARED. */
+  modelKind?: string;
+  createdAt?: string;
 }
 
 export interface StoredDocument {
