@@ -22,12 +22,17 @@ import { ApplyProgress, ReadProgress, type ProgressOutput } from '../render/prog
 import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, sameTarget, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
 import { connectionOptions, targetingOf, targetOptions, type TargetOptions } from './plan.js';
 import { reloadPromotion } from './diff.js';
+import { evaluatePolicies, judge, parseOverrides, policyRefusal, POLICY_EXIT_CODE } from '../policy/evaluate.js';
+import type { PolicyRuleName, PolicyViolation } from '../policy/types.js';
+import { renderViolations } from '../render/policy.js';
 
 export interface ApplyOptions extends ConnectionOptions, TargetOptions {
   autoApprove?: boolean;
   dryRun?: boolean;
   json?: boolean;
   showAll?: boolean;
+  /** Policy rules this apply may break, by name (`--override-policy maxDestroy`, repeatable). */
+  overridePolicy?: string[];
 }
 
 /** What the command line (or a test) hands an apply besides its options. */
@@ -42,13 +47,15 @@ export interface ApplyHooks {
 
 /**
  * Runs `steward apply [PLANFILE]`; returns the exit code: 0 when every step is done, 1 when a step
- * failed or was refused, 130 or 143 when interrupted by SIGINT or SIGTERM.
+ * failed or was refused, 4 when the plan breaks a policy rule nobody overrode (nothing written),
+ * 130 or 143 when interrupted by SIGINT or SIGTERM.
  */
 export async function runApply(planFile: string | undefined, options: ApplyOptions, io: CommandIo, hooks: ApplyHooks = {}): Promise<number> {
   let client: ApiClient | undefined;
   const stop = hooks.stop ?? new ApplyStop();
-  const session: Session = { stop, hooks, listener: undefined };
+  const session: Session = { stop, hooks, listener: undefined, overrides: [] };
   try {
+    session.overrides = parseOverrides(options.overridePolicy);
     const saved = planFile === undefined ? undefined : await loadPlan(resolve(io.cwd, planFile));
     if (saved !== undefined && (options.target?.length || options.exclude?.length)) {
       throw new StewardError('cli.target', '--target and --exclude shape a new plan; a saved plan is applied exactly as it was made', 'user', {
@@ -73,6 +80,11 @@ export async function runApply(planFile: string | undefined, options: ApplyOptio
       reading.stop();
     }
   } catch (error) {
+    if (error instanceof StewardError && error.code === 'policy.violated') {
+      if (!options.json) io.stderr(renderViolations(error.details?.violations as PolicyViolation[], useColor(io, options.color), 'Policy violations:').join('\n'));
+      reportError(io, error, options.json === true);
+      return POLICY_EXIT_CODE;
+    }
     return reportError(io, error, options.json === true);
   } finally {
     await client?.close();
@@ -84,6 +96,8 @@ interface Session {
   stop: ApplyStop;
   hooks: ApplyHooks;
   listener: ((event: ClientEvent) => void) | undefined;
+  /** Rules named with --override-policy. */
+  overrides: PolicyRuleName[];
 }
 
 interface Connection {
@@ -121,12 +135,14 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connecti
   }
   const { steps: derived } = diffAll(observation.kinds, observation.desired, live);
   refuseUnfounded(checked.runnable, derived);
+  // Judged again here, on the steps about to run: the config's policies may be newer than the plan.
+  const overridden = enforcePolicies(evaluatePolicies(checked.runnable, loaded), connection.session.overrides);
   if (options.dryRun) {
     io.stdout(options.json ? dryRunJson(checked, client.stats().requests) : renderDryRun(checked, client.stats().requests, { color }));
     return 0;
   }
   if (!options.json && checked.runnable.length > 0) io.stdout(`${applyCostLine(applyCost(checked.runnable, client))}\n`);
-  return execute(checked.runnable, checked.alreadyApplied, { ...connection, live, reread: rereader(observation, api) }, options, io);
+  return execute(checked.runnable, checked.alreadyApplied, { ...connection, live, reread: rereader(observation, api), overridden }, options, io);
 }
 
 /** No plan file: plan now, show it, get approval, apply. */
@@ -150,6 +166,7 @@ async function applyFresh(loaded: LoadedConfig, connection: Connection, options:
   connection.reading.stop();
   if (!options.json) io.stdout(renderPlan(plan, { color, showAll: options.showAll === true }));
   if (plan.steps.length === 0) return 0;
+  const overridden = enforcePolicies(plan.policyViolations ?? [], connection.session.overrides);
   if (options.dryRun) {
     const checked = { runnable: plan.steps, alreadyApplied: [], stale: [] };
     io.stdout(options.json ? dryRunJson(checked, client.stats().requests) : renderDryRun(checked, client.stats().requests, { color }));
@@ -167,13 +184,13 @@ async function applyFresh(loaded: LoadedConfig, connection: Connection, options:
   } else if (!options.json) {
     io.stdout(`${applyCostLine(applyCost(plan.steps, client))}\n`);
   }
-  return execute(plan.steps, [], { ...connection, live, reread: rereader({ ...observation, live }, api) }, options, io);
+  return execute(plan.steps, [], { ...connection, live, reread: rereader({ ...observation, live }, api), overridden }, options, io);
 }
 
 async function execute(
   steps: PlanStep[],
   alreadyApplied: PlanStep[],
-  context: Connection & { live: LiveState; reread: (kind: Kind) => Promise<unknown> },
+  context: Connection & { live: LiveState; reread: (kind: Kind) => Promise<unknown>; overridden: PolicyViolation[] },
   options: ApplyOptions,
   io: CommandIo,
 ): Promise<number> {
@@ -220,12 +237,37 @@ async function execute(
   if (options.json) {
     const steps = results.map(({ step, outcome }) => ({ id: step.id, action: step.action, ...outcome }));
     const stopped = stop.cause === undefined ? {} : { stopped: stop.cause.kind === 'interrupt' ? { signal: stop.cause.signal } : { refused: stop.cause.error } };
-    io.stdout(`${JSON.stringify({ results: steps, alreadyApplied: alreadyApplied.map((step) => step.id), requests, ...stopped }, null, 2)}\n`);
+    const policy = context.overridden.length === 0 ? {} : { policy: { overridden: overriddenRules(context.overridden), violations: context.overridden } };
+    io.stdout(`${JSON.stringify({ results: steps, alreadyApplied: alreadyApplied.map((step) => step.id), requests, ...stopped, ...policy }, null, 2)}\n`);
   } else {
     io.stdout(renderApplyReport(report, { color, streamed: true, ...(stop.cause === undefined ? {} : { stopped: stop.cause }), rerun: rerunCommand(options) }));
+    if (context.overridden.length > 0) io.stdout(`${overrideLine(context.overridden)}\n`);
   }
   if (stop.cause?.kind === 'interrupt') return SIGNAL_EXIT_CODE[stop.cause.signal];
   return results.every((result) => result.outcome.status === 'done' || result.outcome.status === 'already-applied') ? 0 : 1;
+}
+
+/**
+ * Apply's verdict on a plan's violations: throws the refusal (nothing written yet) when one breaks
+ * a rule nobody named; returns those the person overrode.
+ */
+function enforcePolicies(violations: readonly PolicyViolation[], overrides: readonly PolicyRuleName[]): PolicyViolation[] {
+  const { refusing, overridden } = judge(violations, overrides);
+  if (refusing.length > 0) throw policyRefusal(refusing);
+  return overridden;
+}
+
+function overriddenRules(violations: readonly PolicyViolation[]): PolicyRuleName[] {
+  return [...new Set(violations.map((violation) => violation.rule))];
+}
+
+/** `Policy overridden (--override-policy): maxDestroy (1 violation).`, for the report. */
+function overrideLine(violations: readonly PolicyViolation[]): string {
+  const rules = overriddenRules(violations).map((rule) => {
+    const count = violations.filter((violation) => violation.rule === rule).length;
+    return `${rule} (${count} violation${count === 1 ? '' : 's'})`;
+  });
+  return `Policy overridden with --override-policy: ${rules.join(', ')}.`;
 }
 
 /** The command that finishes an interrupted apply, as the user would type it. */
@@ -256,6 +298,7 @@ export function registerApply(program: Command, io: () => CommandIo = processIo)
     .option('--dry-run', 'do everything but the writes: show which steps would run')
     .option('--json', 'print the apply report as JSON')
     .option('--show-all', 'list every step of large bulk changes')
+    .option('--override-policy <rule>', 'apply although the plan breaks this policy rule, e.g. maxDestroy (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .action(async (planFile: string | undefined, options: ApplyOptions) => {
       const commandIo = io();
       const stop = new ApplyStop();

@@ -1,6 +1,7 @@
 // `steward plan`: what apply would change, as text, JSON or Markdown; optionally saved to a file.
 // Exit codes with --detailed-exitcode: 0 no changes, 2 changes, 3 changes that delete or
-// replace something, 1 error. Without it: 0 unless something went wrong.
+// replace something, 1 error. Without it: 0 unless something went wrong. Either way 4 when the
+// plan breaks a policy rule (src/policy/): apply would refuse it.
 import { InvalidArgumentError, type Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -10,6 +11,7 @@ import { savePlan } from '../plan/planFile.js';
 import { checkTargets, parseSelectors, type Targeting } from '../plan/targeting.js';
 import { isDestructive, type Plan } from '../plan/types.js';
 import { applyCost } from '../apply/cost.js';
+import { POLICY_EXIT_CODE } from '../policy/evaluate.js';
 import { renderPlan, type ApplyCost } from '../render/human.js';
 import { ReadProgress } from '../render/progress.js';
 import { inertJson } from '../render/inert.js';
@@ -31,7 +33,8 @@ export interface PlanOptions extends ConnectionOptions, TargetOptions {
   purpose?: 'plan' | 'drift';
 }
 
-export const EXIT = { ok: 0, error: 1, changes: 2, destructive: 3 } as const;
+/** `policy`: the plan breaks a policy rule (src/policy/), whatever --detailed-exitcode says. */
+export const EXIT = { ok: 0, error: 1, changes: 2, destructive: 3, policy: POLICY_EXIT_CODE } as const;
 
 /** Runs `steward plan`; returns the exit code. */
 export async function runPlan(options: PlanOptions, io: CommandIo): Promise<number> {
@@ -99,8 +102,9 @@ export async function emitPlan(
   );
 }
 
-/** 0 no changes; with detailed codes 2 changes and 3 destructive changes. */
+/** 4 when the plan breaks a policy rule; else 0 no changes, and with detailed codes 2 changes and 3 destructive changes. */
 export function planExitCode(plan: Plan, detailed: boolean): number {
+  if ((plan.policyViolations?.length ?? 0) > 0) return EXIT.policy;
   if (!detailed || plan.steps.length === 0) return EXIT.ok;
   return isDestructive(plan) ? EXIT.destructive : EXIT.changes;
 }
@@ -151,7 +155,7 @@ export function registerPlan(program: Command, io: () => CommandIo = processIo):
     .option('-o, --out <file>', 'save the plan for `steward apply FILE`')
     .option('--json', 'print the plan as JSON (the plan-file format)')
     .option('--markdown [file]', 'print the plan as Markdown (or append it to FILE, e.g. $GITHUB_STEP_SUMMARY)')
-    .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 3 when something is deleted or replaced')
+    .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 3 when something is deleted or replaced (4 when a policy rule is broken, with or without it)')
     .option('--show-all', 'list every step of large bulk changes')
     .action(async (options: PlanOptions) => {
       process.exitCode = await runPlan(options, io());

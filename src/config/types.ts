@@ -24,6 +24,28 @@ export interface EnvironmentConfig {
    * protects the named objects (routine and label names, user e-mails or ids, group names or ids, entity names).
    */
   protect?: Partial<Record<PrunableKind, true | string[]>>;
+  /** This environment's rules; each one set here replaces the top-level one (null = off here). */
+  policies?: PoliciesConfig;
+}
+
+/**
+ * Rules every plan must pass before anything is written (src/policy/). `null` switches a rule
+ * off, e.g. in an environment that overrides the top level.
+ */
+export interface PoliciesConfig {
+  /** At most this many deletes plus replacements in one plan. */
+  maxDestroy?: number | null;
+  /** At most this many steps in one plan. */
+  maxChanges?: number | null;
+  /** No credit value written above `max`, nor unlimited (null) unless `allowUnlimited`. */
+  creditLimits?: { max?: number | null; allowUnlimited?: boolean } | null;
+  routines?: {
+    /** E-mail recipients only at these domains (`*.acme.example` admits subdomains). */
+    recipientDomains?: string[] | null;
+    slackRecipientTypes?: ('channel' | 'users')[] | null;
+    /** Every routine created or changed must be paused. */
+    requirePaused?: boolean | null;
+  } | null;
 }
 
 /** Absent field = not managed; null = off (thresholds) / unlimited (defaults). */
@@ -107,6 +129,8 @@ export interface StewardConfig {
   labels?: LabelConfig[];
   /** Per kind: delete (or reset) live objects the config does not declare. Default: never. */
   prune?: Partial<Record<PrunableKind, boolean>>;
+  /** Rules every plan must pass; environments may override them. */
+  policies?: PoliciesConfig;
 }
 
 /** Where a value came from, for diagnostics. Lines and columns are 1-based. */

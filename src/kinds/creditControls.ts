@@ -70,4 +70,14 @@ export const creditControls: ResourceKind<DesiredCreditControls, CreditControls>
   },
 
   writeRequests: (steps) => steps.length,
+
+  credits: (step) =>
+    step.action === 'delete'
+      ? []
+      : CREDIT_CONTROL_FIELDS.filter((field) => field in step.after).map((field) => ({
+          field,
+          value: step.after[field] as number | null,
+          // A threshold switched off never stops spending; a default of null is unlimited.
+          nullMeans: field.endsWith('DefaultCredits') ? 'unlimited' : 'off',
+        })),
 };

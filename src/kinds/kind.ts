@@ -106,6 +106,26 @@ export interface ResourceKind<Desired = unknown, Live = unknown> {
    * old one is still there). Undefined leaves it to the generic judgement.
    */
   readBack?(step: PlanStep, live: Live): ReadBackVerdict;
+  /**
+   * The credit values a step writes (a limit, a threshold, a default), for the creditLimits
+   * policy (src/policy/). A kind that carries credit values declares them here; others omit it.
+   */
+  credits?(step: PlanStep): CreditValue[];
+}
+
+/** One credit value a step writes: a number, or null (unlimited, or a threshold switched off). */
+export interface CreditValue {
+  field: string;
+  value: number | null;
+  /** What null means for this field, in messages. */
+  nullMeans: 'unlimited' | 'off';
+}
+
+/** The credit value of a limit step (`after.creditLimit`; a reset to the default writes none). */
+export function creditLimitValues(step: PlanStep): CreditValue[] {
+  if (step.action === 'delete') return [];
+  const value = step.after.creditLimit;
+  return typeof value === 'number' || value === null ? [{ field: 'creditLimit', value, nullMeans: 'unlimited' }] : [];
 }
 
 /** A thrown error as a failed outcome with the server's words and what the executor judges by. */

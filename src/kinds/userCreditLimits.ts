@@ -4,7 +4,7 @@
 import type { UserCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
 import type { PlanStep } from '../plan/types.js';
-import type { ResourceKind } from './kind.js';
+import { creditLimitValues, type ResourceKind } from './kind.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
 
 export interface DesiredUserLimit {
@@ -122,6 +122,8 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
   },
 
   writeRequests: (steps) => Math.ceil(steps.length / CREDIT_LIMIT_BATCH_MAX),
+
+  credits: creditLimitValues,
 };
 
 /** The bulk-PATCH entry that carries out one step. */

@@ -6,6 +6,7 @@ import type { Kind, LoadedConfig } from '../config/types.js';
 import type { ResourceKind } from '../kinds/kind.js';
 import { orderSteps } from '../kinds/order.js';
 import { REGISTRY } from '../kinds/registry.js';
+import { evaluatePolicies } from '../policy/evaluate.js';
 import { Directory } from './directory.js';
 import { resolveUserGroups } from './groups.js';
 import { keyUser, preflight, requireRoutineOwners } from './preflight.js';
@@ -96,6 +97,7 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     summary: summarize(steps),
     warnings,
     requests: request.requestCount(),
+    policyViolations: evaluatePolicies(steps, request.loaded, request.registry ?? REGISTRY),
   };
   return { plan, ...observation };
 }

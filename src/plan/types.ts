@@ -1,6 +1,7 @@
 // The plan: plain data made by a pure function of (desired, live). Rendering, saving and
 // applying all read this shape; nothing in it is a token or a live connection.
 import type { Kind } from '../config/types.js';
+import type { PolicyViolation } from '../policy/types.js';
 
 export type Action = 'create' | 'update' | 'replace' | 'delete';
 
@@ -92,6 +93,8 @@ export interface Plan {
   requests: number;
   /** Present on a promotion plan: the desired state is another environment's live state. */
   promotion?: PlanPromotion;
+  /** The environment's policy rules this plan breaks (src/policy/); apply refuses it unless each rule is overridden. */
+  policyViolations?: PolicyViolation[];
 }
 
 /** Counts steps by action. */

@@ -56,6 +56,7 @@ export function promotedConfig(input: PromotionInput): PromotedState {
       environments: { ...config.environments, [input.target.name]: environment },
       ...sections,
       ...(config.prune === undefined ? {} : { prune: config.prune }),
+      ...(config.policies === undefined ? {} : { policies: config.policies }),
     },
     environment,
     warnings: ownerWarnings(input),

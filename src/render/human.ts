@@ -8,6 +8,7 @@ import { promotionHeading, promotionNoChanges } from './promotion.js';
 import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
 import { terminalText } from './inert.js';
 import { formatDuration } from './progress.js';
+import { renderViolations } from './policy.js';
 
 export interface HumanOptions {
   color: boolean;
@@ -46,6 +47,7 @@ export function renderPlan(plan: Plan, options: HumanOptions): string {
   const lines: string[] = [];
   const drift = options.purpose === 'drift';
   lines.push(chalk.bold(promotionHeading(plan, 'text') ?? terminalText(`steward ${drift ? 'drift check' : 'plan'} for environment ${plan.environment} (${plan.baseUrl})`)), '');
+  lines.push(...renderViolations(plan.policyViolations, options.color));
   for (const warning of plan.warnings) lines.push(chalk.yellow(`Warning: ${terminalText(warning.message)}`));
   if (plan.warnings.length > 0) lines.push('');
   if (plan.steps.length === 0) {

@@ -5,6 +5,7 @@ import type { Plan, PlanStep } from '../plan/types.js';
 import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
 import { markdownCode, markdownCodeLine, markdownText } from './inert.js';
 import { promotionHeading, promotionNoChanges } from './promotion.js';
+import { renderViolationsMarkdown } from './policy.js';
 
 export const MARKDOWN_LIMIT = 60_000;
 
@@ -21,6 +22,7 @@ function render(plan: Plan, perGroup: number, purpose: 'plan' | 'drift'): string
   const lines: string[] = [];
   const drift = purpose === 'drift';
   lines.push(`### ${promotionHeading(plan, 'markdown') ?? `steward ${drift ? 'drift check' : 'plan'} for ${markdownCode(plan.environment)}`}`, '');
+  lines.push(...renderViolationsMarkdown(plan.policyViolations));
   if (plan.steps.length === 0) {
     lines.push(`**No ${drift ? 'drift' : 'changes'}.** ${promotionNoChanges(plan) ?? 'The live state matches the configuration.'}`, '');
   } else {

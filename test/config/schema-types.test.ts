@@ -45,7 +45,7 @@ const stewardKeys: KeySet<StewardConfig> = {
   entityGroupCreditLimits: true, routines: true, labels: true, prune: true, policies: true,
 };
 
-const environmentKeys: KeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true, requestsPerMinute: true, variables: true, protect: true };
+const environmentKeys: KeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true, requestsPerMinute: true, variables: true, protect: true, policies: true };
 const environmentRequired: RequiredKeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true };
 const creditKeys: KeySet<CreditControlsConfig> = { downgradeCredits: true, shutoffCredits: true, userDefaultCredits: true, entityGroupDefaultCredits: true };
 const userKeys: KeySet<UserCreditLimitConfig> = { email: true, userId: true, creditLimit: true, protect: true };

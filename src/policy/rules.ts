@@ -1,0 +1,177 @@
+// Every policy rule, registered once (like the resource kinds in src/kinds/registry.ts). A rule
+// is a pure function of the plan's steps and the policies in effect: it finds what breaks it and
+// says so in one sentence per object; it never reads or writes anything. Rules judge what a plan
+// writes: an object the plan leaves alone is not judged.
+import type { PoliciesConfig } from '../config/types.js';
+import type { CreditValue } from '../kinds/kind.js';
+import type { PlanStep } from '../plan/types.js';
+import { POLICY_RULE_NAMES, type PolicyRuleName } from './types.js';
+
+export interface PolicyInput {
+  steps: readonly PlanStep[];
+  /** The credit values a step writes, as its kind declares them (`ResourceKind.credits`). */
+  creditsOf(step: PlanStep): CreditValue[];
+}
+
+/** A breach before it is located: `setting` is the path within `policies` (`creditLimits.max`). */
+export interface Finding {
+  setting: string;
+  message: string;
+  objects: string[];
+}
+
+export interface PolicyRule {
+  readonly name: PolicyRuleName;
+  /** What in `input` breaks the rule under `policies`; nothing when the rule is off. Pure. */
+  check(policies: PoliciesConfig, input: PolicyInput): Finding[];
+}
+
+const maxDestroy: PolicyRule = {
+  name: 'maxDestroy',
+  check({ maxDestroy: limit }, { steps }) {
+    if (limit === undefined || limit === null) return [];
+    const destructive = steps.filter((step) => step.action === 'delete' || step.action === 'replace');
+    if (destructive.length <= limit) return [];
+    return [
+      {
+        setting: 'maxDestroy',
+        message: `the plan deletes or replaces ${countOf(destructive.length, 'object')} (${listed(destructive)}); maxDestroy allows ${limit === 0 ? 'none' : `at most ${limit}`}`,
+        objects: destructive.map((step) => step.id),
+      },
+    ];
+  },
+};
+
+const maxChanges: PolicyRule = {
+  name: 'maxChanges',
+  check({ maxChanges: limit }, { steps }) {
+    if (limit === undefined || limit === null || steps.length <= limit) return [];
+    return [
+      {
+        setting: 'maxChanges',
+        message: `the plan makes ${countOf(steps.length, 'change')}; maxChanges allows ${limit === 0 ? 'none' : `at most ${limit}`}`,
+        objects: steps.map((step) => step.id),
+      },
+    ];
+  },
+};
+
+const creditLimits: PolicyRule = {
+  name: 'creditLimits',
+  check({ creditLimits: policy }, { steps, creditsOf }) {
+    if (policy === undefined || policy === null) return [];
+    const max = policy.max ?? undefined;
+    const findings: Finding[] = [];
+    for (const step of steps) {
+      for (const credit of creditsOf(step)) {
+        if (credit.value === null) {
+          if (policy.allowUnlimited === true) continue;
+          const words = credit.nullMeans === 'off' ? 'off (no limit)' : 'unlimited';
+          findings.push({ setting: 'creditLimits.allowUnlimited', message: `${objectOf(step)}: ${credit.field} would be ${words}, which creditLimits does not allow (allowUnlimited is not true)`, objects: [step.id] });
+        } else if (max !== undefined && credit.value > max) {
+          findings.push({ setting: 'creditLimits.max', message: `${objectOf(step)}: ${credit.field} would be ${credit.value}, above creditLimits.max ${max}`, objects: [step.id] });
+        }
+      }
+    }
+    return findings;
+  },
+};
+
+const recipientDomains: PolicyRule = {
+  name: 'routines.recipientDomains',
+  check({ routines: policy }, { steps }) {
+    const domains = policy?.recipientDomains;
+    if (domains === undefined || domains === null) return [];
+    return writtenRoutines(steps).flatMap(({ step, routine }) => {
+      const destination = routine.destination;
+      if (destination?.type !== 'email') return [];
+      const outside = (destination.recipientEmails ?? []).filter((email) => !domainAllowed(email, domains));
+      if (outside.length === 0) return [];
+      return [
+        {
+          setting: 'routines.recipientDomains',
+          message: `${objectOf(step)}: ${outside.length === 1 ? 'recipient' : 'recipients'} ${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the allowed domains (${domains.join(', ') || 'none'})`,
+          objects: [step.id],
+        },
+      ];
+    });
+  },
+};
+
+const slackRecipientTypes: PolicyRule = {
+  name: 'routines.slackRecipientTypes',
+  check({ routines: policy }, { steps }) {
+    const allowed = policy?.slackRecipientTypes;
+    if (allowed === undefined || allowed === null) return [];
+    return writtenRoutines(steps).flatMap(({ step, routine }) => {
+      const destination = routine.destination;
+      if (destination?.type !== 'slack' || (allowed as readonly string[]).includes(String(destination.slackRecipientType))) return [];
+      return [
+        {
+          setting: 'routines.slackRecipientTypes',
+          message: `${objectOf(step)}: Slack recipient type ${String(destination.slackRecipientType)} is not allowed (${allowed.join(', ') || 'none'})`,
+          objects: [step.id],
+        },
+      ];
+    });
+  },
+};
+
+const requirePaused: PolicyRule = {
+  name: 'routines.requirePaused',
+  check({ routines: policy }, { steps }) {
+    if (policy?.requirePaused !== true) return [];
+    return writtenRoutines(steps)
+      .filter(({ routine }) => routine.paused !== true)
+      .map(({ step }) => ({ setting: 'routines.requirePaused', message: `${objectOf(step)} would run on its schedule: it is not paused, and routines.requirePaused is set`, objects: [step.id] }));
+  },
+};
+
+/** Builds the rule table, refusing a rule registered twice or a rule name without a rule. */
+export function createRuleTable(rules: readonly PolicyRule[]): ReadonlyMap<PolicyRuleName, PolicyRule> {
+  const table = new Map<PolicyRuleName, PolicyRule>();
+  for (const rule of rules) {
+    if (table.has(rule.name)) throw new Error(`policy rule ${rule.name} is registered twice`);
+    table.set(rule.name, rule);
+  }
+  for (const name of POLICY_RULE_NAMES) if (!table.has(name)) throw new Error(`policy rule ${name} has no implementation`);
+  return table;
+}
+
+export const POLICY_RULES = createRuleTable([maxDestroy, maxChanges, creditLimits, recipientDomains, slackRecipientTypes, requirePaused]);
+
+/** `acme.example` admits exactly that domain; `*.acme.example` also its subdomains. Case-insensitive. */
+export function domainAllowed(email: string, domains: readonly string[]): boolean {
+  const at = email.lastIndexOf('@');
+  if (at < 0) return false;
+  const domain = email.slice(at + 1).toLowerCase();
+  return domains.some((entry) => {
+    const allowed = entry.toLowerCase();
+    if (!allowed.startsWith('*.')) return domain === allowed;
+    const parent = allowed.slice(2);
+    return domain === parent || domain.endsWith(`.${parent}`);
+  });
+}
+
+interface WrittenRoutine {
+  destination?: { type?: unknown; recipientEmails?: string[]; slackRecipientType?: unknown };
+  paused?: unknown;
+}
+
+/** Routines a plan creates, updates or replaces, with the state they are given (a routine step's `after` is the whole state). */
+function writtenRoutines(steps: readonly PlanStep[]): { step: PlanStep; routine: WrittenRoutine }[] {
+  return steps.flatMap((step) => (step.kind === 'routines' && step.action !== 'delete' ? [{ step, routine: step.after as WrittenRoutine }] : []));
+}
+
+function objectOf(step: PlanStep): string {
+  return `${step.kind} "${step.key}"`;
+}
+
+function listed(steps: readonly PlanStep[]): string {
+  const shown = steps.slice(0, 5).map((step) => `${step.action} ${objectOf(step)}`);
+  return steps.length > shown.length ? `${shown.join(', ')} and ${steps.length - shown.length} more` : shown.join(', ');
+}
+
+function countOf(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+}
