@@ -99,7 +99,7 @@ export interface RunContext {
 
 /** Runs steps in order, grouping consecutive steps of one kind so the kind can batch them. */
 export async function runSteps(steps: readonly PlanStep[], context: RunContext, registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): Promise<StepResult[]> {
-  const run = new ApplyRun(context, registry, steps);
+  const run = new ApplyRun(context, steps);
   let index = 0;
   while (index < steps.length) {
     const kind = steps[index]!.kind;
@@ -130,7 +130,6 @@ class ApplyRun {
 
   constructor(
     private readonly context: RunContext,
-    private readonly registry: ReadonlyMap<Kind, ResourceKind>,
     steps: readonly PlanStep[],
   ) {
     this.stop = context.stop ?? new ApplyStop();

@@ -42,10 +42,9 @@ const requiredOf = (node: SchemaNode | undefined) => [...(node?.required ?? [])]
 
 const stewardKeys: KeySet<StewardConfig> = {
   version: true, environments: true, creditControls: true, userCreditLimits: true, userGroupCreditLimits: true,
-  entityGroupCreditLimits: true, routines: true, labels: true, prune: true, policies: true,
+  entityGroupCreditLimits: true, routines: true, labels: true, prune: true,
 };
-
-const environmentKeys: KeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true, requestsPerMinute: true, variables: true, protect: true, policies: true };
+const environmentKeys: KeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true, requestsPerMinute: true, variables: true, protect: true };
 const environmentRequired: RequiredKeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true };
 const creditKeys: KeySet<CreditControlsConfig> = { downgradeCredits: true, shutoffCredits: true, userDefaultCredits: true, entityGroupDefaultCredits: true };
 const userKeys: KeySet<UserCreditLimitConfig> = { email: true, userId: true, creditLimit: true, protect: true };
@@ -181,7 +180,7 @@ describe('examples', () => {
     const result = await loadConfig('examples/gitops', { environment: 'production', processEnv: {} });
     if (!result.ok) throw new Error('the gitops example does not load');
     const { config } = result.loaded;
-    expect(config.prune).toEqual({ userCreditLimits: true, routines: true, labels: true });
+    expect(config.prune).toEqual({ userCreditLimits: true, entityGroupCreditLimits: true, routines: true, labels: true });
     expect(config.creditControls).toMatchObject({ shutoffCredits: 12000, entityGroupDefaultCredits: 500 });
     const limits = Object.fromEntries((config.userCreditLimits ?? []).map((limit) => [limit.email, limit.creditLimit]));
     expect(limits).toEqual({
@@ -191,6 +190,16 @@ describe('examples', () => {
       'barbara@acme.example': null,
       'ken@acme.example': 'default',
     });
+    // The demo dataset limits Sales Ops and Analysts and no Finance; embed-partners and embed-trial.
+    expect(config.userGroupCreditLimits).toEqual([
+      { group: 'Finance', creditLimit: 1500 },
+      { group: 'Sales Ops', creditLimit: null },
+      { group: 'Analysts', creditLimit: 'default' },
+    ]);
+    expect(config.entityGroupCreditLimits).toEqual([
+      { entity: 'embed-partners', creditLimit: 2500 },
+      { entity: 'embed-resellers', creditLimit: 800 },
+    ]);
     const routines = new Map((config.routines ?? []).map((routine) => [routine.name, routine]));
     expect(routines.has('Old experiment')).toBe(false);
     expect(routines.get('Weekly revenue digest')?.schedule).toBe('0 8 ? * MON *');

@@ -107,8 +107,11 @@ describe('entity-group limits', () => {
   it('lists the entity-group limits ordered by entity', async () => {
     const response = await fixture.api.get(ENTITIES);
     expect(response.body).toEqual({
-      records: [{ entity: 'embed-partners', creditLimit: 1000 }],
-      pageInfo: { hasNextPage: false, nextCursor: null, pageSize: 20, totalRecords: 1 },
+      records: [
+        { entity: 'embed-partners', creditLimit: 1000 },
+        { entity: 'embed-trial', creditLimit: 50 },
+      ],
+      pageInfo: { hasNextPage: false, nextCursor: null, pageSize: 20, totalRecords: 2 },
     });
   });
 
@@ -126,7 +129,10 @@ describe('entity-group limits', () => {
       ],
     });
     const { records } = await collectPages(fixture.api, ENTITIES, { pageSize: 1 });
-    expect(records).toEqual([{ entity: 'embed-resellers', creditLimit: 250 }]);
+    expect(records).toEqual([
+      { entity: 'embed-resellers', creditLimit: 250 },
+      { entity: 'embed-trial', creditLimit: 50 },
+    ]);
   });
 
   it.each([
@@ -146,7 +152,10 @@ describe('entity-group limits', () => {
       ],
     });
     expectDetail(response, 404, 'Entity group not found: embed-strangers');
-    expect(fixture.emulator.state.entityGroupCreditLimits()).toEqual([{ entity: 'embed-partners', creditLimit: 1000 }]);
+    expect(fixture.emulator.state.entityGroupCreditLimits()).toEqual([
+      { entity: 'embed-partners', creditLimit: 1000 },
+      { entity: 'embed-trial', creditLimit: 50 },
+    ]);
   });
 
   it('refuses a MEMBER with 403', async () => {

@@ -34,7 +34,11 @@ describe('built-in datasets', () => {
       ['Marketing', 'a3d9c1e7-2f4b-4e8a-b6c5-0d1e2f3a4b5c', ['campaigns']],
     ]);
     expect(state.models[0]!.branches.map((branch) => branch.id)).toEqual(['0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f']);
-    expect(state.groups.map((group) => [group.displayName, group.memberIds.length])).toEqual([['Finance', 2], ['Sales Ops', 2]]);
+    expect(state.groups.map((group) => [group.displayName, group.id, group.memberIds.length])).toEqual([
+      ['Finance', 'fin7q2k', 2],
+      ['Sales Ops', 'ops3m8x', 2],
+      ['Analysts', 'ana4r6d', 30],
+    ]);
     expect(state.documents).toHaveLength(126);
     expect(state.labels.map((label) => label.name)).toEqual(['finance', 'marketing', 'legacy-kpis', 'draft', 'obsolete']);
     expect(state.creditControls).toEqual({
@@ -42,7 +46,8 @@ describe('built-in datasets', () => {
       accountCreditLimit: 12000, creditsUsed: 3120.5,
     });
     expect(Object.values(state.userCreditLimits).sort()).toEqual([100, 50, 500, null].sort());
-    expect(state.entityGroupCreditLimits).toEqual({ 'embed-partners': 1000 });
+    expect(state.userGroupCreditLimits).toEqual({ ops3m8x: 400, ana4r6d: 100 });
+    expect(state.entityGroupCreditLimits).toEqual({ 'embed-partners': 1000, 'embed-trial': 50 });
     expect(state.routines.map((routine) => [routine.name, routine.disabled])).toEqual([
       ['Weekly revenue digest', false], ['Daily pipeline check', false], ['Old experiment', true], ["Grace's weekly KPIs", false],
     ]);

@@ -28,7 +28,7 @@ describe('order', () => {
   });
 
   it('places every kind on a level', () => {
-    expect(Object.keys(LEVELS).sort()).toEqual(['creditControls', 'documentLabels', 'labels', 'routines', 'userCreditLimits']);
+    expect(Object.keys(LEVELS).sort()).toEqual(['creditControls', 'documentLabels', 'entityGroupCreditLimits', 'labels', 'routines', 'userCreditLimits', 'userGroupCreditLimits']);
     const shuffled = [...everyActionPlan().plan.steps].reverse();
     expect(orderSteps(shuffled).map((step) => step.id)).toEqual(everyActionPlan().plan.steps.map((step) => step.id));
   });

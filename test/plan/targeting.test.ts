@@ -17,6 +17,8 @@ describe('targeting', () => {
     expect(targetedKinds({ include: parseSelectors(['documentLabels'], '--target'), exclude: [] })).toEqual(['labels', 'documentLabels']);
     expect(targetedKinds({ include: [], exclude: parseSelectors(['routines', 'userCreditLimits'], '--exclude') })).toEqual([
       'creditControls',
+      'userGroupCreditLimits',
+      'entityGroupCreditLimits',
       'labels',
       'documentLabels',
     ]);
