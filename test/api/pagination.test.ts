@@ -74,6 +74,36 @@ describe('cursor pagination', () => {
   });
 });
 
+describe('records the server repeats or runs past its total', () => {
+  const keyOf = (item: { id: string }) => item.id;
+  const ids = (...names: string[]) => names.map((id) => ({ id }));
+
+  it('refuses a record that comes twice on one page', async () => {
+    const { fetchPage } = serve({ '': page(ids('a', 'b', 'a'), null) });
+    const error = (await rejectionOf(collect(paginateCursor({ operation: 'listing things', route: 'GET /things', keyOf }, fetchPage)))) as StewardError;
+    expect(error.message).toBe('listing things: GET /things: record "a" came twice on page 1; stopped to avoid an endless listing.');
+  });
+
+  it('takes the same identity on two pages as a loop, not as new records', async () => {
+    const { fetchPage, asked } = serve({ '': page(ids('a', 'b'), 'c2'), c2: page(ids('c', 'a'), 'c3'), c3: page(ids('d'), null) });
+    const error = (await rejectionOf(collect(paginateCursor({ operation: 'listing things', keyOf }, fetchPage)))) as StewardError;
+    expect(error.message).toBe('listing things: record "a" came on page 2 again after page 1; stopped to avoid an endless listing.');
+    expect(asked).toEqual([undefined, 'c2']);
+  });
+
+  it('accepts exactly totalRecords and tells each page with the number of pages', async () => {
+    const pageInfo = (nextCursor: string | null) => ({ hasNextPage: nextCursor !== null, nextCursor, pageSize: 2, totalRecords: 3 });
+    const told: [number, number | undefined][] = [];
+    const { fetchPage } = serve({ '': { items: ids('a', 'b'), pageInfo: pageInfo('c2') }, c2: { items: ids('c'), pageInfo: pageInfo(null) } });
+    const listing = { operation: 'listing things', keyOf, onPage: (n: number, total: number | undefined) => void told.push([n, total]) };
+    expect(await collect(paginateCursor(listing, fetchPage))).toEqual(ids('a', 'b', 'c'));
+    expect(told).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
+  });
+});
+
 describe('SCIM pagination', () => {
   function scim<T>(resources: T[], startIndex: number, totalResults: number): ScimList<T> {
     return { schemas: [], Resources: resources, startIndex, totalResults, itemsPerPage: resources.length };
