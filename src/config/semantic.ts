@@ -21,6 +21,7 @@ import {
 import { codePoint, forbiddenCharacterName } from './bytes.js';
 import { formatPath } from './positions.js';
 import { checkEnvironmentSettings } from './semantic-environments.js';
+import { checkRoutineReferences } from './semantic-routines.js';
 import { checkGroupCreditLimits } from './semantic-groups.js';
 import { isRecord } from './sources.js';
 import { didYouMean } from './suggest.js';
@@ -79,6 +80,7 @@ export function checkSemantics(config: Record<string, unknown>, context: Semanti
   checkUserCreditLimits(config.userCreditLimits, findings);
   checkGroupCreditLimits(config, findings);
   checkRoutines(config.routines, findings);
+  checkRoutineReferences(config.routines, findings);
   const labels = checkLabels(config.labels, findings);
   checkEnvironmentSettings(config, labels, findings);
   return findings.diagnostics;
@@ -240,7 +242,7 @@ function checkRoutines(section: unknown, findings: Findings): void {
     const modelId = findings.text(routine, 'modelId', path);
     if (modelId !== undefined && !UUID_PATTERN.test(modelId)) {
       findings.add('routine.modelId', [...path, 'modelId'], `\`modelId\` must be a model id (a uuid), found ${JSON.stringify(modelId)}`, {
-        hint: 'model ids differ per deployment: use a variable such as `${var.salesModelId}`',
+        hint: 'name the model instead (`model: Sales`): names are the same in every deployment, ids are not',
       });
     }
     const branchId = findings.text(routine, 'branchId', path);

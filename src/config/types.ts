@@ -91,9 +91,16 @@ export interface RoutineConfig {
   prompt: string;
   schedule: string;
   timezone: string;
-  modelId: string;
+  /** The shared model by name, resolved per environment (exactly one of `model` and `modelId`). */
+  model?: string;
+  /** The shared model by id (ids differ per deployment: prefer `model`). */
+  modelId?: string;
+  /** A branch of the model by name, resolved per environment; alternative to `branchId`. */
+  branch?: string | null;
   branchId?: string | null;
   topicName?: string | null;
+  /** Former names: a live routine of the same owner under one of them is renamed, keeping its id. */
+  renamedFrom?: string[];
   description?: string | null;
   destination: RoutineDestination;
   /** Paused by its owner; default false. */

@@ -18,12 +18,13 @@ export function mapRoutineIds(sections: ConfigSections, map: (use: IdUse) => str
   if (sections.routines === undefined) return sections;
   const routines = sections.routines.map((routine): RoutineConfig => {
     const use = (field: IdUse['field'], id: string) => map({ routine: routine.name, field, id });
-    const modelId = use('modelId', routine.modelId);
+    // A model or branch named by name needs no mapping: names are the same in every deployment.
+    const model = routine.modelId === undefined ? {} : { modelId: use('modelId', routine.modelId) };
     const branch = typeof routine.branchId === 'string' ? { branchId: use('branchId', routine.branchId) } : {};
     const destination = routine.destination.type === 'email'
       ? { ...routine.destination, userGroupIds: routine.destination.userGroupIds.map((id) => use('userGroupIds', id)) }
       : routine.destination;
-    return { ...routine, modelId, ...branch, destination };
+    return { ...routine, ...model, ...branch, destination };
   });
   return { ...sections, routines };
 }

@@ -2,7 +2,7 @@
 // configuration made from these sections plans to nothing against the state it was read from.
 // Users are named by e-mail where SCIM knows them; server-managed fields (usage_count, lastRun,
 // timestamps, creditsUsed) are left out; output is sorted so two exports of one state are equal.
-import type { CreditControls, Label, Routine } from '../api/types.js';
+import type { CreditControls, Label, ModelRecord, Routine } from '../api/types.js';
 import { CREDIT_CONTROL_FIELDS } from '../api/types.js';
 import type { CreditControlsConfig, LabelConfig, RoutineConfig, StewardConfig, UserCreditLimitConfig } from '../config/types.js';
 import { labelKey } from '../domain/rules.js';
@@ -34,21 +34,25 @@ export function userCreditLimitsConfig(live: readonly LiveUserLimit[]): UserCred
  * `paused` only when true, its default being false). Throws when two routines share a name,
  * which a configuration cannot express.
  */
-export function routinesConfig(live: readonly LiveOwnerRoutines[]): RoutineConfig[] {
+export function routinesConfig(live: readonly LiveOwnerRoutines[], models: readonly ModelRecord[] = []): RoutineConfig[] {
   const seen = new Map<string, string | undefined>();
   const result: RoutineConfig[] = [];
   for (const { owner, routines } of live) {
     for (const routine of routines) {
       if (seen.has(routine.name)) throw duplicateRoutine(routine.name, seen.get(routine.name), owner);
       seen.set(routine.name, owner);
-      result.push(routineConfig(routine, owner));
+      result.push(routineConfig(routine, owner, models));
     }
   }
   return result.sort((a, b) => compare(a.owner ?? '', b.owner ?? '') || compare(a.name, b.name));
 }
 
-/** One routine as the config writes it; `owner` undefined is the API key's own user. */
-export function routineConfig(routine: Routine, owner: string | undefined): RoutineConfig {
+/**
+ * One routine as the config writes it; `owner` undefined is the API key's own user. The model and
+ * branch are written by name (the same in every deployment) where `models` names them once; an
+ * id where the name is ambiguous or the model is not among them.
+ */
+export function routineConfig(routine: Routine, owner: string | undefined, models: readonly ModelRecord[] = []): RoutineConfig {
   const state = liveState(routine);
   return {
     name: state.name,
@@ -57,12 +61,22 @@ export function routineConfig(routine: Routine, owner: string | undefined): Rout
     prompt: state.prompt,
     schedule: state.schedule,
     timezone: state.timezone,
-    modelId: state.modelId,
-    branchId: state.branchId ?? null,
+    ...modelReference(state.modelId, state.branchId ?? null, models),
     topicName: state.topicName ?? null,
     destination: state.destination,
     ...(state.paused ? { paused: true } : {}),
   };
+}
+
+/** `model:` and `branch:` by name where each names exactly one, else `modelId:` / `branchId:`. */
+export function modelReference(modelId: string, branchId: string | null, models: readonly ModelRecord[]): Pick<RoutineConfig, 'model' | 'modelId' | 'branch' | 'branchId'> {
+  const model = models.find((candidate) => candidate.id === modelId);
+  const name = model?.name ?? null;
+  if (model === undefined || name === null || models.filter((candidate) => candidate.name === name).length > 1) return { modelId, branchId };
+  if (branchId === null) return { model: name, branch: null };
+  const branch = (model.branches ?? []).find((candidate) => candidate.id === branchId);
+  const unique = branch !== undefined && (model.branches ?? []).filter((candidate) => candidate.name === branch.name).length === 1;
+  return unique ? { model: name, branch: branch.name } : { model: name, branchId };
 }
 
 /**
@@ -84,7 +98,7 @@ export function toConfigSections(snapshot: LiveSnapshot, options: { labelFields:
   const sections: ConfigSections = {};
   if (snapshot.creditControls !== undefined) sections.creditControls = creditControlsConfig(snapshot.creditControls);
   if (snapshot.userCreditLimits !== undefined) sections.userCreditLimits = userCreditLimitsConfig(snapshot.userCreditLimits);
-  if (snapshot.routines !== undefined) sections.routines = routinesConfig(snapshot.routines);
+  if (snapshot.routines !== undefined) sections.routines = routinesConfig(snapshot.routines, snapshot.models);
   if (snapshot.labels !== undefined) sections.labels = labelsConfig(snapshot.labels, snapshot.documents, options.labelFields);
   return sections;
 }

@@ -2,7 +2,7 @@
 // and read functions a plan uses (pageSize 100, one documents query per label in use), with a
 // "desired" that covers everything live, and user ids resolved to e-mails through SCIM.
 import type { PlatformApi } from '../api/platform.js';
-import type { CreditControls, Label, Routine, Whoami } from '../api/types.js';
+import type { CreditControls, Label, ModelRecord, Routine, Whoami } from '../api/types.js';
 import type { Kind } from '../config/types.js';
 import { emailKey, labelKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
@@ -13,6 +13,7 @@ import { labels, type DesiredLabels } from '../kinds/labels.js';
 import { listKey, routines, type RoutineOwner } from '../kinds/routines.js';
 import { userCreditLimits } from '../kinds/userCreditLimits.js';
 import { Directory, type CallerUser } from '../plan/directory.js';
+import { isRoutineModel, ROUTINE_MODEL_KIND } from '../plan/models.js';
 import { adminProblem, keyUser } from '../plan/preflight.js';
 
 /** One individual credit limit, with the user's e-mail when SCIM knows it. */
@@ -33,6 +34,8 @@ export interface LiveSnapshot {
   creditControls?: CreditControls;
   userCreditLimits?: LiveUserLimit[];
   routines?: LiveOwnerRoutines[];
+  /** The shared models with their branches, read with routines: routines name them by name. */
+  models?: ModelRecord[];
   labels?: Label[];
   /** Label name (as live) → identifiers of the documents carrying it. */
   documents?: Map<string, string[]>;
@@ -82,6 +85,7 @@ export async function readSnapshot(api: PlatformApi, request: SnapshotRequest): 
     kinds.has('creditControls') ? creditControls.read(context, {}).then((live) => void (snapshot.creditControls = live)) : undefined,
     kinds.has('userCreditLimits') ? readUserLimits(context).then((live) => void (snapshot.userCreditLimits = live)) : undefined,
     owners.length > 0 ? readRoutines(context, owners).then((live) => void (snapshot.routines = live)) : undefined,
+    owners.length > 0 ? readModels(api).then((live) => void (snapshot.models = live)) : undefined,
     kinds.has('labels') || kinds.has('documentLabels')
       ? readLabels(context, kinds.has('documentLabels'), documentsOf).then((live) => Object.assign(snapshot, live))
       : undefined,
@@ -138,6 +142,13 @@ async function readUserLimits(context: ReadContext): Promise<LiveUserLimit[]> {
 async function readRoutines(context: ReadContext, owners: (RoutineOwner & { email: string | undefined })[]): Promise<LiveOwnerRoutines[]> {
   const live = await routines.read(context, { routines: [], owners, prune: false, isProtected: () => false });
   return owners.map((owner) => ({ owner: owner.email, routines: live.get(listKey(owner)) ?? [] }));
+}
+
+/** Every shared model with its branches: one listing (a page per hundred models). */
+async function readModels(api: PlatformApi): Promise<ModelRecord[]> {
+  const models: ModelRecord[] = [];
+  for await (const model of api.listModels({ modelKind: ROUTINE_MODEL_KIND, branches: true })) if (isRoutineModel(model)) models.push(model);
+  return models;
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { Routine, RoutineDestination } from '../api/types.js';
 import type { RoutineConfig } from '../config/types.js';
 import { emailKey } from '../domain/rules.js';
+import { StewardError } from '../errors.js';
 
 /** The fields steward compares. */
 export interface RoutineState {
@@ -39,6 +40,8 @@ export function liveState(routine: Routine): RoutineState {
 
 /** The desired state of a configured routine: absent optional fields are not managed. */
 export function desiredState(routine: RoutineConfig): RoutineState {
+  // Planning resolves `model:` to an id first (src/plan/models.ts).
+  if (routine.modelId === undefined) throw new StewardError('internal.unresolved-model', `routine "${routine.name}": model "${routine.model}" was not resolved before use`, 'tool');
   const state: RoutineState = {
     name: routine.name,
     prompt: routine.prompt,

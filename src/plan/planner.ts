@@ -46,10 +46,12 @@ export interface Observation {
 /** Preflight, resolve identities and read the live state of the kinds a plan covers. */
 export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'baseUrl' | 'now'>): Promise<Observation> {
   const registry = request.registry ?? REGISTRY;
-  const { config, environment } = request.loaded;
+  const { environment } = request.loaded;
   const only = request.targeting ? targetedKinds(request.targeting) : undefined;
   const kinds = selectKinds(registry, request.loaded, request.kinds).filter((kind) => only === undefined || only.includes(kind.kind));
   const readKinds = withReadDependencies(registry, kinds);
+  // Model and branch names become this deployment's ids before whoami checks the models.
+  const config = readKinds.some((kind) => kind.kind === 'routines') ? await resolveRoutineModels(request.api, request.loaded) : request.loaded.config;
   const emails = readKinds.flatMap((kind) => kind.emails(config));
   const whoami = await preflight(request.api, config, readKinds.map((kind) => kind.kind), emails).catch((error: unknown) => {
     throw locateDeclared(error, request.loaded);

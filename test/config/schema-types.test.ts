@@ -52,10 +52,10 @@ const userGroupKeys: KeySet<UserGroupCreditLimitConfig> = { group: true, userGro
 const entityGroupKeys: KeySet<EntityGroupCreditLimitConfig> = { entity: true, creditLimit: true, protect: true };
 const entityGroupRequired: RequiredKeySet<EntityGroupCreditLimitConfig> = { entity: true, creditLimit: true };
 const routineKeys: KeySet<RoutineConfig> = {
-  name: true, owner: true, prompt: true, schedule: true, timezone: true, modelId: true, branchId: true,
-  topicName: true, description: true, destination: true, paused: true, protect: true, duplicates: true,
+  name: true, owner: true, prompt: true, schedule: true, timezone: true, model: true, modelId: true, branch: true, branchId: true,
+  topicName: true, renamedFrom: true, description: true, destination: true, paused: true, protect: true, duplicates: true,
 };
-const routineRequired: RequiredKeySet<RoutineConfig> = { name: true, prompt: true, schedule: true, timezone: true, modelId: true, destination: true };
+const routineRequired: RequiredKeySet<RoutineConfig> = { name: true, prompt: true, schedule: true, timezone: true, destination: true };
 const emailKeys: KeySet<EmailDestination> = { type: true, recipientEmails: true, userGroupIds: true };
 const slackKeys: KeySet<SlackDestination> = { type: true, recipientId: true, slackRecipientType: true };
 const slackRequired: RequiredKeySet<SlackDestination> = { type: true, recipientId: true, slackRecipientType: true };
@@ -165,13 +165,15 @@ describe('examples', () => {
     },
   );
 
-  it('the gitops example loads for both deployments, with their own model ids', async () => {
+  it('the gitops example loads for both deployments, naming models by name and no ids per environment', async () => {
     const production = await loadConfig('examples/gitops', { environment: 'production', processEnv: {} });
     const playground = await loadConfig('examples/gitops', { environment: 'playground', processEnv: {} });
     if (!production.ok || !playground.ok) throw new Error('the gitops example does not load');
     const config: StewardConfig = production.loaded.config;
-    expect(config.routines?.[0]?.modelId).toBe('5b0e7a52-6c1d-4f3a-9e2b-8d7c6b5a4f30');
-    expect(playground.loaded.config.routines?.[0]?.modelId).toBe('c7e2b4a1-9d3f-4a6b-8e1c-2f5d7a9b0c3e');
+    expect(config.routines?.map((routine) => routine.model)).toEqual(['Sales', 'Sales', 'Marketing', 'Sales']);
+    expect(config.routines?.some((routine) => routine.modelId !== undefined || routine.branchId !== undefined)).toBe(false);
+    expect(playground.loaded.config.routines).toEqual(config.routines);
+    expect(Object.values(config.environments).some((environment) => environment.variables !== undefined)).toBe(false);
     expect(production.loaded.environment).toMatchObject({ baseUrl: 'https://acme.example.com', tokenEnv: 'STEWARD_PRODUCTION_TOKEN' });
     expect(playground.loaded.environment).toMatchObject({ baseUrl: 'https://acme-playground.example.com', tokenEnv: 'STEWARD_PLAYGROUND_TOKEN' });
   });
