@@ -109,7 +109,7 @@ export function checkSchedule(schedule: string, now: Date = new Date()): Schedul
 const LATEST_UTC_OFFSET_MS = 12 * 3_600_000;
 const FIRST_YEAR = 1970;
 
-type ParsedCron = ReturnType<typeof awsCron.parse>;
+export type ParsedCron = ReturnType<typeof awsCron.parse>;
 
 /**
  * The first wall-clock time after `from` the schedule matches, or null when there is none.
@@ -117,7 +117,7 @@ type ParsedCron = ReturnType<typeof awsCron.parse>;
  * 30 February rolls over to 2 March) and gives up with an exception after ten empty months; so
  * it is asked one month at a time, and only an answer inside that month is taken.
  */
-function firstRunAfter(parsed: ParsedCron, from: Date): Date | null {
+export function firstRunAfter(parsed: ParsedCron, from: Date): Date | null {
   const sorted = ascending(parsed);
   const fromYear = from.getUTCFullYear();
   for (const year of sorted.years as number[]) {

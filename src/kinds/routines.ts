@@ -32,6 +32,8 @@ export function listKey(owner: Pick<RoutineOwner, 'userId'>): string {
 export interface DesiredRoutine {
   owner: RoutineOwner;
   state: RoutineState;
+  /** Former names (`renamedFrom`): a live routine under one of them is renamed in place, keeping its id. */
+  renamedFrom: string[];
   protect: boolean;
   /** `duplicates: delete-identical`: namesakes identical to the oldest match are planned for deletion. */
   deleteIdenticalDuplicates: boolean;
@@ -81,6 +83,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
       routines: (config.routines ?? []).map((routine) => ({
         owner: ownerOf(routine.owner),
         state: desiredState(routine),
+        renamedFrom: routine.renamedFrom ?? [],
         protect: routine.protect === true,
         deleteIdenticalDuplicates: routine.duplicates === 'delete-identical',
       })),
@@ -112,8 +115,17 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
       for (const routine of own) {
         const name = routine.state.name;
         const base = baseStep(owner, name);
-        const candidates = byName.get(name) ?? [];
+        let candidates = byName.get(name) ?? [];
         byName.delete(name);
+        // Renamed in place: a live routine under a former name keeps its id (as labels do).
+        const formerName = candidates.length === 0 ? routine.renamedFrom.find((former) => byName.has(former)) : undefined;
+        if (formerName !== undefined) {
+          candidates = byName.get(formerName)!;
+          byName.delete(formerName);
+        } else if (candidates.length > 0) {
+          warnOnLeftoverFormerNames(routine, byName, warnings);
+        }
+        const renamed = formerName === undefined ? {} : { reason: `renamed from "${formerName}"` };
         if (candidates.length === 0) {
           steps.push({ ...base, action: 'create', after: { ...routine.state } });
           continue;
@@ -144,7 +156,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
         const forcing = fields.filter((field) => (REPLACE_FIELDS as readonly string[]).includes(field.path));
         const ref = { ...ownerRef(owner), routineId: match.id };
         if (forcing.length === 0) {
-          steps.push({ ...base, ref, action: 'update', before, after: { ...routine.state }, fields });
+          steps.push({ ...base, ref, action: 'update', before, after: { ...routine.state }, fields, ...renamed });
           continue;
         }
         if (routine.protect) {
@@ -157,7 +169,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
           before,
           after: { ...routine.state },
           fields,
-          reason: `${forcing.map((field) => field.path).join(', ')} cannot change in place`,
+          reason: `${formerName === undefined ? '' : `renamed from "${formerName}"; `}${forcing.map((field) => field.path).join(', ')} cannot change in place`,
         });
       }
       if (!desired.prune) continue;
@@ -178,7 +190,10 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
   },
 
   current(step, live) {
-    const list = (live.get(step.ref.ownerId ?? '') ?? []).filter((routine) => routine.name === nameOf(step));
+    const all = live.get(step.ref.ownerId ?? '') ?? [];
+    const named = all.filter((routine) => routine.name === nameOf(step));
+    // A rename not yet applied: the routine is still under its former name, found by id.
+    const list = named.length === 0 && step.action === 'update' && step.ref.routineId !== undefined ? all.filter((routine) => routine.id === step.ref.routineId) : named;
     const keys = Object.keys(step.action === 'delete' ? step.before : step.after);
     // A step aimed at one routine among namesakes (a leftover) follows its id.
     const routine = step.ref.routineId !== undefined && step.action === 'delete'
@@ -191,6 +206,17 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
   writeRequests: routineWriteRequests,
   readBack: readBackRoutine,
 };
+
+/** A declared routine whose former name is still live beside it: the former is left alone (and said so). */
+function warnOnLeftoverFormerNames(routine: DesiredRoutine, byName: ReadonlyMap<string, Routine[]>, warnings: PlanWarning[]): void {
+  for (const former of routine.renamedFrom) {
+    if (!byName.has(former)) continue;
+    warnings.push({
+      code: 'routines.rename-target-exists',
+      message: `routine "${routine.state.name}" already exists, so "${former}" (listed in its renamedFrom) is not renamed; it is left as it is unless prune deletes it`,
+    });
+  }
+}
 
 function groupByName(list: Routine[]): Map<string, Routine[]> {
   const byName = new Map<string, Routine[]>();

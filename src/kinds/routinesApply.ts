@@ -207,7 +207,8 @@ class RoutineWriter {
 
   private liveRoutine(step: PlanStep, name: string): Routine {
     const list = this.namesakes(step.ref.ownerId, name);
-    const byId = list.find((routine) => routine.id === step.ref.routineId);
+    // By id among all the owner's routines: a rename's routine is still under its former name.
+    const byId = step.ref.routineId === undefined ? undefined : (this.live.get(step.ref.ownerId ?? '') ?? []).find((routine) => routine.id === step.ref.routineId);
     if (byId) return byId;
     if (list.length === 1) return list[0]!;
     throw new StewardError('apply.routine-missing', `routine "${name}" is ${list.length === 0 ? 'no longer there' : 'ambiguous'}`, 'user');

@@ -103,9 +103,10 @@ export function refuseUnfounded(runnable: readonly PlanStep[], derived: readonly
 
 /**
  * Everything of a step but its wording: what it writes, where, from which state, after what.
- * (A promotion words its deletions after its source, so `reason` may differ.)
+ * (A promotion words its deletions after its source, so `reason` may differ; `nextRuns` depend
+ * on when the plan was made.)
  */
 function essence(step: PlanStep): unknown {
-  const { reason: _reason, ...rest } = step;
+  const { reason: _reason, nextRuns: _nextRuns, ...rest } = step;
   return rest;
 }

@@ -5,10 +5,12 @@ import { locateDeclared, requireDistinctUsers } from '../config/declared.js';
 import type { Kind, LoadedConfig } from '../config/types.js';
 import type { ResourceKind } from '../kinds/kind.js';
 import { orderSteps } from '../kinds/order.js';
+import { withNextRuns } from '../kinds/routineSchedule.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { evaluatePolicies } from '../policy/evaluate.js';
 import { Directory } from './directory.js';
 import { resolveUserGroups } from './groups.js';
+import { resolveRoutineModels } from './models.js';
 import { keyUser, preflight, requireRoutineOwners } from './preflight.js';
 import { filterSteps, targetedKinds, type Targeting } from './targeting.js';
 import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlanStep, type PlanWarning } from './types.js';
@@ -85,15 +87,16 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     throw locateDeclared(error, request.loaded);
   }
   const targeted = request.targeting ? filterSteps(diffed.steps, request.targeting) : { steps: diffed.steps, warnings: [] };
-  const { steps } = targeted;
-  const warnings = [...diffed.warnings, ...targeted.warnings];
+  const createdAt = request.now?.() ?? new Date();
+  const { steps, warnings: scheduleWarnings } = withNextRuns(targeted.steps, createdAt);
+  const warnings = [...diffed.warnings, ...targeted.warnings, ...scheduleWarnings];
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     stewardVersion: request.stewardVersion,
     environment: request.loaded.environmentName,
     baseUrl: request.baseUrl,
     configDigest: request.loaded.digest,
-    createdAt: (request.now?.() ?? new Date()).toISOString(),
+    createdAt: createdAt.toISOString(),
     kinds: observation.kinds.map((kind) => kind.kind),
     steps,
     summary: summarize(steps),

@@ -27,6 +27,8 @@ interface StepBase {
   ref: Record<string, string>;
   /** Why the step is there, when it is not obvious (e.g. "topicName changed", "pruned"). */
   reason?: string;
+  /** A routine created, updated or replaced: its next runs after the plan was made, ISO-8601 UTC. */
+  nextRuns?: string[];
 }
 
 export interface CreateStep extends StepBase {

@@ -47,7 +47,7 @@ export function promotedConfig(input: PromotionInput): PromotedState {
   if (translated.userCreditLimits !== undefined) sections.userCreditLimits = translated.userCreditLimits.map((entry) => withUserFlags(entry, config));
   if (translated.userGroupCreditLimits !== undefined) sections.userGroupCreditLimits = translated.userGroupCreditLimits.map((entry) => withGroupFlags(entry, config));
   if (translated.entityGroupCreditLimits !== undefined) sections.entityGroupCreditLimits = translated.entityGroupCreditLimits.map((entry) => withEntityFlags(entry, config));
-  if (translated.routines !== undefined) sections.routines = translated.routines.map((routine) => withRoutineFlags(routine, config));
+  if (translated.routines !== undefined) sections.routines = translated.routines.map((routine, _, all) => withRoutineFlags(routine, all, config));
   if (translated.labels !== undefined) sections.labels = translated.labels.map((label, _, all) => withLabelFlags(label, all, config));
   const environment = withProtection(input.target.environment, config);
   return {
@@ -88,10 +88,19 @@ function withEntityFlags(entry: EntityGroupCreditLimitConfig, config: StewardCon
   return declared?.protect === true ? { ...entry, protect: true } : entry;
 }
 
-function withRoutineFlags(routine: RoutineConfig, config: StewardConfig): RoutineConfig {
+function withRoutineFlags(routine: RoutineConfig, all: readonly RoutineConfig[], config: StewardConfig): RoutineConfig {
   // Routine names are unique within a configuration, whoever owns them.
   const declared = (config.routines ?? []).find((candidate) => candidate.name === routine.name);
-  return declared?.protect === true ? { ...routine, protect: true } : routine;
+  if (declared === undefined) return routine;
+  // A former name the source still has as a routine of the same owner is not a rename here.
+  const owner = (candidate: RoutineConfig) => (candidate.owner === undefined ? '' : emailKey(candidate.owner));
+  const kept = new Set(all.filter((other) => owner(other) === owner(routine)).map((other) => other.name));
+  const renamedFrom = (declared.renamedFrom ?? []).filter((former) => !kept.has(former));
+  return {
+    ...routine,
+    ...(renamedFrom.length > 0 ? { renamedFrom } : {}),
+    ...(declared.protect === true ? { protect: true } : {}),
+  };
 }
 
 function withLabelFlags(label: LabelConfig, all: readonly LabelConfig[], config: StewardConfig): LabelConfig {

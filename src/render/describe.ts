@@ -1,5 +1,6 @@
 // How steps read to people, shared by the terminal and Markdown renderers: symbols, titles and
 // values in the domain's words (a null threshold is "off", a null user limit "unlimited").
+import { describeRuns } from '../domain/nextRuns.js';
 import type { Kind } from '../config/types.js';
 import { ACTION_SEVERITY, type Action, type PlanStep } from '../plan/types.js';
 import { terminalText } from './inert.js';
@@ -77,7 +78,13 @@ export function formatValue(kind: Kind, path: string, value: unknown): string {
 
 /** The detail lines under a step's title: changed fields, or every field of a new object; escaped like titles. */
 export function stepDetails(step: PlanStep): string[] {
-  return rawDetails(step).map(terminalText);
+  return [...rawDetails(step), ...nextRunsDetail(step)].map(terminalText);
+}
+
+/** `next runs: Mon 24 Nov 08:00 Europe/Berlin (07:00 UTC), …` for a routine the plan writes. */
+function nextRunsDetail(step: PlanStep): string[] {
+  if (step.nextRuns === undefined || step.nextRuns.length === 0 || step.action === 'delete' || typeof step.after.timezone !== 'string') return [];
+  return [`next runs: ${describeRuns(step.nextRuns.map((run) => new Date(run)), step.after.timezone)}`];
 }
 
 function rawDetails(step: PlanStep): string[] {
