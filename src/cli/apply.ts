@@ -196,13 +196,8 @@ async function execute(
 ): Promise<number> {
   const { client, session } = context;
   context.reading.stop();
+  // Stopped already (before any write): runSteps starts nothing and the report says so.
   const stop = session.stop;
-  const early = stop.cause;
-  if (early?.kind === 'interrupt') {
-    // Interrupted while reading or at the prompt: nothing was written.
-    io.stderr(`Interrupted (${early.signal}) before any write; nothing was changed.\n`);
-    return SIGNAL_EXIT_CODE[early.signal];
-  }
   const color = useColor(io, options.color);
   // Human output: the step lines on stdout as they happen; with --json they go to stderr.
   const progress = new ApplyProgress(steps, (remaining) => client.estimateMs(writeRequests(remaining)), {
