@@ -336,12 +336,13 @@ export class ApiClient {
         const { response } = outcome;
         if (response.status === 429) {
           this.counters.rateLimited += 1;
-          this.pacer.penalize();
           const contentType = response.headers.get('content-type');
-          // A quota is not lifted by waiting: a final error, the user's to resolve.
+          // A quota is not lifted by waiting: a final error, the user's to resolve, and no
+          // reason to slow the other requests down.
           if (namesQuota(readErrorBody(response.text, contentType).serverMessage)) {
             throw quotaError(context, { text: response.text, contentType }, this.redactor);
           }
+          this.pacer.penalize();
         }
         if (response.status < 300) return readBody ? this.parseBody<T>(context, response) : (undefined as T);
         if (response.status < 400) throw this.redirectError(context, response);
