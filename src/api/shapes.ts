@@ -346,7 +346,7 @@ function normaliseWhoami(body: unknown): unknown {
   return { ...record, user: null };
 }
 
-/** Where in a response a misfit is, as words: `record 3`, `record 3: destination.type`. */
+/** Where a body came from, for its misfit message (`record 3 of page 2 has no name`). */
 export interface MisfitPlace {
   /** The page the body was, for paginated lists (named only past the first). */
   page?: number;
