@@ -102,6 +102,24 @@ describe('watching an apply', () => {
   });
 });
 
+describe('watching the reading', () => {
+  it('tells reads that run past 2 s on stderr, keeping stdout one JSON document; quick ones stay quiet', async () => {
+    steward = await gitopsAgainstDemo();
+    expect((await steward.plan()).err).toBe('');
+    await steward.emulator.close();
+    steward = await gitopsAgainstDemo({ latencyMs: 50 });
+    const io = captureIo(steward.env, steward.directory);
+    // A clock running 20 times fast: 2 s of it pass after 100 ms of reading.
+    const started = Date.now();
+    const fast = () => started + (Date.now() - started) * 20;
+    const code = await runApply(undefined, { config: steward.directory, env: 'production', baseUrl: steward.emulator.url, dryRun: true, json: true }, io, { progress: { now: fast } });
+    const { out, err } = io.result(code);
+    expect(code).toBe(0);
+    expect(err).toMatch(/^… reading .+: page \d+( of \d+)?\n/m);
+    expect(() => JSON.parse(out)).not.toThrow();
+  });
+});
+
 describe('watching on a terminal', () => {
   it('redraws a status line in place and clears it before every step line and the report', async () => {
     steward = await gitopsAgainstDemo();
