@@ -25,6 +25,7 @@ import { reloadPromotion } from './diff.js';
 import { evaluatePolicies, judge, parseOverrides, policyRefusal, POLICY_EXIT_CODE } from '../policy/evaluate.js';
 import type { PolicyRuleName, PolicyViolation } from '../policy/types.js';
 import { renderViolations } from '../render/policy.js';
+import { inertJson } from '../render/inert.js';
 
 export interface ApplyOptions extends ConnectionOptions, TargetOptions {
   autoApprove?: boolean;
@@ -233,7 +234,7 @@ async function execute(
     const steps = results.map(({ step, outcome }) => ({ id: step.id, action: step.action, ...outcome }));
     const stopped = stop.cause === undefined ? {} : { stopped: stop.cause.kind === 'interrupt' ? { signal: stop.cause.signal } : { refused: stop.cause.error } };
     const policy = context.overridden.length === 0 ? {} : { policy: { overridden: overriddenRules(context.overridden), violations: context.overridden } };
-    io.stdout(`${JSON.stringify({ results: steps, alreadyApplied: alreadyApplied.map((step) => step.id), requests, ...stopped, ...policy }, null, 2)}\n`);
+    io.stdout(`${inertJson(JSON.stringify({ results: steps, alreadyApplied: alreadyApplied.map((step) => step.id), requests, ...stopped, ...policy }, null, 2))}\n`);
   } else {
     io.stdout(renderApplyReport(report, { color, streamed: true, ...(stop.cause === undefined ? {} : { stopped: stop.cause }), rerun: rerunCommand(options) }));
     if (context.overridden.length > 0) io.stdout(`${overrideLine(context.overridden)}\n`);

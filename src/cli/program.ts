@@ -13,6 +13,7 @@ import { registerInit } from './init.js';
 import { registerPlan } from './plan.js';
 import { registerSchema } from './schema.js';
 import { registerValidate } from './validate.js';
+import { inertJson } from '../render/inert.js';
 
 /** The program; `io` is where commands read and write (tests pass their own). */
 export function buildProgram(io: () => CommandIo = processIo): Command {
@@ -44,7 +45,7 @@ export function buildProgram(io: () => CommandIo = processIo): Command {
         // rawArgs: what parse() was given (commander keeps it; its typings do not declare it).
         if ((program as unknown as { rawArgs: string[] }).rawArgs.includes('--json')) {
           const envelope = { error: { code: 'cli.usage', fault: 'user', message: text.replace(/^error: /, '').trim() } };
-          io().stdout(`${JSON.stringify(envelope, null, 2)}\n`);
+          io().stdout(`${inertJson(JSON.stringify(envelope, null, 2))}\n`);
         }
       },
     });

@@ -9,6 +9,7 @@ import { displayPath } from '../config/sources.js';
 import { StewardError } from '../errors.js';
 import { diagnosticToJson, renderDiagnostics } from '../render/diagnostics.js';
 import { annotate, configPath, environmentError, processIo, reportError, useColor, type CommandIo } from './context.js';
+import { inertJson } from '../render/inert.js';
 
 export interface ValidateOptions {
   /** The config, like every other command's --config (the positional PATH says the same). */
@@ -58,7 +59,7 @@ async function validate(positional: string | undefined, options: ValidateOptions
       environments: analysis.checked,
       diagnostics: diagnostics.map(diagnosticToJson),
     };
-    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    io.stdout(`${inertJson(JSON.stringify(report, null, 2))}\n`);
     return valid ? 0 : 1;
   }
 
