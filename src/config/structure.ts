@@ -1,7 +1,8 @@
 // Limits and exactness of a parsed YAML file, checked before anything walks it recursively:
 // nesting depth, how much aliases expand, keys that are not text, numbers that JavaScript cannot
-// hold exactly (YAML would round 12345678901234567890123 silently), and plain values that start
-// with `*` (YAML reads them as aliases; a cron schedule is the usual victim).
+// hold exactly (YAML would round 12345678901234567890123 silently), plain values that start
+// with `*` (YAML reads them as aliases; a cron schedule is the usual victim), tags beyond the
+// core schema, merge keys that merge no map, and a `%YAML 1.1` directive.
 import { isAlias, isMap, isPair, isScalar, isSeq, type Alias, type Document, type Node } from 'yaml';
 import { positionAt, type PositionedDocument } from './positions.js';
 import type { Diagnostic } from './types.js';
@@ -34,8 +35,8 @@ export function checkNesting(source: PositionedDocument & { text: string }): Dia
 /**
  * Where the nesting of `text` passes MAX_NESTING, found without parsing (a parser recurses, and
  * where its stack runs out varies): block levels by indentation and `- ` / `? ` indicators,
- * flow levels by brackets outside quotes and comments. It may count a level too many, never
- * too few, so it is a bound, not a measure; undefined when the text stays within it.
+ * flow levels by brackets outside quotes and comments. It counts generously (a level too many
+ * rather than too few), so it is a bound, not a measure; undefined when the text stays within it.
  */
 export function scanNesting(text: string): number | undefined {
   const indents: number[] = [];
