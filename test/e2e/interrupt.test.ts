@@ -99,7 +99,7 @@ describe('watching an apply', () => {
     const heartbeat = result.out.split('\n').find((line) => /^… \d+ of 18 steps done, .* elapsed, .* left; waiting \d+s: the server's rate limit answered 429/.test(line));
     expect(heartbeat).toBeDefined();
     expect((await steward.plan()).code).toBe(EXIT.ok);
-  });
+  }, 60_000);
 });
 
 describe('watching the reading', () => {
