@@ -210,7 +210,7 @@ class ApplyRun {
     }
     const second = await send(write);
     if (second === undefined) {
-      for (const step of steps) this.settle(step, { status: 'done', detail: 'sent again after reading back showed it was not carried out' });
+      for (const step of steps) this.settle(step, { status: 'done', detail: 'sent again after reading back showed it was not fully carried out' });
       return;
     }
     const again = inDoubt(second) ? await this.readBack(kind, pending) : undefined;

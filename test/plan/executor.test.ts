@@ -151,6 +151,13 @@ describe('a write whose answer is in doubt is judged by reading back', () => {
     expect(calls.filter((call) => call.startsWith('patch'))).toHaveLength(2);
   });
 
+  it('sends a lost write once more when reading back finds it carried out in part (each field as before or as wanted)', async () => {
+    const { api, calls } = scriptedApi('patchCreditControls', [lost('updating credit controls')]);
+    const [result] = await runSteps(controlsStep(), { api, live: everyActionPlan().live, reread: async () => controls({ shutoffCredits: 12000 }) });
+    expect(result!.outcome).toEqual({ status: 'done', detail: 'sent again after reading back showed it was not fully carried out' });
+    expect(calls.filter((call) => call.startsWith('patch'))).toHaveLength(2);
+  });
+
   it('fails with what it found when the object is neither as before nor as wanted', async () => {
     const { api, calls } = scriptedApi('patchCreditControls', [lost('updating credit controls')]);
     const [result] = await runSteps(controlsStep(), { api, live: everyActionPlan().live, reread: async () => controls({ shutoffCredits: 9000 }) });
