@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 20_000,
     // End-to-end tests start emulators on ephemeral loopback ports; forks keep them isolated.
     pool: 'forks',
+    // Every plan the end-to-end suite makes is checked against schemas/plan.schema.json.
+    setupFiles: ['test/setup/planSchema.ts'],
   },
 });
