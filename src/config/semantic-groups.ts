@@ -42,15 +42,23 @@ function checkSection(section: unknown, name: string, findings: Findings, identi
         });
         continue;
       }
+      // Ids travel in request bodies and SCIM paths: one word (a SCIM id or a uuid, gaps.md).
+      if (identity.field === 'userGroupId' && !/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(written)) {
+        findings.add(`${name}.id`, at, `\`userGroupId\` ${JSON.stringify(written)} is not a user group id`, {
+          hint: 'a group id is one word of letters, digits, `-` and `_`; name the group by `group:` (its display name) instead',
+        });
+        continue;
+      }
       const key = identity.key(written);
       const first = seen.get(key);
       if (first === undefined) {
         seen.set(key, at);
         continue;
       }
-      findings.add(`${name}.duplicate`, at, `${identity.noun} \`${written}\` is declared twice; the first declaration is at ${findings.context.describe(first)}`, {
-        hint: `keep one entry per ${identity.noun === 'entity' ? 'entity' : 'group'}: it has one credit limit`,
-      });
+      const hint = `keep one entry per ${identity.noun === 'entity' ? 'entity' : 'group'}: it has one credit limit`;
+      findings.add(`${name}.duplicate`, at, `${identity.noun} \`${written}\` is declared twice; the first declaration is at ${findings.context.describe(first)}`, { hint });
+      // Both places are errors: either entry may be the one to remove.
+      findings.add(`${name}.duplicate`, first, `${identity.noun} \`${written}\` is declared again at ${findings.context.describe(at)}`, { hint });
     }
   });
 }
