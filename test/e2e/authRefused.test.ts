@@ -4,7 +4,7 @@ import { createServer, request as forward, type IncomingMessage, type Server, ty
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/plan.js';
-import { gitopsAgainstDemo, Steward } from './helpers.js';
+import { gitopsAgainstDemo, PROFILES, Steward } from './helpers.js';
 
 /**
  * A loopback proxy in front of the emulator that lets `allowed` writes through and then answers
@@ -48,9 +48,9 @@ afterEach(async () => {
   await steward?.emulator.close();
 });
 
-describe('a server that refuses the credentials mid-apply', () => {
+describe.each(PROFILES)('a server that refuses the credentials mid-apply (%s profile)', (profile) => {
   it.each([401, 403] as const)('sends no write after the first %i and reports the rest as not attempted', async (status) => {
-    steward = await gitopsAgainstDemo();
+    steward = await gitopsAgainstDemo({ profile });
     proxy = await revokingProxy(steward.emulator.url, 4, status);
     const through = new Steward(steward.emulator, steward.directory);
     const result = await through.apply(undefined, { baseUrl: proxy.url });
