@@ -177,7 +177,15 @@ async function applyFresh(loaded: LoadedConfig, connection: Connection, options:
     const folded = foldedStepCount(plan, options.showAll === true);
     const listAll = folded === 0 ? '' : `${folded.toLocaleString('en-US')} step${folded === 1 ? ' is' : 's are'} folded above; \`steward apply --show-all\` (or \`steward plan --show-all\`) lists every one.\n`;
     const cost = applyCostLine(applyCost(plan.steps, client));
-    const approved = await io.confirm(`\n${cost}\n${listAll}Apply these changes to ${plan.environment}? Only 'yes' is accepted: `);
+    let approved: boolean;
+    try {
+      approved = await io.confirm(`\n${cost}\n${listAll}Apply these changes to ${plan.environment}? Only 'yes' is accepted: `);
+    } catch (error) {
+      // Ctrl-C at the prompt (the terminal's line editor turns it into an abort, not a signal).
+      if ((error as Error).name !== 'AbortError') throw error;
+      io.stdout('\nApply cancelled (interrupted at the prompt). Nothing was changed.\n');
+      return SIGNAL_EXIT_CODE.SIGINT;
+    }
     if (!approved) {
       io.stdout('Apply cancelled. Nothing was changed.\n');
       return 1;

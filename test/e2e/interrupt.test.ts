@@ -65,6 +65,16 @@ describe('interrupting an apply', () => {
     expect((await steward.plan()).code).toBe(EXIT.ok);
   });
 
+  it('Ctrl-C at the approval prompt cancels: nothing written, exit 130', async () => {
+    steward = await gitopsAgainstDemo();
+    const aborted = Object.assign(new Error('Aborted with Ctrl+C'), { name: 'AbortError' });
+    const io = { ...captureIo(steward.env, steward.directory), confirm: () => Promise.reject(aborted) };
+    const code = await runApply(undefined, { config: steward.directory, env: 'production', baseUrl: steward.emulator.url }, io);
+    expect(code).toBe(130);
+    expect(io.result(code).out).toContain('Apply cancelled (interrupted at the prompt). Nothing was changed.');
+    expect(steward.emulator.stats().writes).toBe(0);
+  });
+
   it('exits 143 when stopped by SIGTERM', async () => {
     steward = await gitopsAgainstDemo();
     const io = captureIo(steward.env, steward.directory);
