@@ -6,6 +6,7 @@ import { closest } from '../config/suggest.js';
 import { KINDS, type Kind } from '../config/types.js';
 import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
+import { referGroupVariables } from './groupIds.js';
 import { escapeReferences, referVariables } from './ids.js';
 import { toConfigSections, type ConfigSections } from './mapping.js';
 import { readSnapshot, type LiveSnapshot } from './snapshot.js';
@@ -69,7 +70,10 @@ export async function exportLive(request: ExportRequest): Promise<ExportResult> 
   const configOwners = [...new Set((request.configOwners ?? []).map(emailKey))];
   const snapshot = await readSnapshot(request.api, { kinds: request.kinds, owners, ownersWithoutKeyUser: configOwners });
   const mapped = toConfigSections(snapshot, { labelFields: request.kinds.includes('labels') });
-  const { sections, warnings } = referVariables(escapeReferences(mapped), request.environment);
+  const routineIds = referVariables(escapeReferences(mapped), request.environment);
+  const groupIds = referGroupVariables(routineIds.sections, request.environment);
+  const sections = groupIds.sections;
+  const warnings = [...routineIds.warnings, ...groupIds.warnings];
   if (snapshot.routinesNotRead !== undefined) {
     warnings.unshift(`routines are not exported: ${snapshot.routinesNotRead}; name whose routines to export with --owner EMAIL (repeatable)`);
   }
@@ -91,6 +95,8 @@ function header(request: ExportRequest, snapshot: LiveSnapshot): string[] {
   const kinds = new Set(request.kinds);
   if (kinds.has('creditControls')) parts.push('credit controls');
   if (kinds.has('userCreditLimits')) parts.push('individual user credit limits');
+  if (kinds.has('userGroupCreditLimits')) parts.push('user group credit limits');
+  if (kinds.has('entityGroupCreditLimits')) parts.push('entity group credit limits');
   if (snapshot.routines !== undefined) parts.push(`the routines of ${routineOwnersText(snapshot)}`);
   if (kinds.has('labels')) parts.push(kinds.has('documentLabels') ? 'labels with the documents that carry them' : 'labels');
   else if (kinds.has('documentLabels')) parts.push('the documents that carry each label');

@@ -4,11 +4,19 @@
 // timestamps, creditsUsed) are left out; output is sorted so two exports of one state are equal.
 import type { CreditControls, Label, ModelRecord, Routine } from '../api/types.js';
 import { CREDIT_CONTROL_FIELDS } from '../api/types.js';
-import type { CreditControlsConfig, LabelConfig, RoutineConfig, StewardConfig, UserCreditLimitConfig } from '../config/types.js';
+import type {
+  CreditControlsConfig,
+  EntityGroupCreditLimitConfig,
+  LabelConfig,
+  RoutineConfig,
+  StewardConfig,
+  UserCreditLimitConfig,
+  UserGroupCreditLimitConfig,
+} from '../config/types.js';
 import { labelKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { liveState } from '../kinds/routineState.js';
-import type { LiveOwnerRoutines, LiveSnapshot, LiveUserLimit } from './snapshot.js';
+import type { LiveEntityLimit, LiveGroupLimit, LiveOwnerRoutines, LiveSnapshot, LiveUserLimit } from './snapshot.js';
 
 /** The kind sections of a configuration (everything but `version`, `environments` and `prune`). */
 export type ConfigSections = Pick<StewardConfig, 'creditControls' | 'userCreditLimits' | 'userGroupCreditLimits' | 'entityGroupCreditLimits' | 'routines' | 'labels'>;
@@ -27,6 +35,18 @@ export function userCreditLimitsConfig(live: readonly LiveUserLimit[]): UserCred
       limit.email === undefined ? { userId: limit.userId, creditLimit: limit.creditLimit } : { email: limit.email, creditLimit: limit.creditLimit },
     )
     .sort((a, b) => compare(a.email ?? a.userId ?? '', b.email ?? b.userId ?? ''));
+}
+
+/** One entry per user group limit: by display name where it names one group, else by id; sorted. */
+export function userGroupCreditLimitsConfig(live: readonly LiveGroupLimit[]): UserGroupCreditLimitConfig[] {
+  return live
+    .map((limit): UserGroupCreditLimitConfig => (limit.name === undefined ? { userGroupId: limit.userGroupId, creditLimit: limit.creditLimit } : { group: limit.name, creditLimit: limit.creditLimit }))
+    .sort((a, b) => compare(a.group ?? '', b.group ?? '') || compare(a.userGroupId ?? '', b.userGroupId ?? ''));
+}
+
+/** One entry per entity group limit, sorted by entity. */
+export function entityGroupCreditLimitsConfig(live: readonly LiveEntityLimit[]): EntityGroupCreditLimitConfig[] {
+  return live.map((limit) => ({ entity: limit.entity, creditLimit: limit.creditLimit })).sort((a, b) => compare(a.entity, b.entity));
 }
 
 /**
@@ -98,6 +118,8 @@ export function toConfigSections(snapshot: LiveSnapshot, options: { labelFields:
   const sections: ConfigSections = {};
   if (snapshot.creditControls !== undefined) sections.creditControls = creditControlsConfig(snapshot.creditControls);
   if (snapshot.userCreditLimits !== undefined) sections.userCreditLimits = userCreditLimitsConfig(snapshot.userCreditLimits);
+  if (snapshot.userGroupCreditLimits !== undefined) sections.userGroupCreditLimits = userGroupCreditLimitsConfig(snapshot.userGroupCreditLimits);
+  if (snapshot.entityGroupCreditLimits !== undefined) sections.entityGroupCreditLimits = entityGroupCreditLimitsConfig(snapshot.entityGroupCreditLimits);
   if (snapshot.routines !== undefined) sections.routines = routinesConfig(snapshot.routines, snapshot.models);
   if (snapshot.labels !== undefined) sections.labels = labelsConfig(snapshot.labels, snapshot.documents, options.labelFields);
   return sections;

@@ -12,6 +12,9 @@ import type { ReadContext } from '../kinds/kind.js';
 import { labels, type DesiredLabels } from '../kinds/labels.js';
 import { listKey, routines, type RoutineOwner } from '../kinds/routines.js';
 import { userCreditLimits } from '../kinds/userCreditLimits.js';
+import { entityGroupCreditLimits } from '../kinds/entityGroupCreditLimits.js';
+import { userGroupCreditLimits } from '../kinds/userGroupCreditLimits.js';
+import { UserGroups } from '../plan/groups.js';
 import { Directory, type CallerUser } from '../plan/directory.js';
 import { isRoutineModel, ROUTINE_MODEL_KIND } from '../plan/models.js';
 import { adminProblem, keyUser } from '../plan/preflight.js';
@@ -20,6 +23,20 @@ import { adminProblem, keyUser } from '../plan/preflight.js';
 export interface LiveUserLimit {
   userId: string;
   email: string | undefined;
+  creditLimit: number | null;
+}
+
+/** One user group limit, with the group's display name when SCIM gives it (and no other group has it). */
+export interface LiveGroupLimit {
+  userGroupId: string;
+  /** Undefined when SCIM does not know the id (a uuid-keyed API, a key without SCIM) or the name is not unique. */
+  name: string | undefined;
+  creditLimit: number | null;
+}
+
+/** One entity group limit. */
+export interface LiveEntityLimit {
+  entity: string;
   creditLimit: number | null;
 }
 
@@ -33,6 +50,8 @@ export interface LiveOwnerRoutines {
 export interface LiveSnapshot {
   creditControls?: CreditControls;
   userCreditLimits?: LiveUserLimit[];
+  userGroupCreditLimits?: LiveGroupLimit[];
+  entityGroupCreditLimits?: LiveEntityLimit[];
   routines?: LiveOwnerRoutines[];
   /** The shared models with their branches, read with routines: routines name them by name. */
   models?: ModelRecord[];
@@ -84,6 +103,12 @@ export async function readSnapshot(api: PlatformApi, request: SnapshotRequest): 
   await Promise.all([
     kinds.has('creditControls') ? creditControls.read(context, {}).then((live) => void (snapshot.creditControls = live)) : undefined,
     kinds.has('userCreditLimits') ? readUserLimits(context).then((live) => void (snapshot.userCreditLimits = live)) : undefined,
+    kinds.has('userGroupCreditLimits') ? readGroupLimits(context).then((live) => void (snapshot.userGroupCreditLimits = live)) : undefined,
+    kinds.has('entityGroupCreditLimits')
+      ? entityGroupCreditLimits.read(context, { limits: [], prune: false, isProtected: () => false }).then((live) => {
+        snapshot.entityGroupCreditLimits = [...live].map(([entity, creditLimit]) => ({ entity, creditLimit }));
+      })
+      : undefined,
     owners.length > 0 ? readRoutines(context, owners).then((live) => void (snapshot.routines = live)) : undefined,
     owners.length > 0 ? readModels(api).then((live) => void (snapshot.models = live)) : undefined,
     kinds.has('labels') || kinds.has('documentLabels')
@@ -95,7 +120,7 @@ export async function readSnapshot(api: PlatformApi, request: SnapshotRequest): 
 
 function checkPermissions(whoami: Whoami, kinds: ReadonlySet<Kind>, owners: readonly string[]): void {
   const problems: string[] = [];
-  const admin = adminProblem(whoami, (['creditControls', 'userCreditLimits'] as const).filter((kind) => kinds.has(kind)));
+  const admin = adminProblem(whoami, kinds);
   if (admin !== undefined) problems.push(admin);
   if (whoami.keyScope === 'user' && kinds.has('routines') && owners.length > 0) {
     problems.push('reading other users\' routines needs an organization API key; this is a personal (user-scoped) token');
@@ -137,6 +162,20 @@ async function readUserLimits(context: ReadContext): Promise<LiveUserLimit[]> {
   // Export names every user it can by e-mail (reading resolves only those a prune would touch).
   await context.directory.resolveIds([...live.keys()]);
   return [...live].map(([userId, creditLimit]) => ({ userId, email: context.directory.emailOf(userId), creditLimit }));
+}
+
+/**
+ * Every user group limit, named by display name where SCIM knows its id under a name no other
+ * group has (one listing of the groups, organization keys only); by id otherwise.
+ */
+async function readGroupLimits(context: ReadContext): Promise<LiveGroupLimit[]> {
+  const live = await userGroupCreditLimits.read(context, { limits: [], prune: false, isProtected: () => false });
+  const groups = new UserGroups(context.api);
+  if (live.limits.size > 0 && context.directory.keyScope === 'organization') await groups.listAll();
+  return [...live.limits].map(([userGroupId, creditLimit]) => {
+    const name = groups.nameOf(userGroupId);
+    return { userGroupId, name: name !== undefined && groups.named(name).length === 1 ? name : undefined, creditLimit };
+  });
 }
 
 async function readRoutines(context: ReadContext, owners: (RoutineOwner & { email: string | undefined })[]): Promise<LiveOwnerRoutines[]> {

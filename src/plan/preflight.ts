@@ -112,5 +112,6 @@ const ADMIN_KINDS: ReadonlySet<Kind> = new Set(['creditControls', 'userCreditLim
 export function adminProblem(whoami: Whoami, kinds: Iterable<Kind>): string | undefined {
   const adminKinds = [...kinds].filter((kind) => ADMIN_KINDS.has(kind));
   if (whoami.orgRole === 'ORG_ADMIN' || adminKinds.length === 0) return undefined;
-  return `${adminKinds.join(' and ')} need an Organization Admin key; this key's organization role is ${whoami.orgRole}`;
+  const named = adminKinds.length === 1 ? adminKinds[0]! : `${adminKinds.slice(0, -1).join(', ')} and ${adminKinds.at(-1)!}`;
+  return `${named} need an Organization Admin key; this key's organization role is ${whoami.orgRole}`;
 }

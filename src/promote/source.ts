@@ -73,12 +73,17 @@ export async function readPromotion(loaded: LoadedConfig, source: { name: string
 }
 
 /**
- * Positions in the promoted config are those of the declared routine or label of the same name
+ * Positions in the promoted config are those of the declared routine, label or user group of the same name
  * (the promoted objects come from the source, not from a file); none for objects the config lacks.
  */
 function locateByName(loaded: LoadedConfig, promoted: StewardConfig): LoadedConfig['locate'] {
   return (path) => {
     const [section, index, ...rest] = path;
+    if (section === 'userGroupCreditLimits' && typeof index === 'number') {
+      const name = promoted.userGroupCreditLimits?.[index]?.group;
+      const declared = (loaded.config.userGroupCreditLimits ?? []).findIndex((entry) => name !== undefined && entry.group === name);
+      return declared < 0 ? undefined : loaded.locate([section, declared, ...rest]);
+    }
     if ((section !== 'routines' && section !== 'labels') || typeof index !== 'number') return loaded.locate(path);
     const name = promoted[section]?.[index]?.name;
     const declared = (loaded.config[section] ?? []).findIndex((object) => object.name === name);

@@ -89,7 +89,7 @@ describe.each(PROFILES)('preflight (%s profile)', (profile) => {
     const member = new Steward(target.emulator, target.directory, 'production', { STEWARD_PRODUCTION_TOKEN: 'demo-org-member-token' });
     const result = await member.plan();
     expect(result.code).toBe(1);
-    expect(result.err).toContain('creditControls and userCreditLimits need an Organization Admin key; this key\'s organization role is MEMBER');
+    expect(result.err).toContain('creditControls, userCreditLimits, userGroupCreditLimits and entityGroupCreditLimits need an Organization Admin key; this key\'s organization role is MEMBER');
     expect(target.emulator.stats().requests).toBe(1);
   });
 

@@ -53,10 +53,11 @@ describe.each(PROFILES)('steward export (%s profile)', (profile) => {
     const exported = await deployments.export('production', { owner: owners });
     expect(exported.code).toBe(0);
     // No steward.schema.json beside the config (a temporary copy): no $schema line, and a note says how to add one.
-    expect(exported.err).toMatch(/^Note: no steward.schema.json in \S+ or above it, so the YAML has no \$schema line for editors; add one with: npx steward schema > \S+steward.schema.json\nExported creditControls, userCreditLimits, routines, labels, documentLabels of production with \d+ API requests\.\n$/);
+    expect(exported.err).toMatch(/^Note: no steward.schema.json in \S+ or above it, so the YAML has no \$schema line for editors; add one with: npx steward schema > \S+steward.schema.json\nExported creditControls, userCreditLimits, userGroupCreditLimits, entityGroupCreditLimits, routines, labels, documentLabels of production with \d+ API requests\.\n$/);
     expect(stable(exported.out, 'production')).toBe(`# Exported by steward 0.1.0 from environment production (http://emulator) at TIME.
-# It holds credit controls, individual user credit limits, the routines of ada@acme.example,
-# grace@acme.example, labels with the documents that carry them.
+# It holds credit controls, individual user credit limits, user group credit limits, entity group
+# credit limits, the routines of ada@acme.example, grace@acme.example, labels with the documents
+# that carry them.
 #
 # \`steward plan --env production\` with this file beside the environments shows no changes.
 # Nothing is pruned: live objects this file does not list are left alone until you add
@@ -78,6 +79,18 @@ userCreditLimits:
     creditLimit: 100
   - email: linus@acme.example
     creditLimit: null
+
+userGroupCreditLimits:
+  - group: Analysts
+    creditLimit: 100
+  - group: Sales Ops
+    creditLimit: 400
+
+entityGroupCreditLimits:
+  - entity: embed-partners
+    creditLimit: 1000
+  - entity: embed-trial
+    creditLimit: 50
 
 routines:
   - name: Daily pipeline check
@@ -181,6 +194,10 @@ labels:
     expect(byRoute['GET /api/v1/ai/routines']).toBe(own ? 1 : 2);
     expect(byRoute['GET /api/scim/v2/Users']).toBe(own ? 4 : 5);
     expect(byRoute['GET /api/v1/ai/credit-controls/users']).toBe(1);
+    // Group limits: one list each; the groups' names in one SCIM listing (a page of up to 100).
+    expect(byRoute['GET /api/v1/ai/credit-controls/user-groups']).toBe(1);
+    expect(byRoute['GET /api/scim/v2/Groups']).toBe(1);
+    expect(byRoute['GET /api/v1/ai/credit-controls/entity-groups']).toBe(1);
     expect(byRoute['GET /api/v1/ai/credit-controls']).toBe(1);
     expect(Object.keys(byRoute).filter((route) => route.includes('{'))).toEqual([]);
   });
@@ -190,7 +207,7 @@ labels:
       for (const kind of KINDS) {
         it(`${kind} alone, from ${environment}`, async () => {
           const yaml = await expectRoundTrip(environment, { kind: [kind] });
-          const sections = ['creditControls', 'userCreditLimits', 'routines', 'labels'].filter((section) => yaml.includes(`\n${section}:\n`));
+          const sections = ['creditControls', 'userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits', 'routines', 'labels'].filter((section) => yaml.includes(`\n${section}:\n`));
           expect(sections).toEqual([kind === 'documentLabels' ? 'labels' : kind]);
         });
       }
@@ -265,7 +282,7 @@ labels:
       const result = await deployments.export('production', { kind: ['routine'] });
       expect(result).toMatchObject({ code: 1, out: '' });
       expect(result.err).toBe(
-        'Error: --kind routine: unknown kind\nHint: did you mean `routines`? kinds: creditControls, userCreditLimits, routines, labels, documentLabels\n',
+        'Error: --kind routine: unknown kind\nHint: did you mean `routines`? kinds: creditControls, userCreditLimits, userGroupCreditLimits, entityGroupCreditLimits, routines, labels, documentLabels\n',
       );
     });
 
@@ -293,7 +310,7 @@ labels:
       deployments.env = { STEWARD_PRODUCTION_TOKEN: 'demo-org-member-token' };
       const result = await deployments.export('production');
       expect(result.code).toBe(1);
-      expect(result.err).toContain('creditControls and userCreditLimits need an Organization Admin key; this key\'s organization role is MEMBER');
+      expect(result.err).toContain('creditControls, userCreditLimits, userGroupCreditLimits and entityGroupCreditLimits need an Organization Admin key; this key\'s organization role is MEMBER');
       const labelsOnly = await deployments.export('production', { kind: ['labels'] });
       expect(labelsOnly.code).toBe(0);
     });
