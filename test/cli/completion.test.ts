@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { completionScript } from '../../src/cli/completion.js';
+import { KINDS } from '../../src/config/types.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { captureIo } from '../e2e/helpers.js';
 
@@ -51,7 +52,7 @@ describe('steward completion', () => {
         expect(fish).toContain(`-n '__fish_seen_subcommand_from ${command.name()}' -l ${option.long!.slice(2)}`);
       }
     }
-    expect(zsh).toContain(":kind:(creditControls userCreditLimits routines labels documentLabels)'");
+    expect(zsh).toContain(`:kind:(${KINDS.join(' ')})'`);
     expect(fish).toContain("-l config -s c -r -F -d 'config file or directory");
   });
 
