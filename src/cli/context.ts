@@ -27,6 +27,8 @@ export interface CommandIo {
   ask?: (question: string) => Promise<string>;
   /** Set once a command holds a token: removes it from text the command writes to files. */
   redact?: (text: string) => string;
+  /** The clock a plan is made at (its `createdAt`, and the routines' next runs); default: now. */
+  now?: () => Date;
 }
 
 export interface ConnectionOptions {

@@ -59,6 +59,7 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
         stewardVersion: STEWARD_VERSION,
         requestCount: () => client.stats().requests,
         targeting,
+        ...(io.now === undefined ? {} : { now: io.now }),
       }));
       // Applying reads the live state again (a saved plan is checked against it), then writes.
       cost = applyCost(plan.steps, client, plan.requests);
