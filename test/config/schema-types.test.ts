@@ -182,7 +182,7 @@ describe('examples', () => {
     const result = await loadConfig('examples/gitops', { environment: 'production', processEnv: {} });
     if (!result.ok) throw new Error('the gitops example does not load');
     const { config } = result.loaded;
-    expect(config.prune).toEqual({ userCreditLimits: true, entityGroupCreditLimits: true, routines: true, labels: true });
+    expect(config.prune).toEqual({ userCreditLimits: true, userGroupCreditLimits: true, entityGroupCreditLimits: true, routines: true, labels: true });
     expect(config.creditControls).toMatchObject({ shutoffCredits: 12000, entityGroupDefaultCredits: 500 });
     const limits = Object.fromEntries((config.userCreditLimits ?? []).map((limit) => [limit.email, limit.creditLimit]));
     expect(limits).toEqual({

@@ -29,17 +29,21 @@ describe.each(PROFILES)('plan and apply the gitops example against the demo data
       'routines create', 'routines update', 'routines replace', 'routines delete',
       'labels create', 'labels update', 'labels delete',
       'documentLabels create', 'documentLabels delete',
+      'userGroupCreditLimits create', 'userGroupCreditLimits update', 'userGroupCreditLimits delete',
+      'entityGroupCreditLimits create', 'entityGroupCreditLimits update', 'entityGroupCreditLimits delete',
     ]) expect(seen, expected).toContain(expected);
 
     const applied = await steward.apply();
     expect(applied.err).toBe('');
     expect(applied.code).toBe(0);
-    expect(applied.out).toContain('Apply: 18 done, 0 already applied, 0 failed, 0 skipped.');
+    expect(applied.out).toContain('Apply: 24 done, 0 already applied, 0 failed, 0 skipped.');
     // Reading: two of the requests are one listing of the documents (two pages), to check that the
     // documents links are added to exist. Profile-specific: where whoami names no user (other), the
     // key's creator, named as routine owner, is looked up in SCIM (one request more); and where
     // routines are updated by PUT only (other), the one routine update costs a PATCH answered 405.
-    const [reading, carrying] = profile === 'reference' ? [16, 17] : [17, 18];
+    // The three group names of the user group limits are resolved with one SCIM query each, and the
+    // sets and resets of each group-limit kind go in one bulk PATCH (two writes for six steps).
+    const [reading, carrying] = profile === 'reference' ? [25, 19] : [26, 20];
     expect(applied.out).toContain(
       `Apply made ${steward.emulator.stats().requests - plan.requests} API requests: ${reading} reading the live state, ${carrying} carrying out the steps.`,
     );
@@ -70,7 +74,7 @@ describe.each(PROFILES)('plan and apply the gitops example against the demo data
     const writes = steward.emulator.stats().writes;
     const second = await steward.apply(planFile);
     expect(second.code).toBe(0);
-    expect(second.out).toContain('Apply: 0 done, 18 already applied, 0 failed, 0 skipped.');
+    expect(second.out).toContain('Apply: 0 done, 24 already applied, 0 failed, 0 skipped.');
     expect(steward.emulator.stats().writes).toBe(writes);
   });
 
@@ -150,8 +154,8 @@ describe.each(PROFILES)('plan and apply the gitops example against the demo data
     await steward.plan({ out: planFile });
     const fromFile = await steward.apply(planFile, { dryRun: true });
     const fresh = await steward.apply(undefined, { dryRun: true });
-    expect(fromFile.out).toContain('Dry run: 18 steps would be applied, 0 already applied. Nothing was written.');
-    expect(fresh.out).toContain('Dry run: 18 steps would be applied');
+    expect(fromFile.out).toContain('Dry run: 24 steps would be applied, 0 already applied. Nothing was written.');
+    expect(fresh.out).toContain('Dry run: 24 steps would be applied');
     expect(steward.emulator.stats().writes).toBe(0);
   });
 
@@ -168,7 +172,7 @@ describe.each(PROFILES)('plan and apply the gitops example against the demo data
     expect(steward.emulator.stats().writes).toBe(0);
     const accepted = await ask(true);
     expect(accepted.code).toBe(0);
-    expect(accepted.out).toContain('Apply: 18 done');
+    expect(accepted.out).toContain('Apply: 24 done');
   });
 
   it('refuses to apply without approval when there is no terminal', async () => {
@@ -274,7 +278,7 @@ describe.each(PROFILES)('partial failure (%s profile)', (profile) => {
     expect(first.code).toBe(1);
     expect(first.out).toMatch(/FAILED \+ label "certified": creating label "certified": 500 .*; the answer was lost twice \(steward read back in between and found nothing done\)\. Run apply again: it reads back before it writes$/m);
     expect(first.out).toContain('skipped + label "certified" on document 8f2e1d4c: depends on labels/certified, which did not succeed');
-    expect(first.out).toContain('Apply: 15 done, 0 already applied, 1 failed, 2 skipped.');
+    expect(first.out).toContain('Apply: 21 done, 0 already applied, 1 failed, 2 skipped.');
     const second = await steward.apply();
     expect(second.code).toBe(0);
     expect(second.out).toContain('Apply: 3 done, 0 already applied, 0 failed, 0 skipped.');

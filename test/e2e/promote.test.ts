@@ -147,7 +147,7 @@ Planning made N API requests.
     const applied = await deployments.apply('production', planFile);
     expect(applied.err).toBe('');
     expect(applied.code).toBe(0);
-    expect(applied.out).toContain('Apply: 17 done, 0 already applied, 0 failed, 0 skipped.');
+    expect(applied.out).toContain('Apply: 23 done, 0 already applied, 0 failed, 0 skipped.');
 
     const again = await deployments.diff();
     expect(again.code).toBe(0);
