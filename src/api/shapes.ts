@@ -6,7 +6,8 @@
 // What the schemas allow, on purpose:
 // - unknown extra fields (a newer server may add some);
 // - a field the types mark nullable may be absent: it is read as null (serializers that drop
-//   nulls); SCIM's optional multi-valued attributes may be absent: read as an empty list;
+//   nulls); SCIM's optional multi-valued attributes and an e-mail destination's recipient
+//   lists may be absent: read as an empty list;
 // and what they refuse: a list that is not an array, a field of another type, a value outside
 // an enum of api.md/gaps.md, and an identity (routine id and name, label name, userId, document
 // identifier, SCIM id and userName, ...) that is missing, not a string, or blank. Nothing is
@@ -137,20 +138,27 @@ type EntityGroupLimitResult = EntityGroupCreditLimitPatchResult['entityGroups'][
 
 const emailDestination = shapeOf<EmailDestination>({
   type: { const: 'email' },
-  // Inside the destination's oneOf ajv fills no defaults: both lists must be there.
-  recipientEmails: listOf(text),
-  userGroupIds: listOf(text),
+  // A server may leave out an empty list of recipients: read as empty.
+  recipientEmails: listOf(text, []),
+  userGroupIds: listOf(text, []),
 });
 const slackDestination = shapeOf<SlackDestination>({
   type: { const: 'slack' },
   recipientId: identity,
   slackRecipientType: oneOf('channel', 'users'),
 });
+/**
+ * One destination of either kind, chosen by `type`. Written as if/then rather than oneOf: ajv
+ * fills defaults inside `then` but not inside `oneOf`, and an unknown type is told as such.
+ */
 const destination: Schema = {
   type: 'object',
-  discriminator: { propertyName: 'type' },
+  properties: { type: oneOf('email', 'slack') },
   required: ['type'],
-  oneOf: [emailDestination, slackDestination],
+  allOf: [
+    { if: { properties: { type: { const: 'email' } } }, then: emailDestination },
+    { if: { properties: { type: { const: 'slack' } } }, then: slackDestination },
+  ],
 };
 const lastRun = shapeOf<RoutineLastRun>({ completedAt: textOrNull, label: text, state: text });
 const routine = shapeOf<Routine>({
@@ -317,7 +325,6 @@ function validatorOf(name: ShapeName): ValidateFunction {
       strictRequired: false,
       allowUnionTypes: true,
       useDefaults: true,
-      discriminator: true,
       validateSchema: false,
     });
     validate = ajv.compile(SHAPES[name]);
@@ -439,11 +446,6 @@ function describeMisfit(error: ErrorObject | undefined, body: unknown, place: Mi
       return `${at} is ${shown(value)}, not one of ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).map(shown).join(', ')}`;
     case 'const':
       return `${at} is ${shown(value)}, not ${shown((error.params as { allowedValue: unknown }).allowedValue)}`;
-    case 'discriminator': {
-      const params = error.params as { error: string; tag: string; tagValue: unknown };
-      const where = fieldName === '' ? subject : at;
-      return params.error === 'tag' ? `${where} has no ${params.tag}` : `${where}.${params.tag} is ${shown(params.tagValue)}, a kind steward does not know`;
-    }
     case 'minimum':
       return `${at} is ${shown(value)}, below ${String((error.params as { limit: number }).limit)}`;
     default:

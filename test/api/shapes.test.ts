@@ -45,7 +45,7 @@ describe('misfits, in one sentence', () => {
       'keyScope is "team\\u001b[31m", not one of "user", "organization"',
     );
     expect(misfit(checkShape('routine', routineRecord('r1', { destination: { type: 'fax' } as never })))).toBe(
-      'destination.type is "fax", a kind steward does not know',
+      'destination.type is "fax", not one of "email", "slack"',
     );
     expect(misfit(checkShape('routine', routineRecord('r1', { destination: { type: 'slack', recipientId: 'C1', slackRecipientType: 'dm' } as never })))).toBe(
       'destination.slackRecipientType is "dm", not one of "channel", "users"',
@@ -106,6 +106,20 @@ describe('what passes', () => {
       ok: true,
       value: { schemas: [], Resources: [{ ...bare, groups: [], emails: [] }] },
     });
+  });
+
+  it('reads an e-mail destination without one of its lists as an empty list', () => {
+    const destination = { type: 'email', recipientEmails: ['ops@acme.example.com'] };
+    expect(checkShape('routine', routineRecord('r1', { destination: destination as never }))).toEqual({
+      ok: true,
+      value: routineRecord('r1', { destination: { type: 'email', recipientEmails: ['ops@acme.example.com'], userGroupIds: [] } }),
+    });
+    // A Slack destination gains no e-mail fields.
+    const slack = { type: 'slack', recipientId: 'C0123', slackRecipientType: 'channel' } as const;
+    expect(checkShape('routine', routineRecord('r1', { destination: slack }))).toEqual({ ok: true, value: routineRecord('r1', { destination: slack }) });
+    expect(misfit(checkShape('routine', routineRecord('r1', { destination: { type: 'slack', slackRecipientType: 'users' } as never })))).toBe(
+      'destination has no recipientId',
+    );
   });
 
   it('reads a routine delete answered with nothing as done', () => {
