@@ -212,7 +212,7 @@ describe.each(PROFILES)('routines under the API\'s uncertainties (%s profile)', 
     prompt: Draft the quarterly board KPIs.
     schedule: "0 7 1 JAN,APR,JUL,OCT ? *"
     timezone: UTC
-    modelId: \${var.salesModelId}
+    model: Sales
     paused: true
     destination:
       type: email
