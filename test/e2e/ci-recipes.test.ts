@@ -3,15 +3,15 @@
 // the step's inputs) is read from the workflow files, expanded as the runner would (secrets, the
 // step summary, the checkout) and run in-process against emulators standing in for production
 // and the playground; exit codes, outputs and files are what the next step relies on.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/plan.js';
 import { removeBashSteps, runBashStep } from './ci/bashStep.js';
-import { CiRunner, COMMANDS_RUN, commandKey, SECRETS, readInTemp, type CommandRun, type Workspace } from './ci/runner.js';
-import { actionSteps, loadWorkflow, runScripts, stepEnv, stewardCommands, WORKFLOW_FILES, type Workflow } from './ci/workflows.js';
-import { PRODUCTION_TOKEN } from './helpers.js';
+import { CiRunner, COMMANDS_RUN, commandKey, invoke, SECRETS, readInTemp, type CommandRun, type Workspace } from './ci/runner.js';
+import { actionCommand, actionScript, actionSteps, loadWorkflow, runScripts, stepEnv, stepOf, stewardCommands, WORKFLOW_FILES, type Workflow } from './ci/workflows.js';
+import { captureIo, PRODUCTION_TOKEN } from './helpers.js';
 
 const plan = loadWorkflow('plan.yml');
 const apply = loadWorkflow('apply.yml');
@@ -346,6 +346,60 @@ describe('promotion from the playground to production', () => {
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('playground has changed since this promotion plan was made; nothing was applied');
     expect(runner.emulators.production.stats().writes).toBe(0);
+  });
+});
+
+describe('fleet.yml: one job per deployment', () => {
+  const fleet = loadWorkflow('fleet.yml');
+  const FLEET_CONFIG = `version: 1
+environments:
+  eu-west:
+    baseUrl: https://eu-west.acme.example.com
+    tokenEnv: STEWARD_EU_WEST_TOKEN
+    requestsPerMinute: 6000
+  us-east:
+    baseUrl: https://us-east.acme.example.com
+    tokenEnv: STEWARD_US_EAST_TOKEN
+    requestsPerMinute: 6000
+creditControls:
+  shutoffCredits: 12000
+`;
+
+  it("plans and applies each deployment with its own key and budget, as the Action composes the command", async () => {
+    // eu-west is the demo instance, us-east the playground one: each key opens only its own.
+    const deployments = { 'eu-west': { emulator: runner.emulators.production, key: SECRETS.STEWARD_PRODUCTION_TOKEN! }, 'us-east': { emulator: runner.emulators.playground, key: SECRETS.STEWARD_PLAYGROUND_TOKEN! } };
+    const planStep = stepOf(fleet, 'deployment', 'plan');
+    const applyStep = stepOf(fleet, 'deployment', 'Apply that plan');
+    for (const [deployment, { emulator, key }] of Object.entries(deployments)) {
+      // One job: its own checkout and RUNNER_TEMP, its GitHub environment's STEWARD_TOKEN.
+      const job = await runner.checkout();
+      // The fleet's config: two deployments and one setting, in place of the gitops example.
+      for (const file of await readdir(join(job.root, 'steward'))) await rm(join(job.root, 'steward', file), { recursive: true, force: true });
+      await writeFile(join(job.root, 'steward', 'environments.yaml'), FLEET_CONFIG);
+      const budget = deployment === 'us-east' ? '--requests-per-minute 120' : '';
+      const inputs = (step: typeof planStep, extra: Record<string, string> = {}) => ({
+        INPUT_COMMAND: String(step.with!.command), INPUT_CONFIG: 'steward', INPUT_ENVIRONMENT: deployment, INPUT_ARGS: budget, INPUT_TOKEN: key, ...extra,
+      });
+      const run = async (step: typeof planStep, extra: Record<string, string> = {}) => {
+        actionScript(['prepare'], { ...inputs(step, extra), RUNNER_TEMP: job.env.RUNNER_TEMP! });
+        const command = actionCommand(step, inputs(step, extra), job.env.RUNNER_TEMP!)!;
+        const io = captureIo({ ...job.env, [command.tokenVariable]: key }, job.root);
+        const code = await invoke([...command.args, '--base-url', emulator.url], io);
+        return { command, ...io.result(code) };
+      };
+      const before = emulator.stats().writes;
+      const planned = await run(planStep);
+      expect(planned.command.tokenVariable).toBe(`STEWARD_${deployment.toUpperCase().replace('-', '_')}_TOKEN`);
+      expect(planned.command.args).toEqual(expect.arrayContaining(['--env', deployment]));
+      if (deployment === 'us-east') expect(planned.command.args.slice(-2)).toEqual(['--requests-per-minute', '120']);
+      expect(planned.code, planned.err).toBe(EXIT.changes);
+      expect(planned.out).toContain('shutoffCredits: 10,000 → 12,000');
+      const applied = await run(applyStep, { INPUT_PLAN_FILE: `${job.env.RUNNER_TEMP}/${PLAN_FILE}` });
+      expect(applied.code, applied.err).toBe(0);
+      expect(emulator.stats().writes).toBe(before + 1);
+      expect(emulator.state.creditControls().shutoffCredits).toBe(12000);
+      expect((await run(planStep)).code).toBe(EXIT.ok);
+    }
   });
 });
 

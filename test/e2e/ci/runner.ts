@@ -244,7 +244,7 @@ export class CiRunner {
 }
 
 /** Runs `steward ARGS` through the real commander program; returns the exit code. */
-async function invoke(args: string[], io: ReturnType<typeof captureIo>): Promise<number> {
+export async function invoke(args: string[], io: ReturnType<typeof captureIo>): Promise<number> {
   const program = buildProgram(() => io);
   // Commander would exit the process on a usage error; make it throw and print to `io` instead.
   for (const command of [program, ...program.commands]) {
