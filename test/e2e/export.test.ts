@@ -49,7 +49,7 @@ describe.each(PROFILES)('steward export (%s profile)', (profile) => {
   /** The `owner:` line of the creator's routines: none where they are the key's own. */
   const creatorLine = own ? '' : `    owner: ${KEY_CREATOR}\n`;
 
-  it('writes the live state as configuration: users by e-mail, models as ${var.…}, every field, nothing server-managed', async () => {
+  it('writes the live state as configuration: users by e-mail, models by name, every field, nothing server-managed', async () => {
     const exported = await deployments.export('production', { owner: owners });
     expect(exported.code).toBe(0);
     // No steward.schema.json beside the config (a temporary copy): no $schema line, and a note says how to add one.
@@ -98,8 +98,8 @@ ${creatorLine}    description: null
     prompt: List deals that moved stage yesterday.
     schedule: "0 8 ? * MON-FRI *"
     timezone: America/New_York
-    modelId: \${var.salesModelId}
-    branchId: null
+    model: Sales
+    branch: null
     topicName: pipeline
     destination:
       type: slack
@@ -110,8 +110,8 @@ ${creatorLine}    description: null
     prompt: Compare campaign spend month over month.
     schedule: "0 6 1 * ? *"
     timezone: UTC
-    modelId: \${var.marketingModelId}
-    branchId: null
+    model: Marketing
+    branch: null
     topicName: campaigns
     destination:
       type: email
@@ -122,8 +122,8 @@ ${creatorLine}    description: null
     prompt: Summarise last week's revenue by region and call out anomalies.
     schedule: "0 9 ? * MON *"
     timezone: Europe/Berlin
-    modelId: \${var.salesModelId}
-    branchId: null
+    model: Sales
+    branch: null
     topicName: orders
     destination:
       type: email
@@ -134,8 +134,8 @@ ${creatorLine}    description: null
     prompt: Summarise this week's KPIs.
     schedule: "0 7 ? * FRI *"
     timezone: UTC
-    modelId: \${var.salesModelId}
-    branchId: null
+    model: Sales
+    branch: null
     topicName: orders
     destination:
       type: email
@@ -245,16 +245,16 @@ labels:
       expect(yaml).toContain('prompt: Explain what $${var.salesModelId} means here.\n');
     });
 
-    it('writes a model id no variable holds as a literal id, with a warning on stderr', async () => {
-      const directory = await mkdtemp(join(tmpdir(), 'steward-no-marketing-'));
+    it('writes models by name, so the file plans in a deployment whose environment declares no model ids', async () => {
+      const directory = await mkdtemp(join(tmpdir(), 'steward-no-variables-'));
       const environments = await readFile(join(deployments.gitops, 'environments.yaml'), 'utf8');
-      await writeFile(join(directory, 'environments.yaml'), environments.replace(/\n\s+marketingModelId: .*/g, ''));
+      await writeFile(join(directory, 'environments.yaml'), environments.replace(/\n\s+variables:(\n\s{6,}.*)*/g, ''));
       const exported = await deployments.export('production', { config: directory, kind: ['routines'], ...(own ? {} : { owner: [KEY_CREATOR] }) });
       expect(exported.code).toBe(0);
-      expect(exported.err).toContain(
-        'Warning: routine "Old experiment": modelId a3d9c1e7-2f4b-4e8a-b6c5-0d1e2f3a4b5c is written as a literal id because no variable of environment production holds it',
-      );
-      expect(exported.out).toContain('modelId: a3d9c1e7-2f4b-4e8a-b6c5-0d1e2f3a4b5c\n');
+      expect(exported.err).not.toContain('Warning');
+      expect(exported.out).toContain('  - name: Old experiment\n');
+      expect(exported.out).toContain('    model: Marketing\n');
+      expect(exported.out).not.toContain('modelId');
       await writeFile(join(directory, 'exported.yaml'), exported.out);
       const plan = await planDirectory(deployments, directory, 'production');
       expect(plan.code).toBe(0);
