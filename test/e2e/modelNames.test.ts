@@ -6,22 +6,27 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runExport } from '../../src/cli/export.js';
 import { runPlan } from '../../src/cli/plan.js';
-import { datasetSeed } from '../../src/emulator/index.js';
+import { datasetSeed, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { Plan } from '../../src/plan/types.js';
 import { Deployments, type EnvironmentName } from './deployments.js';
-import { captureIo, creatorRoutineKey, KEY_CREATOR, keyHasUser, PROFILES } from './helpers.js';
+import { captureIo, copyExample, creatorRoutineKey, KEY_CREATOR, keyHasUser, PROFILES, Steward } from './helpers.js';
 
 const modelId = (dataset: 'demo' | 'demo-playground', name: string) => datasetSeed(dataset).models!.find((model) => model.name === name)!.id;
 const DATASET: Record<EnvironmentName, 'demo' | 'demo-playground'> = { production: 'demo', playground: 'demo-playground' };
 
 describe.each(PROFILES)('routines name their model (%s profile)', (profile) => {
-  let deployments: Deployments;
+  let deployments: Deployments | undefined;
+  let emulator: RunningEmulator | undefined;
   afterEach(async () => {
     await deployments?.close();
+    await emulator?.close();
+    deployments = undefined;
+    emulator = undefined;
   });
 
-  const routinesFile = () => join(deployments.gitops, 'routines.yaml');
+  const routinesFile = () => join(deployments!.gitops, 'routines.yaml');
   const editRoutines = async (edit: (text: string) => string) => writeFile(routinesFile(), edit(await readFile(routinesFile(), 'utf8')));
   /** `file:line:col` of the value on the line that reads `line` exactly. */
   const at = async (line: string) => {
@@ -34,19 +39,19 @@ describe.each(PROFILES)('routines name their model (%s profile)', (profile) => {
   it('one config applies to both deployments, each with its own model ids, and both then plan empty', async () => {
     deployments = await Deployments.start({ profile });
     for (const environment of ['production', 'playground'] as const) {
-      const before = deployments.emulator(environment).stats();
+      const before = deployments!.emulator(environment).stats();
       expect(before.byRoute['GET /api/v1/models'] ?? 0).toBe(0);
-      const applied = await deployments.apply(environment);
+      const applied = await deployments!.apply(environment);
       expect(applied.code).toBe(0);
       // One filtered query per distinct model name (Sales, Marketing); one topics request per model.
-      const stats = deployments.emulator(environment).stats();
+      const stats = deployments!.emulator(environment).stats();
       expect(stats.byRoute['GET /api/v1/models']).toBe(2);
       expect(stats.byRoute['GET /api/v1/models/{modelId}/topic']).toBe(2);
-      const routines = deployments.emulator(environment).state.routines(KEY_CREATOR);
+      const routines = deployments!.emulator(environment).state.routines(KEY_CREATOR);
       const byName = new Map(routines.map((routine) => [routine.name, routine.modelId]));
       expect(byName.get('Weekly revenue digest')).toBe(modelId(DATASET[environment], 'Sales'));
       expect(byName.get('Monthly marketing recap')).toBe(modelId(DATASET[environment], 'Marketing'));
-      const again = await deployments.plan(environment);
+      const again = await deployments!.plan(environment);
       expect(again.out).toContain('No changes.');
       expect(again.code).toBe(0);
     }
@@ -55,9 +60,9 @@ describe.each(PROFILES)('routines name their model (%s profile)', (profile) => {
 
   it('promotion between the deployments proposes nothing for models: the same name is the same model', async () => {
     deployments = await Deployments.start({ profile });
-    expect((await deployments.apply('production')).code).toBe(0);
-    expect((await deployments.apply('playground')).code).toBe(0);
-    const promotion = await deployments.diff({ json: true });
+    expect((await deployments!.apply('production')).code).toBe(0);
+    expect((await deployments!.apply('playground')).code).toBe(0);
+    const promotion = await deployments!.diff({ json: true });
     expect(promotion.err).toBe('');
     const plan = JSON.parse(promotion.out) as Plan;
     const routineSteps = plan.steps.filter((step) => step.kind === 'routines');
@@ -69,21 +74,21 @@ describe.each(PROFILES)('routines name their model (%s profile)', (profile) => {
 
   it('a rename keeps the routine\'s id, and the next plan is empty', async () => {
     deployments = await Deployments.start({ profile });
-    expect((await deployments.apply('production')).code).toBe(0);
-    const before = deployments.production.state.routines(KEY_CREATOR).find((routine) => routine.name === 'Weekly revenue digest')!;
+    expect((await deployments!.apply('production')).code).toBe(0);
+    const before = deployments!.production.state.routines(KEY_CREATOR).find((routine) => routine.name === 'Weekly revenue digest')!;
     await editRoutines((text) => text.replace('  - name: Weekly revenue digest\n', '  - name: Revenue digest (weekly)\n    renamedFrom: [Weekly revenue digest]\n'));
-    const plan = await deployments.plan('production');
+    const plan = await deployments!.plan('production');
     expect(plan.code).toBe(2);
     expect(plan.out).toContain(`~   routine "${creatorRoutineKey({ profile }, 'Revenue digest (weekly)')}" (renamed from "Weekly revenue digest")\n      name: "Weekly revenue digest" → "Revenue digest (weekly)"\n`);
     expect(plan.out).toContain('Plan: 0 to add, 1 to change, 0 to replace, 0 to destroy.');
-    const applied = await deployments.apply('production');
+    const applied = await deployments!.apply('production');
     expect(applied.code).toBe(0);
-    const after = deployments.production.state.routines(KEY_CREATOR);
+    const after = deployments!.production.state.routines(KEY_CREATOR);
     expect(after.find((routine) => routine.name === 'Revenue digest (weekly)')?.id).toBe(before.id);
     expect(after.some((routine) => routine.name === 'Weekly revenue digest')).toBe(false);
     const route = profile === 'reference' ? 'PATCH /api/v1/ai/routines/{routineId}' : 'PUT /api/v1/ai/routines/{routineId}';
-    expect(deployments.production.stats().byRoute[route]).toBeGreaterThan(0);
-    const again = await deployments.plan('production');
+    expect(deployments!.production.stats().byRoute[route]).toBeGreaterThan(0);
+    const again = await deployments!.plan('production');
     expect(again.out).toContain('No changes.');
     expect(again.code).toBe(0);
   });
@@ -98,7 +103,7 @@ describe.each(PROFILES)('routines name their model (%s profile)', (profile) => {
         .replace('    model: Sales\n    topicName: orders\n    destination:\n      type: slack', '    model: Sales\n    branch: forecast-v3\n    topicName: orders\n    destination:\n      type: slack')
         .replace('topicName: campaigns', 'topicName: campaign'),
     );
-    const plan = await deployments.plan('production');
+    const plan = await deployments!.plan('production');
     expect(plan.code).toBe(1);
     expect(plan.out).toBe('');
     expect(plan.err).toContain('3 routines name models, branches or topics this deployment does not have:');
@@ -106,13 +111,13 @@ describe.each(PROFILES)('routines name their model (%s profile)', (profile) => {
     expect(plan.err).toContain(`${await at('    branch: forecast-v3')}: routine "Daily pipeline check": branch "forecast-v3" is not an active branch of model "Sales"; its branches: "forecast-v2"`);
     expect(plan.err).toContain(`${await at('    topicName: campaign')}: routine "Monthly marketing recap": topic "campaign" is not a topic of model "Marketing"; its topics: "campaigns"`);
     // Nothing was written, and only the one bad-name path listed every shared model.
-    expect(deployments.production.stats().writes).toBe(0);
+    expect(deployments!.production.stats().writes).toBe(0);
   });
 
   it('one unknown model is said at its position with a suggestion, in the JSON envelope too', async () => {
     deployments = await Deployments.start({ profile });
     await editRoutines((text) => text.replace('model: Marketing', 'model: Marketting'));
-    const plan = await deployments.plan('production', { json: true });
+    const plan = await deployments!.plan('production', { json: true });
     expect(plan.code).toBe(1);
     const envelope = JSON.parse(plan.out || plan.err) as { error: { code: string; message: string; hint?: string; position?: { file: string; line: number; col: number } } };
     expect(envelope.error.code).toBe('plan.unknown-model');
@@ -124,10 +129,10 @@ describe.each(PROFILES)('routines name their model (%s profile)', (profile) => {
 
   it('the JSON plan carries each changed routine\'s next runs, exact across the end of summer time', async () => {
     deployments = await Deployments.start({ profile });
-    const io = captureIo(deployments.env, deployments.gitops);
+    const io = captureIo(deployments!.env, deployments!.gitops);
     // Sunday 18 October 2026, noon UTC: Berlin leaves summer time on Sunday 25 October.
     io.now = () => new Date('2026-10-18T12:00:00.000Z');
-    const connection = { config: deployments.gitops, env: 'production', baseUrl: deployments.production.url };
+    const connection = { config: deployments!.gitops, env: 'production', baseUrl: deployments!.production.url };
     const code = await runPlan({ ...connection, json: true, detailedExitcode: true }, io);
     const { out } = io.result(code);
     const plan = JSON.parse(out) as Plan;
@@ -139,10 +144,35 @@ describe.each(PROFILES)('routines name their model (%s profile)', (profile) => {
     expect(step('Daily pipeline check').nextRuns).toEqual(['2026-10-19T12:00:00.000Z', '2026-10-20T12:00:00.000Z', '2026-10-21T12:00:00.000Z']);
     expect(plan.steps.filter((candidate) => candidate.action === 'delete').every((candidate) => candidate.nextRuns === undefined)).toBe(true);
 
-    const human = captureIo(deployments.env, deployments.gitops);
+    const human = captureIo(deployments!.env, deployments!.gitops);
     human.now = io.now;
     const text = human.result(await runPlan({ ...connection, detailedExitcode: true }, human)).out;
     expect(text).toContain('      next runs: Mon 19 Oct 08:00 Europe/Berlin (06:00 UTC), Mon 26 Oct 08:00 Europe/Berlin (07:00 UTC), Mon 2 Nov 08:00 Europe/Berlin (07:00 UTC)\n');
     expect(keyHasUser({ profile }) || text.includes(`${KEY_CREATOR}/`)).toBe(true);
+  });
+
+  it('a name two shared models carry stops the plan at every routine naming it; a namesake of another kind is no candidate; export falls back to the id', async () => {
+    const seed = datasetSeed('demo');
+    const twin = 'f1e2d3c4-b5a6-4978-8695-a4b3c2d1e0f9';
+    seed.models!.push(
+      { id: twin, name: 'Sales', defaultRole: 'QUERIER', topics: ['orders'] },
+      { id: '0f9e8d7c-6b5a-4493-8271-605f4e3d2c1b', name: 'Marketing', modelKind: 'SCHEMA', defaultRole: 'QUERIER' },
+    );
+    emulator = await startEmulator({ profile, data: seed });
+    const steward = new Steward(emulator, await copyExample('gitops', { namedOwners: !keyHasUser({ profile }) }));
+    const plan = await steward.plan();
+    expect(plan.code).toBe(1);
+    expect(plan.err).toContain('3 routines name models, branches or topics this deployment does not have:');
+    const ambiguity = `model "Sales" names 2 shared models of this deployment (ids ${[modelId('demo', 'Sales'), twin].sort().join(', ')})`;
+    for (const name of ['Weekly revenue digest', 'Daily pipeline check', "Grace's weekly KPIs"]) expect(plan.err).toContain(`routine "${name}": ${ambiguity}`);
+    expect(plan.err).not.toContain('"Marketing"');
+
+    const io = captureIo(steward.env, steward.directory);
+    const owners = keyHasUser({ profile }) ? ['grace@acme.example'] : [KEY_CREATOR, 'grace@acme.example'];
+    const exported = io.result(await runExport({ config: steward.directory, env: 'production', baseUrl: emulator.url, kind: ['routines'], owner: owners }, io));
+    expect(exported.code).toBe(0);
+    expect(exported.out).toContain(`    modelId: ${modelId('demo', 'Sales')}\n    branchId: null\n`);
+    expect(exported.out).toContain('    model: Marketing\n    branch: null\n');
+    expect(exported.out).not.toContain('model: Sales');
   });
 });
