@@ -37,8 +37,10 @@ export class UserGroups {
       return;
     }
     for (const name of wanted) {
-      this.byName.set(name, []);
+      // A filter that ignores case answered this name already, with every group of that name.
+      if (this.byName.has(name)) continue;
       for await (const group of this.api.listScimGroups({ filter: `displayName eq ${quote(name)}` })) this.remember(group);
+      if (!this.byName.has(name)) this.byName.set(name, []);
     }
   }
 

@@ -1,0 +1,185 @@
+// The group credit-limit kinds as pure functions: desired (names already resolved to ids) against
+// live gives create / update / reset steps, prune resets what is not declared unless protected,
+// resets run with the changes so one PATCH carries both, a batch is one write per 1000 steps, and
+// group names resolve exactly through SCIM with one error listing every unknown or ambiguous name.
+import { describe, expect, it } from 'vitest';
+import type { PlatformApi } from '../../src/api/platform.js';
+import type { ScimGroup } from '../../src/api/types.js';
+import type { SourceLocation } from '../../src/config/types.js';
+import { StewardError } from '../../src/errors.js';
+import { entityGroupCreditLimits, entityLimitWrite } from '../../src/kinds/entityGroupCreditLimits.js';
+import { groupLimitWrite, userGroupCreditLimits } from '../../src/kinds/userGroupCreditLimits.js';
+import { resolveUserGroups } from '../../src/plan/groups.js';
+import type { PlanStep } from '../../src/plan/types.js';
+import { ENVIRONMENT, planOffline } from './builders.js';
+
+const liveGroups = (entries: [string, number | null][], names: [string, string][] = []) => ({ limits: new Map(entries), names: new Map(names) });
+const summary = (steps: readonly PlanStep[]) => steps.map((step) => `${step.action} ${step.id} ${JSON.stringify('after' in step ? step.after : step.before)}`);
+
+describe('user group limits', () => {
+  it('creates, changes, makes unlimited and resets declared groups, and leaves equal ones alone', () => {
+    const { steps } = planOffline(
+      {
+        userGroupCreditLimits: [
+          { group: 'Finance', userGroupId: 'fin1', creditLimit: 1500 },
+          { group: 'Sales Ops', userGroupId: 'ops1', creditLimit: null },
+          { group: 'Analysts', userGroupId: 'ana1', creditLimit: 'default' },
+          { userGroupId: 'exe1', creditLimit: 10 },
+        ],
+      },
+      { userGroupCreditLimits: liveGroups([['ops1', 400], ['ana1', 100], ['exe1', 10], ['old1', 5]]) },
+    );
+    expect(summary(steps)).toEqual([
+      'delete userGroupCreditLimits/ana1 {"creditLimit":100}',
+      'create userGroupCreditLimits/fin1 {"creditLimit":1500}',
+      'update userGroupCreditLimits/ops1 {"creditLimit":null}',
+    ]);
+    expect(steps.map((step) => step.key)).toEqual(['Analysts', 'Finance', 'Sales Ops']);
+    expect(steps.map(groupLimitWrite)).toEqual([
+      { userGroupId: 'ana1', useDefaultLimit: true },
+      { userGroupId: 'fin1', creditLimit: 1500 },
+      { userGroupId: 'ops1', creditLimit: null },
+    ]);
+  });
+
+  it('prunes undeclared limits by their display name, except groups protected by name or id', () => {
+    const environment = { ...ENVIRONMENT, protect: { userGroupCreditLimits: ['Executives', 'keep1'] } };
+    const { steps } = planOffline(
+      { userGroupCreditLimits: [{ group: 'Finance', userGroupId: 'fin1', creditLimit: 1500 }], prune: { userGroupCreditLimits: true } },
+      { userGroupCreditLimits: liveGroups([['fin1', 1500], ['old1', 5], ['exe1', 7], ['keep1', 3], ['gone1', 2]], [['old1', 'Old team'], ['exe1', 'Executives']]) },
+      environment,
+    );
+    expect(steps.map((step) => `${step.action} ${step.key} (${step.reason})`)).toEqual([
+      'delete gone1 (pruned: not in the config; resets to the default limit)',
+      'delete Old team (pruned: not in the config; resets to the default limit)',
+    ]);
+  });
+
+  it('refuses to reset a group whose entry is protected', () => {
+    expect(() =>
+      planOffline(
+        { userGroupCreditLimits: [{ group: 'Finance', userGroupId: 'fin1', creditLimit: 'default', protect: true }] },
+        { userGroupCreditLimits: liveGroups([['fin1', 1500]]) },
+      ),
+    ).toThrow('the credit limit of user group "Finance" is protected, but the config resets it to the default');
+  });
+
+  it('warns when the live list holds uuids while the groups named here resolved to short SCIM ids', () => {
+    const { warnings } = planOffline(
+      { userGroupCreditLimits: [{ group: 'Finance', userGroupId: 'fin7q2k', creditLimit: 1 }] },
+      { userGroupCreditLimits: liveGroups([['5d8c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b', 100]]) },
+    );
+    expect(warnings.map((warning) => warning.code)).toEqual(['userGroupCreditLimits.id-form']);
+    const byId = planOffline(
+      { userGroupCreditLimits: [{ userGroupId: '5d8c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b', creditLimit: 1 }] },
+      { userGroupCreditLimits: liveGroups([['5d8c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b', 100]]) },
+    );
+    expect(byId.warnings).toEqual([]);
+  });
+
+  it('writes one bulk PATCH per 1000 steps, sets and resets together', async () => {
+    const { steps } = planOffline(
+      { userGroupCreditLimits: Array.from({ length: 2400 }, (_, index) => ({ userGroupId: `g${index}`, creditLimit: index % 2 === 0 ? 1 : 'default' as const })) },
+      { userGroupCreditLimits: liveGroups(Array.from({ length: 2400 }, (_, index): [string, number] => [`g${index}`, 5])) },
+    );
+    expect(steps).toHaveLength(2400);
+    expect(userGroupCreditLimits.writeRequests(steps)).toBe(3);
+    const bodies: number[] = [];
+    const api = { patchUserGroupCreditLimits: async (body: { userGroups: unknown[] }) => void bodies.push(body.userGroups.length) } as unknown as PlatformApi;
+    await userGroupCreditLimits.apply(steps, { api, live: undefined, attempt: async (_steps, write) => void (await write()) });
+    expect(bodies).toEqual([1000, 1000, 400]);
+  });
+});
+
+describe('entity group limits', () => {
+  it('sets, resets and prunes by entity name, with the resets among the changes', () => {
+    const { steps } = planOffline(
+      {
+        creditControls: { entityGroupDefaultCredits: 500 },
+        entityGroupCreditLimits: [
+          { entity: 'embed-partners', creditLimit: 2500 },
+          { entity: 'embed-resellers', creditLimit: null },
+          { entity: 'embed-legacy', creditLimit: 'default' },
+        ],
+        labels: [],
+        prune: { entityGroupCreditLimits: true, labels: true },
+      },
+      {
+        creditControls: { accountCreditLimit: 0, creditsUsed: 0, periodStart: 0, periodEnd: 0, downgradeCredits: null, shutoffCredits: null, userDefaultCredits: null, entityGroupDefaultCredits: null },
+        entityGroupCreditLimits: new Map([['embed-partners', 1000], ['embed-legacy', 10], ['embed-trial', 50]]),
+        labels: [{ name: 'obsolete', color: null, description: null, homepage: false, verified: false, usage_count: 0 }],
+        documentLabels: new Map(),
+      },
+    );
+    // Credit controls first; the entity limits' resets with their changes; a label's delete last.
+    expect(steps.map((step) => `${step.action} ${step.id}`)).toEqual([
+      'update creditControls/settings',
+      'delete entityGroupCreditLimits/embed-legacy',
+      'update entityGroupCreditLimits/embed-partners',
+      'create entityGroupCreditLimits/embed-resellers',
+      'delete entityGroupCreditLimits/embed-trial',
+      'delete labels/obsolete',
+    ]);
+    expect(steps.filter((step) => step.kind === 'entityGroupCreditLimits').map(entityLimitWrite)).toEqual([
+      { entity: 'embed-legacy', useDefaultLimit: true },
+      { entity: 'embed-partners', creditLimit: 2500 },
+      { entity: 'embed-resellers', creditLimit: null },
+      { entity: 'embed-trial', useDefaultLimit: true },
+    ]);
+    expect(entityGroupCreditLimits.writeRequests(steps.filter((step) => step.kind === 'entityGroupCreditLimits'))).toBe(1);
+  });
+});
+
+describe('resolving group names through SCIM', () => {
+  const GROUPS: ScimGroup[] = [
+    { schemas: [], id: 'fin1', displayName: 'Finance', members: [] },
+    { schemas: [], id: 'fin2', displayName: 'finance', members: [] },
+    { schemas: [], id: 'ops1', displayName: 'Sales Ops', members: [] },
+    { schemas: [], id: 'ops2', displayName: 'Sales Ops', members: [] },
+  ];
+  /** A SCIM server whose `displayName eq` ignores case, as SCIM allows; counts its requests. */
+  const scim = () => {
+    const filters: (string | undefined)[] = [];
+    const api = {
+      async *listScimGroups(options: { filter?: string } = {}) {
+        filters.push(options.filter);
+        const wanted = /^displayName eq "(.*)"$/.exec(options.filter ?? '')?.[1];
+        for (const group of GROUPS) if (wanted === undefined || group.displayName.toLowerCase() === wanted.toLowerCase()) yield group;
+      },
+    };
+    return { api, filters };
+  };
+  const at = (line: number): SourceLocation => ({ file: 'limits.yaml', line, col: 12 });
+  const loaded = (groups: string[]) => ({
+    config: { version: 1 as const, environments: {}, userGroupCreditLimits: groups.map((group) => ({ group, creditLimit: 1 })) },
+    locate: (path: readonly (string | number)[]) => at(Number(path[1]) * 2 + 3),
+  });
+
+  it('matches exactly after filtering, with one query per distinct name (none for a name an earlier answer covered)', async () => {
+    const { api, filters } = scim();
+    const config = await resolveUserGroups(api, loaded(['Finance', 'finance', 'Finance', 'Sales Ops']), 'organization').catch((error: unknown) => error);
+    expect((config as StewardError).message).toContain('user group "Sales Ops" names 2 groups');
+    const exact = await resolveUserGroups(api, loaded(['Finance', 'finance', 'Finance']), 'organization');
+    expect(exact.userGroupCreditLimits?.map((entry) => entry.userGroupId)).toEqual(['fin1', 'fin2', 'fin1']);
+    // The server's filter ignores case: its answer for "Finance" holds every "finance" as well.
+    expect(filters).toEqual(['displayName eq "Finance"', 'displayName eq "Sales Ops"', 'displayName eq "Finance"']);
+  });
+
+  it('names every unknown and ambiguous group at its position, with the groups the deployment has', async () => {
+    const { api } = scim();
+    const error = await resolveUserGroups(api, loaded(['Sales Ops', 'Finanse']), 'organization').catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(StewardError);
+    expect((error as StewardError).message).toBe(
+      '2 user group credit limits name groups this deployment cannot resolve:\n' +
+        '  limits.yaml:3:12: user group "Sales Ops" names 2 groups of this deployment (ids ops1, ops2)\n' +
+        '  limits.yaml:5:12: user group "Finanse" is not a group of this deployment; its groups: "Finance", "Sales Ops", "finance" (did you mean "Finance"?)',
+    );
+    expect((error as StewardError).details).toMatchObject({ position: at(3), positions: [at(3), at(5)] });
+  });
+
+  it('refuses names with a personal token, which cannot use SCIM', async () => {
+    const { api, filters } = scim();
+    await expect(resolveUserGroups(api, loaded(['Finance']), 'user')).rejects.toThrow('SCIM needs an organization API key');
+    expect(filters).toEqual([]);
+  });
+});
