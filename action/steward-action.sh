@@ -155,7 +155,8 @@ run() {
 }
 
 # Which exit codes are a result rather than a failure: plan and diff 2 (changes) and 3
-# (destructive changes), drift 2 (drift), everything else only 0.
+# (destructive changes), drift 2 (drift), everything else only 0. Exit 4 (the plan breaks a
+# policy rule) fails the step, with the plan and its violations in the summary and the comment.
 succeeded() {
   case "$command_name:$1" in
     *:0 | plan:2 | plan:3 | diff:2 | diff:3 | drift:2) return 0 ;;
@@ -182,9 +183,20 @@ report() {
   fi
   if [ "$command_name" = "plan" ] || [ "$command_name" = "diff" ]; then comment "$code"; fi
   if ! succeeded "$code"; then
-    echo "::error title=steward $command_name failed::steward $command_name exited with $code; see the log above."
+    if [ "$code" = 4 ] && [ "$command_name" != validate ]; then
+      echo "::error title=steward $command_name: policy violated::The plan breaks policy rule $(violated_rules "$file"); apply refuses it unless each rule is named with --override-policy. The job summary lists every violation."
+    else
+      echo "::error title=steward $command_name failed::steward $command_name exited with $code; see the log above."
+    fi
     exit 1
   fi
+}
+
+# The policy rules a plan file says it breaks, comma-separated ("a rule" when the file says nothing).
+violated_rules() {
+  local rules=""
+  if [ -n "$1" ] && [ -f "$1" ]; then rules=$(jq -r '[.policyViolations[]?.rule] | unique | join(", ")' "$1" 2> /dev/null | tr -cd 'A-Za-z0-9., ' || true); fi
+  printf '%s' "${rules:-(see the log)}"
 }
 
 # The apply report in a code block whose fence no line of the report can close.
@@ -211,7 +223,8 @@ comment() {
   local body="$WORK/comment.md"
   local footer
   footer=$(printf '\n[Run and plan file](%s) · made by steward %s.\n' "$run_url" "$command_name")
-  if succeeded "$code" && [ -f "$WORK/summary.md" ]; then
+  # A plan that breaks a policy is still a plan: the comment shows it, violations first.
+  if { succeeded "$code" || [ "$code" = 4 ]; } && [ -f "$WORK/summary.md" ]; then
     local cut
     cut=$(printf '\n… The plan is cut here to fit in a comment: the whole plan is in [the job summary](%s).\n' "$run_url")
     # Bytes are never fewer than characters, so counting bytes keeps under GitHub's limit.

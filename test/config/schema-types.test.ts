@@ -42,9 +42,9 @@ const requiredOf = (node: SchemaNode | undefined) => [...(node?.required ?? [])]
 
 const stewardKeys: KeySet<StewardConfig> = {
   version: true, environments: true, creditControls: true, userCreditLimits: true, userGroupCreditLimits: true,
-  entityGroupCreditLimits: true, routines: true, labels: true, prune: true,
+  entityGroupCreditLimits: true, routines: true, labels: true, prune: true, policies: true,
 };
-const environmentKeys: KeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true, requestsPerMinute: true, variables: true, protect: true };
+const environmentKeys: KeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true, requestsPerMinute: true, variables: true, protect: true, policies: true };
 const environmentRequired: RequiredKeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true };
 const creditKeys: KeySet<CreditControlsConfig> = { downgradeCredits: true, shutoffCredits: true, userDefaultCredits: true, entityGroupDefaultCredits: true };
 const userKeys: KeySet<UserCreditLimitConfig> = { email: true, userId: true, creditLimit: true, protect: true };
@@ -155,7 +155,7 @@ describe('examples', () => {
     expect(await validateConfig(example, { processEnv: {} })).toEqual([]);
   });
 
-  it.each(['examples/single/steward.yaml', 'examples/gitops/environments.yaml', 'examples/gitops/credit.yaml', 'examples/gitops/routines.yaml', 'examples/gitops/labels.yaml'])(
+  it.each(['examples/single/steward.yaml', 'examples/gitops/environments.yaml', 'examples/gitops/credit.yaml', 'examples/gitops/routines.yaml', 'examples/gitops/labels.yaml', 'examples/gitops/policies.yaml'])(
     '%s points editors at the schema',
     (file) => {
       const firstLine = readFileSync(file, 'utf8').split('\n')[0]!;

@@ -82,6 +82,31 @@ describe('plan on a pull request', () => {
     expect(comment!.body).toContain('❌ steward plan failed (exit code 1)');
   });
 
+  it('fails the check on a policy violation, naming the rules, with the plan and its violations in the summary and the comment', async () => {
+    const markdown = '### steward plan for `production`\n\n#### ⛔ Policy violations (2)\n\n- **`maxDestroy`**: the plan deletes or replaces 3 objects; maxDestroy allows at most 1\n';
+    const planFile = JSON.stringify({ summary: { create: 0, update: 0, replace: 0, delete: 3 }, policyViolations: [{ rule: 'maxDestroy' }, { rule: 'creditLimits' }, { rule: 'maxDestroy' }] });
+    const result = await job.step(['run'], { env: plan, stewardExit: 4, pullRequest: 12, markdown, planFile });
+    expect(result.code).toBe(1);
+    expect(result.outputs).toMatchObject({ 'exit-code': '4', 'has-changes': 'false' });
+    expect(result.stdout).toContain(
+      '::error title=steward plan: policy violated::The plan breaks policy rule creditLimits, maxDestroy; apply refuses it unless each rule is named with --override-policy. The job summary lists every violation.',
+    );
+    expect(result.summary).toBe(markdown);
+    const [comment] = await job.comments();
+    expect(comment!.body).toContain('#### ⛔ Policy violations (2)');
+    expect(comment!.body).not.toContain('❌');
+  });
+
+  it('an apply refused for a policy says so, naming the rules of its plan file', async () => {
+    const result = await job.step(['run'], {
+      env: { INPUT_COMMAND: 'apply', INPUT_ENVIRONMENT: 'production', INPUT_PLAN_FILE: 'plan.json' },
+      files: { 'plan.json': JSON.stringify({ policyViolations: [{ rule: 'routines.recipientDomains' }] }) },
+      stewardExit: 4,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('::error title=steward apply: policy violated::The plan breaks policy rule routines.recipientDomains;');
+  });
+
   it('cuts a plan too long for a comment at a line, says so, and keeps the link', async () => {
     const line = '- `~` user credit limit someone@acme.example: 500 → 650 — ünïcödé\n';
     const long = `### steward plan for \`production\`\n\n${line.repeat(Math.ceil(70_000 / line.length))}`;

@@ -6,6 +6,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { StewardConfig } from '../../src/config/types.js';
 import type { Plan } from '../../src/plan/types.js';
 import { POLICY_EXIT_CODE } from '../../src/policy/evaluate.js';
 import type { PolicyRuleName } from '../../src/policy/types.js';
@@ -217,7 +219,9 @@ describe('per-environment policies', () => {
   it('a rule switched off in playground still holds in production, pointing at the top-level setting', async () => {
     deployments = await Deployments.start();
     const path = await writePolicies(deployments.gitops, 'policies:\n  maxDestroy: 0\n');
-    await deployments.editEnvironments((text) => text.replace('  playground:\n', '  playground:\n    policies:\n      maxDestroy: null   # people experiment here\n'));
+    // The example's playground switches maxDestroy off.
+    const environments = parse(await readFile(join(deployments.gitops, 'environments.yaml'), 'utf8')) as StewardConfig;
+    expect(environments.environments.playground!.policies).toEqual({ maxDestroy: null });
 
     const production = await deployments.plan('production', { json: true });
     expect(production.code).toBe(POLICY_EXIT_CODE);
