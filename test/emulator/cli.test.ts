@@ -76,7 +76,7 @@ describe('runEmulatorCommand', () => {
       const lines = output.lines();
       const start = lines.indexOf('profile other, answering differently from the reference:');
       expect(start).toBeGreaterThan(0);
-      expect(lines.slice(start + 1, start + 8)).toEqual([
+      expect(lines.slice(start + 1, start + 9)).toEqual([
         '  organization keys act for no user (whoami user {id: null, email: null, name: null})',
         '  routine endpoints need userId with organization keys (400 without)',
         '  documents labels=a,b matches ANY of them',
@@ -84,8 +84,9 @@ describe('runEmulatorCommand', () => {
         '  429 without Retry-After',
         '  routine updates by PUT only',
         '  deleting a label in use takes it off its documents',
+        '  models name= matches names containing it, in any case',
       ]);
-      expect(lines[start + 8]).toMatch(/^stats: /);
+      expect(lines[start + 9]).toMatch(/^stats: /);
     } finally {
       await emulator.close();
     }
@@ -94,7 +95,7 @@ describe('runEmulatorCommand', () => {
   it('names only the answers that still differ when knobs override the profile', async () => {
     const output = sink();
     const emulator = await runEmulatorCommand(
-      { port: '0', profile: 'other', orgKeyUser: 'creator', routinesRequireUserId: false, rateLimitWindow: 'sliding', retryAfter: true, routineUpdate: 'patch', labelDeleteInUse: 'conflict' },
+      { port: '0', profile: 'other', orgKeyUser: 'creator', routinesRequireUserId: false, rateLimitWindow: 'sliding', retryAfter: true, routineUpdate: 'patch', labelDeleteInUse: 'conflict', modelNameFilter: 'exact' },
       output.io,
     );
     try {
@@ -111,7 +112,7 @@ describe('runEmulatorCommand', () => {
     const emulator = await runEmulatorCommand(
       {
         port: '0', profile: 'other', orgKeyUser: 'creator', routinesRequireUserId: false, documentLabelsFilter: 'all',
-        rateLimitWindow: 'sliding', retryAfter: true, routineUpdate: 'patch', labelDeleteInUse: 'conflict',
+        rateLimitWindow: 'sliding', retryAfter: true, routineUpdate: 'patch', labelDeleteInUse: 'conflict', modelNameFilter: 'exact',
       },
       output.io,
     );

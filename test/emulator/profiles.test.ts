@@ -59,10 +59,11 @@ describe('the profiles', () => {
         sendRetryAfter: false,
         routineUpdateMethod: 'put',
         labelDeleteInUse: 'unlink',
+        modelNameFilter: 'contains',
         userGroupIdForm: 'scim',
         documentIdentifiers: 'shared',
       });
-      expect(emulator.description.differences).toHaveLength(7);
+      expect(emulator.description.differences).toHaveLength(8);
     });
   });
 
