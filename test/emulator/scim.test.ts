@@ -109,8 +109,9 @@ describe('GET /api/scim/v2/Users', () => {
 describe('GET /api/scim/v2/Groups', () => {
   it('lists groups with short ids and members', async () => {
     const response = await fixture.api.get(GROUPS);
-    expect(response.body).toMatchObject({ totalResults: 2, itemsPerPage: 2, startIndex: 1 });
+    expect(response.body).toMatchObject({ totalResults: 3, itemsPerPage: 3, startIndex: 1 });
     expect(response.body.Resources).toEqual([
+      expect.objectContaining({ id: 'ana4r6d', displayName: 'Analysts' }),
       {
         schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
         id: 'fin7q2k',
@@ -127,7 +128,7 @@ describe('GET /api/scim/v2/Groups', () => {
   it('filters by displayName eq, pages, and can leave members out', async () => {
     const filtered = await fixture.api.get(GROUPS, { filter: 'displayName eq "Sales Ops"', excludedAttributes: 'members' });
     expect(filtered.body.Resources).toEqual([expect.objectContaining({ id: 'ops3m8x', members: [] })]);
-    const paged = await fixture.api.get(GROUPS, { count: 1, startIndex: 2 });
+    const paged = await fixture.api.get(GROUPS, { count: 1, startIndex: 3 });
     expect(paged.body.Resources.map((group: { id: string }) => group.id)).toEqual(['ops3m8x']);
   });
 
