@@ -11,12 +11,12 @@ import { savePlan } from '../plan/planFile.js';
 import { checkTargets, parseSelectors, type Targeting } from '../plan/targeting.js';
 import { isDestructive, type Plan } from '../plan/types.js';
 import { applyCost } from '../apply/cost.js';
-import { POLICY_EXIT_CODE } from '../policy/evaluate.js';
+import { POLICY_EXIT_CODE, violationDiagnostics } from '../policy/evaluate.js';
 import { renderPlan, type ApplyCost } from '../render/human.js';
 import { ReadProgress } from '../render/progress.js';
 import { inertJson } from '../render/inert.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
-import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, sameTarget, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
+import { annotate, baseUrlOf, connect, loadForEnvironment, processIo, reportError, sameTarget, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
 
 export interface TargetOptions {
   target?: string[];
@@ -82,6 +82,8 @@ export async function emitPlan(
   options: Pick<PlanOptions, 'json' | 'markdown' | 'color' | 'showAll' | 'purpose'> & { applyCost?: ApplyCost },
   io: CommandIo,
 ): Promise<void> {
+  // On GitHub Actions each violation is also an annotation at the rule in the config (stderr when stdout is data).
+  annotate(io, violationDiagnostics(plan.policyViolations), options.json === true || options.markdown === true);
   if (options.json) {
     io.stdout(`${inertJson(JSON.stringify(plan, null, 2))}\n`);
     return;

@@ -1,7 +1,7 @@
 // Judging a plan by the policies in effect, and apply's verdict on the result: every rule of the
 // table runs on every plan (plan, drift, promotion diff, and apply on the plan it is about to
 // run, saved or fresh); a violation that nobody named with --override-policy refuses the apply.
-import type { Kind, LoadedConfig } from '../config/types.js';
+import type { Diagnostic, Kind, LoadedConfig } from '../config/types.js';
 import { didYouMean } from '../config/suggest.js';
 import { StewardError } from '../errors.js';
 import type { ResourceKind } from '../kinds/kind.js';
@@ -73,4 +73,15 @@ export function policyRefusal(refusing: readonly PolicyViolation[]): StewardErro
       },
     },
   );
+}
+
+/** Violations as diagnostics at the rule's position, for GitHub annotations on the config file. */
+export function violationDiagnostics(violations: readonly PolicyViolation[] | undefined): Diagnostic[] {
+  return (violations ?? []).map((violation) => ({
+    severity: 'error',
+    code: `policy.${violation.rule}`,
+    summary: violation.message,
+    hint: `apply refuses this plan unless the rule is named: --override-policy ${violation.rule}`,
+    ...(violation.position === undefined ? {} : { location: violation.position }),
+  }));
 }

@@ -12,6 +12,7 @@ import type { Plan } from '../../src/plan/types.js';
 import { POLICY_EXIT_CODE } from '../../src/policy/evaluate.js';
 import type { PolicyRuleName } from '../../src/policy/types.js';
 import { runDrift } from '../../src/cli/drift.js';
+import { runPlan } from '../../src/cli/plan.js';
 import { Deployments } from './deployments.js';
 import { captureIo, gitopsAgainstDemo, type Steward } from './helpers.js';
 
@@ -206,6 +207,22 @@ describe('apply --override-policy', () => {
     expect(applied.code).toBe(0);
     expect(applied.out).toContain('Policy overridden with --override-policy: maxDestroy (1 violation).');
     expect((await steward.plan()).code).toBe(0);
+  });
+});
+
+describe('on GitHub Actions', () => {
+  it('annotates the rule in the config file for each violation', async () => {
+    steward = await gitopsAgainstDemo();
+    const path = await writePolicies(steward.directory, 'policies:\n  maxChanges: 10\n');
+    const io = captureIo({ ...steward.env, GITHUB_ACTIONS: 'true' }, steward.directory);
+    const code = await runPlan({ config: steward.directory, env: 'production', baseUrl: steward.emulator.url, json: true }, io);
+    const { out, err } = io.result(code);
+    expect(code).toBe(POLICY_EXIT_CODE);
+    // stdout stays the JSON plan; the annotation goes to stderr.
+    expect((JSON.parse(out) as Plan).policyViolations).toHaveLength(1);
+    expect(err).toBe(
+      `::error file=${path},line=3,col=15,title=steward policy.maxChanges::the plan makes 24 changes; maxChanges allows at most 10%0Aapply refuses this plan unless the rule is named: --override-policy maxChanges\n`,
+    );
   });
 });
 
