@@ -1,43 +1,27 @@
 // A token revoked in the middle of an apply: after the first write answered 401 (or 403), retrying
 // cannot help, so steward sends no further write and reports every remaining step as not attempted.
-import { createServer, request as forward, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/plan.js';
 import { gitopsAgainstDemo, PROFILES, Steward } from './helpers.js';
+import { interceptingProxy } from './proxy.js';
 
 /**
- * A loopback proxy in front of the emulator that lets `allowed` writes through and then answers
- * every request with `status`, as a server does once the token is revoked. It records the writes.
+ * A proxy that lets `allowed` writes through and then answers every request with `status`, as a
+ * server does once the token is revoked; `restore()` makes the token good again.
  */
 async function revokingProxy(target: string, allowed: number, status: 401 | 403) {
-  const writes: { method: string; path: string; status: number }[] = [];
   let revoked = false;
-  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const isWrite = request.method !== 'GET';
-    if (isWrite && !revoked && writes.length >= allowed) revoked = true;
-    if (revoked) {
-      if (isWrite) writes.push({ method: request.method!, path: request.url!, status });
-      request.resume();
-      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: status === 401 ? 'Invalid token' : 'Forbidden', status }));
-      return;
-    }
-    const upstream = forward(`${target}${request.url}`, { method: request.method, headers: request.headers }, (answer) => {
-      if (isWrite) writes.push({ method: request.method!, path: request.url!, status: answer.statusCode! });
-      response.writeHead(answer.statusCode!, answer.headers);
-      answer.pipe(response);
-    });
-    request.pipe(upstream);
+  let limit = allowed;
+  const proxy = await interceptingProxy(target, (request, writesBefore) => {
+    if (request.method !== 'GET' && !revoked && writesBefore >= limit) revoked = true;
+    return revoked ? { status, body: { detail: status === 401 ? 'Invalid token' : 'Forbidden', status } } : undefined;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    writes,
+    ...proxy,
     restore: () => {
       revoked = false;
-      allowed = Number.POSITIVE_INFINITY;
+      limit = Number.POSITIVE_INFINITY;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 

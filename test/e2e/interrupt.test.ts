@@ -14,6 +14,7 @@ import { ApplyStop } from '../../src/apply/stop.js';
 import { runApply, type ApplyOptions } from '../../src/cli/apply.js';
 import { EXIT } from '../../src/cli/plan.js';
 import { captureIo, gitopsAgainstDemo, PRODUCTION_TOKEN, type Result, type Steward } from './helpers.js';
+import { interceptingProxy } from './proxy.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -35,6 +36,16 @@ async function applyWith(steward: Steward, options: Partial<ApplyOptions>, stopA
   };
   const code = await runApply(undefined, { config: steward.directory, env: 'production', baseUrl: steward.emulator.url, autoApprove: true, ...options }, io, { stop, observe });
   return io.result(code);
+}
+
+/** How many steps the example's plan has against this emulator (the example grows; tests follow it). */
+async function plannedSteps(steward: Steward): Promise<number> {
+  return (JSON.parse((await steward.plan({ json: true })).out) as { steps: unknown[] }).steps.length;
+}
+
+/** The report's lines of steps done. */
+function doneLines(out: string): string[] {
+  return out.split('\n').filter((line) => line.startsWith('  done '));
 }
 
 interface JsonReport {
@@ -82,33 +93,54 @@ describe('interrupting an apply', () => {
     const observe = (event: ClientEvent) => {
       if (event.type === 'response' && event.method !== 'GET') stop.stop({ kind: 'interrupt', signal: 'SIGTERM' });
     };
+    const total = await plannedSteps(steward);
     const code = await runApply(undefined, { config: steward.directory, env: 'production', baseUrl: steward.emulator.url, autoApprove: true }, io, { stop, observe });
     expect(code).toBe(143);
-    expect(io.result(code).out).toContain('Interrupted (SIGTERM): the write in flight was finished and no new one started; 17 steps were not started.');
+    const { out } = io.result(code);
+    const done = doneLines(out).length;
+    expect(out).toContain(`Interrupted (SIGTERM): the write in flight was finished and no new one started; ${total - done} steps were not started.`);
     expect(steward.emulator.stats().writes).toBe(1);
   });
 
   it('tells a person what was done, what was not started, and how to finish', async () => {
     steward = await gitopsAgainstDemo();
+    const total = await plannedSteps(steward);
     const result = await applyWith(steward, {}, 3);
     expect(result.code).toBe(130);
-    const done = result.out.split('\n').filter((line) => line.startsWith('  done '));
-    expect(done).toHaveLength(3);
-    expect(result.out).toMatch(/\nNot started: apply was interrupted \(SIGINT\) \(15 steps\):\n {2}~ {3}label "finance"\n/);
-    expect(result.out).toContain('Apply: 3 done, 0 already applied, 0 failed, 0 skipped, 15 not started.');
-    expect(result.out).toContain(`Interrupted (SIGINT): the write in flight was finished and no new one started; 15 steps were not started. Running \`steward apply --env production --config ${steward.directory} --base-url ${steward.emulator.url}\` again finishes the rest.`);
+    const done = doneLines(result.out).length;
+    const rest = total - done;
+    expect(done).toBeGreaterThanOrEqual(3);
+    expect(result.out).toMatch(new RegExp(`\\nNot started: apply was interrupted \\(SIGINT\\) \\(${rest} steps\\):\\n {2}[-+~/]+ +\\S`));
+    expect(result.out).toContain(`Apply: ${done} done, 0 already applied, 0 failed, 0 skipped, ${rest} not started.`);
+    expect(result.out).toContain(`Interrupted (SIGINT): the write in flight was finished and no new one started; ${rest} steps were not started. Running \`steward apply --env production --config ${steward.directory} --base-url ${steward.emulator.url}\` again finishes the rest.`);
   });
 });
 
 describe('watching an apply', () => {
-  it('prints a heartbeat while the server rate-limits, and each step as it finishes', async () => {
-    // A server allowing 10 requests per 1-second window, and a steward configured for far more.
-    steward = await gitopsAgainstDemo({ requestsPerMinute: 10, rateLimitWindow: 'fixed', rateLimitWindowMs: 1000 });
-    const result = await applyWith(steward, {});
-    expect(result.code).toBe(0);
-    const heartbeat = result.out.split('\n').find((line) => /^… \d+ of 18 steps done, .* elapsed, .* left; waiting \d+s: the server's rate limit answered 429/.test(line));
-    expect(heartbeat).toBeDefined();
-    expect((await steward.plan()).code).toBe(EXIT.ok);
+  it('prints a heartbeat at once when the rate limit makes it wait, between the step lines', async () => {
+    steward = await gitopsAgainstDemo();
+    // The server answers the third write 429 with Retry-After: 2, once (it did nothing; steward waits, then sends it).
+    let limited = false;
+    const proxy = await interceptingProxy(steward.emulator.url, (request, writesBefore) => {
+      if (request.method === 'GET' || writesBefore !== 2 || limited) return undefined;
+      limited = true;
+      return { status: 429, headers: { 'retry-after': '2' }, body: { detail: 'Too Many Requests', status: 429 } };
+    });
+    try {
+      const result = await applyWith(steward, { baseUrl: proxy.url });
+      expect(result.code).toBe(0);
+      const lines = result.out.split('\n');
+      const pattern = /^… (\d+) of \d+ steps done, 0:0\d elapsed, .* left; waiting 2s: the server's rate limit answered 429 \(.+\)$/;
+      const heartbeat = lines.findIndex((line) => pattern.test(line));
+      expect(heartbeat, result.out).toBeGreaterThan(0);
+      // Told right away: after the lines of the steps done so far, before the next step's line.
+      const doneSoFar = Number(pattern.exec(lines[heartbeat]!)![1]);
+      expect(lines.slice(0, heartbeat).filter((line) => line.startsWith('  done '))).toHaveLength(doneSoFar);
+      expect(lines[heartbeat + 1]).toMatch(/^ {2}done /);
+      expect((await steward.plan()).code).toBe(EXIT.ok);
+    } finally {
+      await proxy.close();
+    }
   }, 60_000);
 });
 
@@ -137,12 +169,13 @@ describe('watching on a terminal', () => {
     const code = await runApply(undefined, { config: steward.directory, env: 'production', baseUrl: steward.emulator.url, autoApprove: true }, io);
     const { out } = io.result(code);
     expect(code).toBe(0);
-    expect(out).toMatch(/\r\x1b\[2K\[0\/18\] credit controls · 0:0\d elapsed, .* left/);
-    expect(out).toContain('\r\x1b[2K  done    ~ credit controls\n');
+    const total = doneLines(out.replace(/\r\x1b\[2K/g, '\n')).length;
+    expect(out).toMatch(new RegExp(`\\r\\x1b\\[2K\\[0/${total}\\] [^\\r\\n]+ · 0:0\\d elapsed, [^\\r\\n]+ left`));
+    expect(out).toMatch(/\r\x1b\[2K {2}done {4}\S[^\r\n]*\n\r\x1b\[2K\[1\//);
     // Once the status line's redraws are taken out, what remains is the plain report.
     const plain = out.replace(/\r\x1b\[2K[^\n\r]*(?=\r)/g, '').replace(/\r\x1b\[2K/g, '');
-    expect(plain).toContain('  done    ~ credit controls\n  done    ~ label "board-kpis"\n');
-    expect(plain).toContain('\nApply: 18 done, 0 already applied, 0 failed, 0 skipped.\n');
+    expect(plain).toMatch(/^ {2}done {4}\S.*\n {2}done {4}\S/m);
+    expect(plain).toContain(`\nApply: ${total} done, 0 already applied, 0 failed, 0 skipped.\n`);
   });
 });
 
