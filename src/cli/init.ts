@@ -147,6 +147,11 @@ ${declared}
 #   - email: ada@acme.example
 #     creditLimit: 500
 
+# Per-group credit limits, by SCIM group display name (each member gets the group's limit):
+# userGroupCreditLimits:
+#   - group: Finance
+#     creditLimit: 1500
+
 # Labels, by name:
 # labels:
 #   - name: finance
