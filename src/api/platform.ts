@@ -48,6 +48,9 @@ import type {
 import { checkShape, type ShapeName } from './shapes.js';
 import { fillPath, type QueryValue } from './url.js';
 
+/** Told after each page of a listing: its 1-based number and the pages the server announces. */
+export type PageListener = (page: number, totalPages: number | undefined) => void;
+
 /** Most entries one credit-limit PATCH may carry (gaps.md). */
 export const CREDIT_LIMIT_BATCH = 1000;
 
@@ -106,9 +109,13 @@ export class PlatformApi {
     itemsOf: (list: L) => T[],
     keyOf: (item: T) => string,
     query: Record<string, QueryValue> = {},
+    listener?: PageListener,
   ): AsyncIterable<T> {
     const route = `GET ${template}`;
-    const onPage = (page: number, totalPages: number | undefined) => this.client.notePage(operation, page, totalPages);
+    const onPage = (page: number, totalPages: number | undefined) => {
+      this.client.notePage(operation, page, totalPages);
+      listener?.(page, totalPages);
+    };
     return paginateCursor<T>({ operation, route, keyOf, onPage }, async (cursor, page): Promise<CursorPage<T>> => {
       const list = await this.call<L>('GET', template, operation, {
         query: { ...query, pageSize: MAX_PAGE_SIZE, cursor },
@@ -339,14 +346,14 @@ export class PlatformApi {
   // ---- documents ------------------------------------------------------------------------
 
   /** Every document, optionally only those carrying `labels`, with `include` fields (e.g. labels). */
-  listDocuments(options: { labels?: string[]; include?: string[] } = {}): AsyncIterable<DocumentRecord> {
+  listDocuments(options: { labels?: string[]; include?: string[]; onPage?: PageListener } = {}): AsyncIterable<DocumentRecord> {
     const labels = options.labels === undefined || options.labels.length === 0 ? undefined : options.labels.join(',');
     const include = options.include === undefined || options.include.length === 0 ? undefined : options.include.join(',');
     const operation = labels === undefined ? 'listing documents' : `listing documents labelled ${options.labels?.map(quoted).join(', ')}`;
     return this.list<DocumentRecord, DocumentList>('documentList', '/api/v1/documents', operation, (list) => list.records, (document) => document.identifier, {
       include,
       labels,
-    });
+    }, options.onPage);
   }
 
   /** Applies a label to a document (a no-op when already applied). */
@@ -409,6 +416,14 @@ export class PlatformApi {
   /** Every SCIM user matching `filter` (an organization API key only). */
   listScimUsers(options: { filter?: string } = {}): AsyncIterable<ScimUser> {
     return this.scim<ScimUser>('scimUserList', '/api/scim/v2/Users', 'listing users', options.filter);
+  }
+
+  /**
+   * One page of the SCIM users (1-based `startIndex`): for readers that choose between a full
+   * listing and filters from `totalResults`, and fetch the remaining pages side by side.
+   */
+  scimUsersPage(startIndex: number, count: number, page: number): Promise<ScimList<ScimUser>> {
+    return this.call<ScimList<ScimUser>>('GET', '/api/scim/v2/Users', 'listing users', { query: { startIndex, count }, shape: 'scimUserList', page });
   }
 
   /** Every SCIM group matching `filter` (an organization API key only). */

@@ -1,10 +1,17 @@
-// Which documents carry which label. Read through the documents list filtered by one label at a
-// time (right whether the server's filter means "any" or "all"), never by listing every
-// document; written as one PATCH {add, remove} per document. A label about to be deleted is
+// Which documents carry which label. Read whichever way costs fewer requests: one query per
+// managed label (`labels=NAME`, one label at a time, right whether the server's filter means
+// "any" or "all"), Σ⌈usage_count / 100⌉ requests known from GET /labels; or one listing of every
+// document with `include=labels`, ⌈documents / 100⌉ requests, the document count known only from
+// the first page's `pageInfo.totalRecords`. When the queries cost two or more, page 1 of the
+// listing is read; the listing goes on if its remaining pages are no more than the queries, else
+// the queries are made (at most one request above the cheaper read). Written as one PATCH
+// {add, remove} per document. A label about to be deleted is
 // first taken off every document, because the server refuses to delete a label in use.
 import type { Label } from '../api/types.js';
 import type { Kind } from '../config/types.js';
 import { labelKey } from '../domain/rules.js';
+import { MAX_PAGE_SIZE } from '../api/pagination.js';
+import { inParallel } from '../plan/parallel.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
 import type { ResourceKind } from './kind.js';
@@ -65,16 +72,18 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
     const liveLabels = (live.labels ?? []) as Label[];
     const result: LiveDocumentLabels = new Map();
     const managed = managedLabels(desired, liveLabels);
-    await Promise.all(
-      managed.map(async (label) => {
-        const documents = new Map<string, string>();
-        result.set(labelKey(label.name), documents);
-        if (label.liveName === undefined || !label.inUse) return;
-        for await (const document of api.listDocuments({ labels: [label.liveName] })) {
-          documents.set(document.identifier, document.name);
-        }
-      }),
-    );
+    for (const label of managed) result.set(labelKey(label.name), new Map());
+    const queried = managed.filter((label) => label.liveName !== undefined && label.inUse);
+    const usage = new Map(liveLabels.map((label) => [labelKey(label.name), label.usage_count]));
+    const queryCost = queried.reduce((sum, label) => sum + Math.max(1, Math.ceil((usage.get(labelKey(label.liveName!)) ?? 0) / MAX_PAGE_SIZE)), 0);
+    const listed = queryCost >= 2 ? await readByListing(api, queried, queryCost, result) : undefined;
+    if (listed !== undefined) return Object.assign(result, { missing: unknownDocuments(managed, listed) });
+    await inParallel(queried, async (label) => {
+      const documents = result.get(labelKey(label.name))!;
+      for await (const document of api.listDocuments({ labels: [label.liveName!] })) {
+        documents.set(document.identifier, document.name);
+      }
+    });
     return Object.assign(result, { missing: await missingDocuments(api, managed, result) });
   },
 
@@ -135,6 +144,40 @@ function byDocument(steps: readonly PlanStep[]): Map<string, PlanStep[]> {
   const grouped = new Map<string, PlanStep[]>();
   for (const step of steps) grouped.set(step.ref.document!, [...(grouped.get(step.ref.document!) ?? []), step]);
   return grouped;
+}
+
+/**
+ * Reads the labels of every document through one listing with `include=labels`, if its pages
+ * beyond the first are no more than `queryCost`; returns every document identifier listed, or
+ * undefined (having read one page) when the per-label queries are cheaper.
+ */
+async function readByListing(
+  api: PlatformApi,
+  queried: readonly ManagedLabel[],
+  queryCost: number,
+  result: LiveDocumentLabels,
+): Promise<Set<string> | undefined> {
+  let cheaper = true;
+  const onPage = (page: number, totalPages: number | undefined) => {
+    // Without an announced total the listing's length is unknown: the queries' cost is known.
+    if (page === 1 && (totalPages === undefined || totalPages - 1 > queryCost)) cheaper = false;
+  };
+  const byLiveName = new Map(queried.map((label) => [labelKey(label.liveName!), result.get(labelKey(label.name))!]));
+  const listed = new Set<string>();
+  for await (const document of api.listDocuments({ include: ['labels'], onPage })) {
+    if (!cheaper) {
+      for (const documents of byLiveName.values()) documents.clear();
+      return undefined;
+    }
+    listed.add(document.identifier);
+    for (const name of document.labels ?? []) byLiveName.get(labelKey(name))?.set(document.identifier, document.name);
+  }
+  return listed;
+}
+
+/** The documents links to add name that a full listing did not show. */
+function unknownDocuments(managed: readonly ManagedLabel[], listed: ReadonlySet<string>): Set<string> {
+  return new Set(managed.flatMap((label) => label.documents).filter((document) => !listed.has(document)));
 }
 
 /**

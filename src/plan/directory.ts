@@ -1,12 +1,25 @@
 // Users by e-mail and by id, resolved through SCIM with the fewest requests: config names users
 // by e-mail (ids differ between deployments), the API wants membership ids.
+//
+// Choosing the read. A filter finds one user per request (SCIM here has no `or`); the full
+// listing finds everyone in ⌈org size / 100⌉ requests, and the org size is known only from a
+// listing page's `totalResults`. So: one name is one filter. For more, page 1 of the listing
+// is read first — it is never wasted when the listing wins, and it may already hold some of
+// the names; then the remaining pages are read (side by side, by `startIndex`) if they are no
+// more than the names still unknown, else those names are filtered for. At most one request
+// above the cheaper choice known in hindsight, and only when the filters win.
 import type { PlatformApi } from '../api/platform.js';
 import type { ScimUser } from '../api/types.js';
 import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
+import { MAX_PAGE_SIZE } from '../api/pagination.js';
+import { inParallel } from './parallel.js';
 
-/** Up to this many unresolved names are looked up one filter request each; more, by listing all. */
+/** SCIM groups (plan/groups.ts): up to this many names are filtered for one by one; more, listed. */
 export const FILTER_LOOKUP_MAX = 10;
+
+/** Users asked for per SCIM page (the most the API gives). */
+export const SCIM_PAGE_SIZE = MAX_PAGE_SIZE;
 
 export interface DirectoryUser {
   id: string;
@@ -25,7 +38,7 @@ export class Directory {
   private listedAll = false;
 
   constructor(
-    private readonly api: Pick<PlatformApi, 'listScimUsers'> | undefined,
+    private readonly api: Pick<PlatformApi, 'listScimUsers' | 'scimUsersPage'> | undefined,
     /** The user the API key acts as (whoami), if any: none for an organization key tied to no user. */
     readonly caller: CallerUser | undefined,
     /** Whose key: a personal token acts only as its user; an organization key acts for anyone by `userId`. */
@@ -45,13 +58,7 @@ export class Directory {
   /** Resolves e-mails to ids; throws one error naming every address the instance does not know. */
   async resolveEmails(emails: readonly string[]): Promise<void> {
     const wanted = [...new Set(emails.map(emailKey))].filter((email) => !this.byEmail.has(email));
-    if (wanted.length > 0 && !this.listedAll) {
-      if (wanted.length > FILTER_LOOKUP_MAX) {
-        await this.listAll();
-      } else {
-        for (const email of wanted) await this.lookUp(`userName co ${quote(email)}`);
-      }
-    }
+    await this.find(wanted, (email) => `userName co ${quote(email)}`, (email) => this.byEmail.has(email));
     const unknown = wanted.filter((email) => !this.byEmail.has(email));
     if (unknown.length > 0) {
       throw new StewardError(
@@ -66,12 +73,7 @@ export class Directory {
   /** Finds the e-mails of ids (for display and export); ids the instance does not know stay unresolved. */
   async resolveIds(ids: readonly string[]): Promise<void> {
     const wanted = [...new Set(ids)].filter((id) => !this.byId.has(id));
-    if (wanted.length === 0 || this.listedAll) return;
-    if (wanted.length > FILTER_LOOKUP_MAX) {
-      await this.listAll();
-      return;
-    }
-    for (const id of wanted) await this.lookUp(`id eq ${quote(id)}`);
+    await this.find(wanted, (id) => `id eq ${quote(id)}`, (id) => this.byId.has(id));
   }
 
   /** Resolves ids and throws one error naming every id that is not a user of the instance. */
@@ -110,10 +112,37 @@ export class Directory {
     for await (const user of this.api.listScimUsers({ filter })) this.rememberScim(user);
   }
 
-  private async listAll(): Promise<void> {
-    if (!this.api) return;
-    for await (const user of this.api.listScimUsers()) this.rememberScim(user);
-    this.listedAll = true;
+  /** Finds `wanted` names by filters or by listing, whichever costs fewer requests (see the top). */
+  private async find(wanted: readonly string[], filterOf: (name: string) => string, known: (name: string) => boolean): Promise<void> {
+    const api = this.api;
+    if (wanted.length === 0 || this.listedAll || api === undefined) return;
+    const filter = (names: readonly string[]) => inParallel(names, (name) => this.lookUp(filterOf(name)));
+    if (wanted.length === 1) return filter(wanted);
+    const first = await api.scimUsersPage(1, SCIM_PAGE_SIZE, 1);
+    const users = first.Resources ?? [];
+    for (const user of users) this.rememberScim(user);
+    const total = Number.isInteger(first.totalResults) ? first.totalResults : undefined;
+    if (users.length === 0 || (total !== undefined && users.length >= total)) {
+      this.listedAll = true;
+      return;
+    }
+    const left = wanted.filter((name) => !known(name));
+    if (left.length === 0) return;
+    // Without a total the listing's length is unknown: filters are the bounded choice.
+    const pageSize = users.length;
+    const rest = total === undefined ? [] : Array.from({ length: Math.ceil((total - pageSize) / pageSize) }, (_, index) => index + 2);
+    if (total === undefined || rest.length > left.length) return filter(left);
+    const seen = new Set(users.map((user) => user.id));
+    await inParallel(rest, async (page) => {
+      const list = await api.scimUsersPage(1 + (page - 1) * pageSize, pageSize, page);
+      for (const user of list.Resources ?? []) {
+        seen.add(user.id);
+        this.rememberScim(user);
+      }
+    });
+    // Users added or removed while paging shift the pages: whoever was missed is looked up by name.
+    if (seen.size >= total) this.listedAll = true;
+    else await filter(wanted.filter((name) => !known(name)));
   }
 
   private rememberScim(user: ScimUser): void {
