@@ -6,7 +6,7 @@
 import type { EntityGroupCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
 import type { PlanStep } from '../plan/types.js';
-import type { ResourceKind } from './kind.js';
+import { creditLimitValues, type ResourceKind } from './kind.js';
 import { limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { protectedInEnvironment } from './protection.js';
 
@@ -77,6 +77,7 @@ export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, Liv
 
   writeRequests: (steps) => Math.ceil(steps.length / CREDIT_LIMIT_BATCH_MAX),
 
+  credits: creditLimitValues,
 };
 
 /** The bulk-PATCH entry that carries out one step. */

@@ -12,7 +12,7 @@ import type { UserGroupCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX, idKey, UUID_PATTERN } from '../domain/rules.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
 import { UserGroups } from '../plan/groups.js';
-import type { ResourceKind } from './kind.js';
+import { creditLimitValues, type ResourceKind } from './kind.js';
 import { limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { protectedInEnvironment } from './protection.js';
 
@@ -111,6 +111,7 @@ export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUse
 
   writeRequests: (steps) => Math.ceil(steps.length / CREDIT_LIMIT_BATCH_MAX),
 
+  credits: creditLimitValues,
 };
 
 /** The bulk-PATCH entry that carries out one step. */
