@@ -1,11 +1,12 @@
 // `steward schema`: prints the JSON Schema of the configuration, the one steward validates with,
-// for editors and other tools. Also where a config file's `$schema` modeline should point so it
+// for editors and other tools (`--plan`: the schema of the plan JSON, for policy engines). Also where a config file's `$schema` modeline should point so it
 // resolves wherever the file lives: a schema beside it (written by `steward init`) or in a
 // project-local install, never a path into one machine's global node_modules.
 import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PLAN_SCHEMA_FILE } from '../plan/planSchema.js';
 import { processIo, type CommandIo } from './context.js';
 
 /** The schema file shipped in the package. */
@@ -47,7 +48,8 @@ export function registerSchema(program: Command, io: () => CommandIo = processIo
   program
     .command('schema')
     .description('print the JSON Schema of the configuration (for editors: npx steward schema > steward.schema.json)')
-    .action(() => {
-      io().stdout(schemaText());
+    .option('--plan', 'print the JSON Schema of the plan instead (plan --json, plan files), for policy engines')
+    .action((options: { plan?: boolean }) => {
+      io().stdout(options.plan ? readFileSync(PLAN_SCHEMA_FILE, 'utf8') : schemaText());
     });
 }

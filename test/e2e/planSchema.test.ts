@@ -2,13 +2,13 @@
 // is versioned with the plan format, names every kind and rule steward has, refuses what a plan
 // never holds, and every plan of these scenarios fits it (test/setup/planSchema.ts checks every
 // other plan the end-to-end suite makes).
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runDrift } from '../../src/cli/drift.js';
 import { KINDS } from '../../src/config/types.js';
-import { planSchema, planSchemaErrors } from '../../src/plan/planSchema.js';
+import { PLAN_SCHEMA_FILE, planSchema, planSchemaErrors } from '../../src/plan/planSchema.js';
+import { buildProgram } from '../../src/cli/program.js';
 import { PLAN_FORMAT_VERSION, type Plan } from '../../src/plan/types.js';
 import { POLICY_RULE_NAMES } from '../../src/policy/types.js';
 import { plansChecked } from '../setup/planSchema.js';
@@ -23,6 +23,12 @@ describe('the plan schema', () => {
     expect(schema.$id).toBe(`urn:steward:schema:plan:${PLAN_FORMAT_VERSION}`);
     expect(schema.$defs.kind!.enum).toEqual([...KINDS]);
     expect(schema.$defs.policyViolation!.properties!.rule!.enum).toEqual([...POLICY_RULE_NAMES]);
+  });
+
+  it('is printed by `steward schema --plan`, as shipped', async () => {
+    const io = captureIo({}, process.cwd());
+    await buildProgram(() => io).parseAsync(['node', 'steward', 'schema', '--plan']);
+    expect(io.result(0).out).toBe(await readFile(PLAN_SCHEMA_FILE, 'utf8'));
   });
 
   it('refuses what no plan holds: an unknown action, a create with a before, an update without its fields', () => {
