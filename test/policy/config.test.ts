@@ -1,0 +1,52 @@
+// `policies:` in the configuration is checked like everything else: a wrong value or a misspelt
+// rule is a diagnostic at its position, before anything is read; every kind that carries credit
+// values declares them, so the creditLimits rule needs no list of kinds.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../../src/config/load.js';
+import { REGISTRY } from '../../src/kinds/registry.js';
+
+async function diagnosticsOf(yaml: string) {
+  const directory = await mkdtemp(join(tmpdir(), 'steward-policies-'));
+  try {
+    await writeFile(join(directory, 'steward.yaml'), `version: 1\nenvironments:\n  production:\n    baseUrl: https://acme.example.com\n    tokenEnv: STEWARD_PRODUCTION_TOKEN\n${yaml}`);
+    return (await validateConfig(directory, { processEnv: {} })).map((diagnostic) => ({ summary: diagnostic.summary, line: diagnostic.location?.line, hint: diagnostic.hint }));
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+describe('policies in the configuration', () => {
+  it('accepts every rule, top level and per environment, with null to switch one off', async () => {
+    expect(
+      await diagnosticsOf(
+        '    policies:\n      maxDestroy: null\n      routines: { requirePaused: true }\npolicies:\n  maxDestroy: 0\n  maxChanges: 100\n  creditLimits: { max: 5000, allowUnlimited: false }\n  routines:\n    recipientDomains: [acme.example, "*.acme.example"]\n    slackRecipientTypes: [channel]\n    requirePaused: false\n',
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses a negative or fractional count, at its line', async () => {
+    expect(await diagnosticsOf('policies:\n  maxDestroy: -1\n')).toEqual([expect.objectContaining({ summary: expect.stringContaining('must be a whole number ≥ 0, or null to switch the rule off'), line: 7 })]);
+    expect(await diagnosticsOf('policies:\n  maxChanges: 2.5\n')).toEqual([expect.objectContaining({ line: 7 })]);
+  });
+
+  it('refuses a misspelt rule, suggesting the right one', async () => {
+    const [diagnostic] = await diagnosticsOf('policies:\n  maxDestroyed: 3\n');
+    expect(diagnostic!.line).toBe(7);
+    expect(`${diagnostic!.summary} ${diagnostic!.hint ?? ''}`).toContain('maxDestroy');
+  });
+
+  it('refuses a Slack recipient type the platform does not have, and a recipient domain that is not a domain', async () => {
+    expect(await diagnosticsOf('policies:\n  routines:\n    slackRecipientTypes: [group]\n')).not.toEqual([]);
+    expect(await diagnosticsOf('policies:\n  routines:\n    recipientDomains: ["@acme.example"]\n')).not.toEqual([]);
+  });
+});
+
+describe('credit values', () => {
+  it('are declared by every kind that writes them', () => {
+    const declaring = [...REGISTRY.values()].filter((kind) => kind.credits !== undefined).map((kind) => kind.kind);
+    expect(declaring).toEqual(['creditControls', 'userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits']);
+  });
+});
