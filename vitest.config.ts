@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -11,5 +13,7 @@ export default defineConfig({
     pool: 'forks',
     // Every plan the end-to-end suite makes is checked against schemas/plan.schema.json.
     setupFiles: ['test/setup/planSchema.ts'],
+    // Recent request times per key (src/api/requestLedger.ts) go to a temporary folder, never the real home.
+    env: { STEWARD_CACHE_DIR: join(tmpdir(), `steward-test-cache-${process.pid}`) },
   },
 });

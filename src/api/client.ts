@@ -8,6 +8,7 @@ import { StewardError } from '../errors.js';
 import { apiErrorFromNetwork, apiErrorFromResponse, ApiError, namesQuota, quotaError, readErrorBody, type RequestContext } from './errors.js';
 import { formatAttempt, formatRetryWait, redactingLog, Redactor } from './log.js';
 import { defaultBurst, pacerKey, sharedPacer, type Pacer, type PacerClock } from './pacing.js';
+import { ledgerFile } from './requestLedger.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type AttemptFailure, type HttpMethod, type RetryDecision, type RetryPolicyOptions } from './retry.js';
 import { Transport, TransportFailure, type RawResponse } from './transport.js';
 import { encodeQuery, resolveInstanceOrigin, type QueryValue } from './url.js';
@@ -40,6 +41,11 @@ export interface ClientOptions {
   baseUrl: string;
   /** Bearer token; never logged, never in errors or thrown objects. */
   token: string;
+  /**
+   * false: this client neither reads nor writes the key's recent requests in the user's cache
+   * (requestLedger.ts; STEWARD_CACHE_DIR=off does the same for every client).
+   */
+  requestLedger?: false;
   /** Pacing budget per API key, default 60. */
   requestsPerMinute?: number;
   /** Requests that may start back to back before pacing spaces them; default rpm/6, 1..10. */
@@ -196,7 +202,10 @@ export class ApiClient {
     if (this.retryPolicy.budgetMs < 0 || this.retryPolicy.maxRetries < 0) {
       throw new StewardError('config.invalid-option', 'retryBudgetMs and maxRetries must not be negative.', 'user');
     }
-    const shared = sharedPacer(pacerKey(this.origin, options.token), { requestsPerMinute, burst }, clock);
+    const key = pacerKey(this.origin, options.token);
+    // Recent requests of this key by other processes count too (requestLedger.ts); not under a virtual clock.
+    const ledger = options.now === undefined && options.requestLedger !== false ? ledgerFile(key) : undefined;
+    const shared = sharedPacer(key, { requestsPerMinute, burst }, clock, ledger);
     this.pacer = shared.pacer;
     this.releasePacer = shared.release;
     this.writeLimit = pLimit(writeConcurrency);

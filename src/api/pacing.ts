@@ -11,6 +11,7 @@
 // linearly, one whole budget per `restoreMs` (4 minutes: from half rate, 2 minutes).
 
 import { createHash } from 'node:crypto';
+import { readLedger, writeLedger } from './requestLedger.js';
 
 /** Time source and timer; tests inject a virtual one. */
 export interface PacerClock {
@@ -50,6 +51,8 @@ export class Pacer {
   private lastRefill: number;
   private inFlight = 0;
   private expiries: number[] = [];
+  /** When this process's requests ended (clock time), within the last window: for the ledger. */
+  private releases: number[] = [];
   private readonly queue: { enqueuedAt: number; grant: (permit: Permit) => void; onWait: ((ms: number) => void) | undefined }[] = [];
   private timerArmed = false;
 
@@ -70,6 +73,32 @@ export class Pacer {
     this.configuredRate = Math.min(this.configuredRate, requestsPerMinute);
     this.burst = Math.min(this.burst, Math.max(1, Math.floor(burst)));
     this.tokens = Math.min(this.tokens, this.burst);
+  }
+
+  /**
+   * Counts requests another process of this key sent `agesMs` ago (requestLedger.ts): they hold
+   * the window until one window after they ended, and the bucket is replayed over them.
+   */
+  seed(agesMs: readonly number[]): void {
+    const now = this.clock.now();
+    const ages = agesMs.filter((age) => age >= 0 && age < this.windowMs).sort((a, b) => b - a);
+    let tokens = this.burst;
+    let previous = ages[0] ?? 0;
+    for (const age of ages) {
+      tokens = Math.max(0, Math.min(this.burst, tokens + ((previous - age) * this.configuredRate) / this.windowMs) - 1);
+      previous = age;
+      this.expiries.push(now - age + this.windowMs);
+    }
+    this.tokens = Math.min(this.tokens, Math.min(this.burst, tokens + (previous * this.configuredRate) / this.windowMs));
+    this.lastRefill = now;
+    this.pump();
+  }
+
+  /** How long ago (ms) each request of this pacer ended, within the last window. */
+  recentAges(): number[] {
+    const now = this.clock.now();
+    this.releases = this.releases.filter((at) => at > now - this.windowMs);
+    return this.releases.map((at) => now - at);
   }
 
   /** The rate in effect now (requests per minute), below the configured one after a 429. */
@@ -179,7 +208,10 @@ export class Pacer {
           if (released) return;
           released = true;
           this.inFlight -= 1;
-          this.expiries.push(this.clock.now() + this.windowMs);
+          const at = this.clock.now();
+          this.expiries.push(at + this.windowMs);
+          this.releases.push(at);
+          if (this.releases.length > 2 * this.configuredRate) this.releases = this.releases.filter((time) => time > at - this.windowMs);
           this.pump();
         },
       });
@@ -190,6 +222,8 @@ export class Pacer {
 interface RegistryEntry {
   pacer: Pacer;
   users: number;
+  /** Writes this process's recent requests to the key's ledger file. */
+  save: (() => void) | undefined;
 }
 
 const registry = new Map<string, RegistryEntry>();
@@ -201,12 +235,27 @@ export function pacerKey(origin: string, token: string): string {
 
 /**
  * Returns the pacer shared by every client of this key (creating it on first use) and a
- * function to give it back; the pacer is dropped when its last client is closed.
+ * function to give it back; the pacer is dropped when its last client is closed. With a
+ * `ledger` file (requestLedger.ts), a new pacer counts the key's requests other processes made
+ * within the window, and this process's are written there when the last client is closed (or
+ * the process exits first).
  */
-export function sharedPacer(key: string, options: PacerOptions, clock: PacerClock): { pacer: Pacer; release: () => void } {
+export function sharedPacer(key: string, options: PacerOptions, clock: PacerClock, ledger?: string): { pacer: Pacer; release: () => void } {
   let entry = registry.get(key);
   if (entry === undefined) {
-    entry = { pacer: new Pacer(options, clock), users: 0 };
+    const pacer = new Pacer(options, clock);
+    const windowMs = options.windowMs ?? MINUTE;
+    let save: (() => void) | undefined;
+    if (ledger !== undefined) {
+      const wall = Date.now();
+      pacer.seed(readLedger(ledger, wall, windowMs).map((time) => wall - time));
+      save = () => {
+        const now = Date.now();
+        writeLedger(ledger, pacer.recentAges().map((age) => now - age), now, windowMs);
+      };
+      process.once('exit', save);
+    }
+    entry = { pacer, users: 0, save };
     registry.set(key, entry);
   } else {
     entry.pacer.tighten(options.requestsPerMinute, options.burst);
@@ -220,7 +269,13 @@ export function sharedPacer(key: string, options: PacerOptions, clock: PacerCloc
       if (released) return;
       released = true;
       held.users -= 1;
-      if (held.users === 0 && registry.get(key) === held) registry.delete(key);
+      if (held.users === 0 && registry.get(key) === held) {
+        registry.delete(key);
+        if (held.save !== undefined) {
+          process.removeListener('exit', held.save);
+          held.save();
+        }
+      }
     },
   };
 }
