@@ -1,0 +1,61 @@
+// Users named by e-mail are resolved with the fewest requests: one filter per name when the
+// names are fewer than the listing's remaining pages, else the listing (page 1 tells the org size).
+
+import { describe, expect, it } from 'vitest';
+import type { ScimList, ScimUser } from '../../src/api/types.js';
+import { Directory } from '../../src/plan/directory.js';
+
+/** A fake SCIM users endpoint over `size` users, counting the requests of each kind. */
+function org(size: number) {
+  const users: ScimUser[] = Array.from({ length: size }, (_, i) => ({ id: `u${i}`, userName: `user${i}@acme.example` }) as ScimUser);
+  const calls = { filters: 0, pages: 0 };
+  const api = {
+    async *listScimUsers(options: { filter?: string } = {}) {
+      calls.filters += 1;
+      const wanted = /"(.*)"/.exec(options.filter ?? '')?.[1];
+      yield* users.filter((user) => user.userName.includes(wanted ?? '') || user.id === wanted);
+    },
+    async scimUsersPage(startIndex: number, count: number): Promise<ScimList<ScimUser>> {
+      calls.pages += 1;
+      return { schemas: [], Resources: users.slice(startIndex - 1, startIndex - 1 + count), totalResults: size, startIndex };
+    },
+  };
+  return { directory: new Directory(api, undefined, 'organization'), calls };
+}
+
+const emails = (indexes: number[]) => indexes.map((i) => `user${i}@acme.example`);
+
+describe('resolving e-mails', () => {
+  it('filters for one name', async () => {
+    const { directory, calls } = org(24_000);
+    await directory.resolveEmails(emails([12_345]));
+    expect(calls).toEqual({ filters: 1, pages: 0 });
+    expect(directory.idOf('user12345@acme.example')).toBe('u12345');
+  });
+
+  it('filters for 50 names in a 24,000-user org after the one page that tells its size', async () => {
+    const { directory, calls } = org(24_000);
+    await directory.resolveEmails(emails(Array.from({ length: 50 }, (_, i) => 1_000 + i * 100)));
+    expect(calls).toEqual({ filters: 50, pages: 1 });
+  });
+
+  it('lists a 6,000-user org for 5,000 names: 60 pages', async () => {
+    const { directory, calls } = org(6_000);
+    await directory.resolveEmails(emails(Array.from({ length: 5_000 }, (_, i) => i)));
+    expect(calls).toEqual({ filters: 0, pages: 60 });
+    expect(directory.idOf('user4999@acme.example')).toBe('u4999');
+  });
+
+  it('needs nothing more when page 1 holds every name', async () => {
+    const { directory, calls } = org(500);
+    await directory.resolveEmails(emails([3, 40, 99]));
+    expect(calls).toEqual({ filters: 0, pages: 1 });
+  });
+
+  it('names every unknown address after listing', async () => {
+    const { directory } = org(300);
+    await expect(directory.resolveEmails([...emails([1, 2, 250]), 'nobody@acme.example', 'ghost@acme.example'])).rejects.toThrow(
+      'these e-mail addresses are not a user of the instance: nobody@acme.example, ghost@acme.example',
+    );
+  });
+});
