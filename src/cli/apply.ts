@@ -138,6 +138,8 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connecti
   refuseUnfounded(checked.runnable, derived);
   // Judged again here, on the steps about to run: the config's policies may be newer than the plan.
   const overridden = enforcePolicies(evaluatePolicies(checked.runnable, loaded), connection.session.overrides);
+  // Nobody saw this plan's violations yet in this run: they are shown before anything is written.
+  if (!options.json && overridden.length > 0) io.stdout(renderViolations(overridden, color, `${overrideLine(overridden)} Applying anyway:`).join('\n'));
   if (options.dryRun) {
     io.stdout(options.json ? dryRunJson(checked, client.stats().requests) : renderDryRun(checked, client.stats().requests, { color }));
     return 0;
@@ -168,6 +170,8 @@ async function applyFresh(loaded: LoadedConfig, connection: Connection, options:
   if (!options.json) io.stdout(renderPlan(plan, { color, showAll: options.showAll === true }));
   if (plan.steps.length === 0) return 0;
   const overridden = enforcePolicies(plan.policyViolations ?? [], connection.session.overrides);
+  // The violations are listed above the plan; the approver is told they are overridden before approving.
+  if (!options.json && overridden.length > 0) io.stdout(`${overrideLine(overridden)} Applying anyway.\n`);
   if (options.dryRun) {
     const checked = { runnable: plan.steps, alreadyApplied: [], stale: [] };
     io.stdout(options.json ? dryRunJson(checked, client.stats().requests) : renderDryRun(checked, client.stats().requests, { color }));

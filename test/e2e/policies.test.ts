@@ -172,7 +172,9 @@ describe('apply --override-policy', () => {
     await writePolicies(steward.directory, 'policies:\n  maxDestroy: 0\n');
     const result = await steward.apply(undefined, { overridePolicy: ['maxDestroy'] });
     expect(result.code).toBe(0);
-    expect(result.out).toContain('Policy overridden with --override-policy: maxDestroy (1 violation).');
+    // Before the writes (under the plan and its violations), and again under the report.
+    expect(result.out).toContain('Policy overridden with --override-policy: maxDestroy (1 violation). Applying anyway.\n');
+    expect(result.out.trimEnd().endsWith('Policy overridden with --override-policy: maxDestroy (1 violation).')).toBe(true);
   });
 
   it('overrides only the rules it names: another broken rule still refuses, with zero writes', async () => {
@@ -205,6 +207,8 @@ describe('apply --override-policy', () => {
 
     const applied = await steward.apply('plan.json', { overridePolicy: ['maxDestroy'] });
     expect(applied.code).toBe(0);
+    // The violation is shown before the writes, then the report names the override.
+    expect(applied.out.indexOf('Policy overridden with --override-policy: maxDestroy (1 violation). Applying anyway:\n  ✗ maxDestroy: the plan deletes or replaces 8 objects')).toBe(0);
     expect(applied.out).toContain('Policy overridden with --override-policy: maxDestroy (1 violation).');
     expect((await steward.plan()).code).toBe(0);
   });
