@@ -159,7 +159,7 @@ export class Transport {
       let code = findCode(error);
       if (timeout.aborted) code = 'ETIMEDOUT';
       else if (this.closing.signal.aborted) code = 'ECLOSED';
-      else if (headersArrived) code = 'EBODYCUT';
+      else if (headersArrived || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') code = 'EBODYCUT';
       const detail =
         code === 'ETIMEDOUT'
           ? `no complete response within ${formatDuration(capMs)}`
