@@ -1,4 +1,5 @@
 // The `steward` command line: one file per command in this folder, registered in program.ts.
-import { buildProgram } from './program.js';
+// Only the command being run is imported (launch.ts).
+import { programFor } from './launch.js';
 
-await buildProgram().parseAsync(process.argv);
+await (await programFor(process.argv)).parseAsync(process.argv);

@@ -1,0 +1,37 @@
+// What every build of the program shares: its description and version, and usage errors as
+// JSON under --json. Kept apart from program.ts (which imports every command) so that the
+// launcher can build a program holding only the command being run.
+import { Command } from 'commander';
+import { STEWARD_VERSION, type CommandIo } from './context.js';
+import { inertJson } from '../render/inert.js';
+
+/** The program before any command is registered. */
+export function newProgram(): Command {
+  return new Command('steward')
+    .description(
+      'Declarative configuration for an analytics platform: AI credit controls, per-user ' +
+        'credit limits, AI routines and labels, kept in git and applied through the REST API.',
+    )
+    .version(STEWARD_VERSION)
+    .showHelpAfterError();
+}
+
+/**
+ * A usage error (unknown option, missing --against) under --json is a JSON error too: stdout
+ * carries exactly one JSON document whatever went wrong; the text still goes to stderr.
+ */
+export function withJsonUsageErrors(program: Command, io: () => CommandIo): Command {
+  for (const command of [program, ...program.commands]) {
+    command.configureOutput({
+      outputError: (text, write) => {
+        write(text);
+        // rawArgs: what parse() was given (commander keeps it; its typings do not declare it).
+        if ((program as unknown as { rawArgs: string[] }).rawArgs.includes('--json')) {
+          const envelope = { error: { code: 'cli.usage', fault: 'user', message: text.replace(/^error: /, '').trim() } };
+          io().stdout(`${inertJson(JSON.stringify(envelope, null, 2))}\n`);
+        }
+      },
+    });
+  }
+  return program;
+}
