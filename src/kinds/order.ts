@@ -9,8 +9,9 @@
 //
 // Resulting sequence: L0 changes, L1 changes, L2 changes and L2 deletes, L1 deletes, L0 deletes.
 // documentLabels' links and unlinks are adjacent, so the applier sends one PATCH per document.
-// A group limit's "delete" destroys nothing (it resets the group to the default limit and nothing
-// depends on it): it runs with its kind's changes, so one bulk PATCH carries sets and resets.
+// A user or group limit's "delete" destroys nothing (it resets the user or group to the default
+// limit and nothing depends on it): it runs with its kind's changes, so one bulk PATCH carries
+// sets and resets.
 import type { Kind } from '../config/types.js';
 import type { PlanStep } from '../plan/types.js';
 
@@ -27,7 +28,7 @@ export const LEVELS: Readonly<Record<Kind, number>> = {
 const KIND_ORDER: readonly Kind[] = ['creditControls', 'labels', 'userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits', 'routines', 'documentLabels'];
 
 /** Kinds whose deletes are resets to a default that nothing depends on: they run with the changes. */
-export const RESETS_WITH_CHANGES: ReadonlySet<Kind> = new Set(['userGroupCreditLimits', 'entityGroupCreditLimits']);
+export const RESETS_WITH_CHANGES: ReadonlySet<Kind> = new Set(['userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits']);
 
 /** Sorts steps into the order they must run; stable and deterministic for equal inputs. */
 export function orderSteps(steps: readonly PlanStep[]): PlanStep[] {

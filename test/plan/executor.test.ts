@@ -16,13 +16,13 @@ describe('order', () => {
       'create labels',
       'create userCreditLimits',
       'update userCreditLimits',
+      'delete userCreditLimits',
       'create routines',
       'replace routines',
       'update routines',
       'create documentLabels',
       'delete documentLabels',
       'delete labels',
-      'delete userCreditLimits',
       'delete routines',
     ]);
   });
@@ -85,13 +85,12 @@ describe('running steps', () => {
     expect(failed).toEqual({ status: 'failed', error: 'patchDocumentLabels: 409 Conflict' });
   });
 
-  it('sends one bulk PATCH per batch of user limits and one PATCH per document', async () => {
+  it('sends one bulk PATCH per batch of user limits, sets and resets together, and one PATCH per document', async () => {
     const { plan, live } = everyActionPlan();
     const { api, calls } = fakeApi(new Set());
     await runSteps(plan.steps, { api, live });
     expect(calls.filter((call) => call.startsWith('patchUserCreditLimits'))).toEqual([
-      'patchUserCreditLimits {"users":[{"userId":"u-ada","creditLimit":300},{"userId":"u-grace","creditLimit":null}]}',
-      'patchUserCreditLimits {"users":[{"userId":"u-ken","useDefaultLimit":true}]}',
+      'patchUserCreditLimits {"users":[{"userId":"u-ada","creditLimit":300},{"userId":"u-grace","creditLimit":null},{"userId":"u-ken","useDefaultLimit":true}]}',
     ]);
     expect(calls.filter((call) => call.startsWith('patchDocumentLabels'))).toEqual(['patchDocumentLabels "d1"', 'patchDocumentLabels "d9"']);
   });
@@ -188,15 +187,16 @@ describe('a write whose answer is in doubt is judged by reading back', () => {
 
   it('sends no write after a 401 and reports every remaining step as not attempted', async () => {
     const { plan, live } = everyActionPlan();
-    const { api, calls } = scriptedApi('patchUserCreditLimits', [refused('updating 2 user credit limits', 401)]);
+    const { api, calls } = scriptedApi('patchUserCreditLimits', [refused('updating 3 user credit limits', 401)]);
     const results = await runSteps(plan.steps, { api, live, reread: async () => undefined });
     const writesAfter = calls.slice(calls.findIndex((call) => call.startsWith('patchUserCreditLimits')) + 1);
     expect(writesAfter).toEqual([]);
     const statuses = results.map(({ outcome }) => outcome.status);
     expect(statuses.slice(0, 3)).toEqual(['done', 'done', 'done']);
-    expect(statuses.filter((status) => status === 'failed')).toHaveLength(2);
+    // The one bulk PATCH carried the user limits' sets and reset: its three steps failed.
+    expect(statuses.filter((status) => status === 'failed')).toHaveLength(3);
     expect(results.filter(({ outcome }) => outcome.status === 'skipped').map(({ outcome }) => (outcome as { reason: string }).reason)).toEqual(
-      Array(plan.steps.length - 5).fill('not attempted: the server refused a write with 401 Unauthorized'),
+      Array(plan.steps.length - 6).fill('not attempted: the server refused a write with 401 Unauthorized'),
     );
   });
 
