@@ -60,21 +60,51 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   });
   requireRoutineOwners(request.loaded, whoami, readKinds.map((kind) => kind.kind));
   const directory = new Directory(whoami.keyScope === 'organization' ? request.api : undefined, keyUser(whoami), whoami.keyScope);
+  // Kinds that name no user and no group are read while users and groups are being resolved.
+  const early = independentKinds(readKinds, config);
+  const desired: DesiredState = {};
+  for (const kind of early) desired[kind.kind] = kind.desired({ config, environment, directory });
+  const earlyLive = readLive(early, { api: request.api, directory }, desired);
+  earlyLive.catch(() => undefined); // awaited below; a resolution error may come first
   // Errors about declared users point at the config (file:line:col); see locateDeclared.
   const located = (error: unknown) => {
     throw locateDeclared(error, request.loaded, directory);
   };
-  await directory.resolveEmails(emails).catch(located);
-  if (whoami.keyScope === 'organization') await directory.requireIds(readKinds.flatMap((kind) => kind.userIds?.(config) ?? [])).catch(located);
-  if (readKinds.some((kind) => kind.kind === 'userCreditLimits')) requireDistinctUsers(request.loaded, directory);
-  // Group display names become this deployment's user group ids (SCIM), each unknown one at its position.
-  const withGroups = readKinds.some((kind) => kind.kind === 'userGroupCreditLimits')
-    ? await resolveUserGroups(request.api, { config, locate: request.loaded.locate }, whoami.keyScope)
-    : config;
-  const desired: DesiredState = {};
-  for (const kind of readKinds) desired[kind.kind] = kind.desired({ config: withGroups, environment, directory });
-  const live = await readLive(readKinds, { api: request.api, directory }, desired);
-  return { kinds, desired, live, directory };
+  let withGroups: typeof config;
+  try {
+    await directory.resolveEmails(emails).catch(located);
+    if (whoami.keyScope === 'organization') await directory.requireIds(readKinds.flatMap((kind) => kind.userIds?.(config) ?? [])).catch(located);
+    if (readKinds.some((kind) => kind.kind === 'userCreditLimits')) requireDistinctUsers(request.loaded, directory);
+    // Group display names become this deployment's user group ids (SCIM), each unknown one at its position.
+    withGroups = readKinds.some((kind) => kind.kind === 'userGroupCreditLimits')
+      ? await resolveUserGroups(request.api, { config, locate: request.loaded.locate }, whoami.keyScope)
+      : config;
+  } catch (error) {
+    await Promise.allSettled([earlyLive]); // no read left running behind the error
+    throw error;
+  }
+  const rest = readKinds.filter((kind) => !early.includes(kind));
+  for (const kind of rest) desired[kind.kind] = kind.desired({ config: withGroups, environment, directory });
+  // A kind that reads after an early one waits for the early reads (none does today).
+  const needsEarly = rest.some((kind) => kind.readAfter.some((dependency) => early.some((other) => other.kind === dependency)));
+  const known = needsEarly ? await earlyLive : {};
+  const [readEarly, readRest] = await Promise.all([earlyLive, readLive(rest, { api: request.api, directory }, desired, known)]);
+  return { kinds, desired, live: { ...readEarly, ...readRest }, directory };
+}
+
+/**
+ * The kinds whose desired state and reads need no user or group resolved: they name no e-mail
+ * and no user id, are not user group limits (named by group), and read after such kinds only.
+ */
+function independentKinds(kinds: readonly ResourceKind[], config: LoadedConfig['config']): ResourceKind[] {
+  let independent = kinds.filter(
+    (kind) => kind.kind !== 'userGroupCreditLimits' && kind.emails(config).length === 0 && (kind.userIds?.(config) ?? []).length === 0,
+  );
+  for (;;) {
+    const kept = independent.filter((kind) => kind.readAfter.every((dependency) => independent.some((other) => other.kind === dependency)));
+    if (kept.length === independent.length) return kept;
+    independent = kept;
+  }
 }
 
 /** Reads what the config manages and returns the plan that would make live match it. */
@@ -112,8 +142,10 @@ export async function readLive(
   kinds: readonly ResourceKind[],
   context: { api: PlatformApi; directory: Directory },
   desired: DesiredState,
+  /** Live state already read, which `kinds` may read after. */
+  known: LiveState = {},
 ): Promise<LiveState> {
-  const live: LiveState = {};
+  const live: LiveState = { ...known };
   const pending = new Map(kinds.map((kind) => [kind.kind, kind]));
   while (pending.size > 0) {
     const ready = [...pending.values()].filter((kind) => kind.readAfter.every((dependency) => !pending.has(dependency)));
