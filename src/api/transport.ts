@@ -2,7 +2,8 @@
 // `fetch` with an undici `Agent` as dispatcher: the agent gives keep-alive and timeouts, and
 // the global `fetch` is what test interceptors (nock) hook, so tests exercise this exact path.
 
-import { Agent } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent } from 'undici';
 import type { NetworkFailure } from './errors.js';
 import type { Redactor } from './log.js';
 
@@ -112,7 +113,9 @@ export class Transport {
     private readonly options: TransportOptions,
     private readonly redactor: Redactor,
   ) {
-    this.agent = new Agent({
+    // undici is loaded with the first transport, not at start-up: `validate` never connects.
+    const { Agent: UndiciAgent } = createRequire(import.meta.url)('undici') as typeof import('undici');
+    this.agent = new UndiciAgent({
       keepAliveTimeout: 10_000,
       keepAliveMaxTimeout: 60_000,
       connectTimeout: options.timeoutMs,

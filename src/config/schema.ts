@@ -1,8 +1,10 @@
 // Structural validation against schemas/steward.schema.json (the file editors use too): compiles
 // it with ajv (draft 2020-12) and turns ajv's errors into one finding per problem, with the path
 // of the offending value, a readable message and a "did you mean" hint for misspelt keys.
-import { Ajv2020, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { formatPath, pathKey, pointerToPath, type PositionTarget } from './positions.js';
 import { isSecretKey } from './secrets.js';
@@ -38,13 +40,55 @@ export function findingMessage(finding: SchemaFinding): string {
   return `${finding.subject} ${finding.expectation}${finding.found === undefined ? '' : `, found ${finding.found}`}`;
 }
 
+let schemaText: string | undefined;
 let schemaCache: AnySchemaObject | undefined;
 const validators = new Map<'written' | 'resolved', ValidateFunction>();
 
 /** The parsed JSON Schema of one configuration file. */
 export function configSchema(): AnySchemaObject {
-  schemaCache ??= JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as AnySchemaObject;
+  schemaText ??= readFileSync(SCHEMA_FILE, 'utf8');
+  schemaCache ??= JSON.parse(schemaText) as AnySchemaObject;
   return schemaCache;
+}
+
+/** The validators precompiled at build time (scripts/precompile-schema.mjs), beside this file in dist/. */
+const PRECOMPILED_FILE = fileURLToPath(new URL('./schemaValidators.cjs', import.meta.url));
+
+const AJV_OPTIONS = { allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true, discriminator: true } as const;
+
+function newAjv(source: boolean): Ajv2020 {
+  // Loaded only when a validator is compiled: importing ajv is most of the cost of starting.
+  const { Ajv2020: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const ajv = new Ajv({ ...AJV_OPTIONS, ...(source ? { code: { source: true } } : {}) });
+  ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
+  return ajv;
+}
+
+/** The sha256 of the schema file: the precompiled validators are used only for this exact schema. */
+function schemaDigest(): string {
+  configSchema();
+  return createHash('sha256').update(schemaText!).digest('hex');
+}
+
+/**
+ * The standalone code (CommonJS) of both validators, for the build step; it records the
+ * schema's digest, so a module built from another schema is never used.
+ */
+export function standaloneValidators(): string {
+  const ajv = newAjv(true);
+  ajv.addSchema(configSchema(), 'written');
+  ajv.addSchema(withoutReferences(configSchema()), 'resolved');
+  const { default: standalone } = createRequire(import.meta.url)('ajv/dist/standalone/index.js') as { default: (ajv: Ajv2020, refs: Record<string, string>) => string };
+  return `${standalone(ajv, { written: 'written', resolved: 'resolved' })}\nexports.schemaDigest = ${JSON.stringify(schemaDigest())};\n`;
+}
+
+function precompiled(variant: 'written' | 'resolved'): ValidateFunction | undefined {
+  try {
+    const module = createRequire(import.meta.url)(PRECOMPILED_FILE) as Record<string, ValidateFunction> & { schemaDigest?: string };
+    return module.schemaDigest === schemaDigest() ? module[variant] : undefined;
+  } catch {
+    return undefined; // not built (tests run the sources): compiled below
+  }
 }
 
 /**
@@ -54,10 +98,8 @@ export function configSchema(): AnySchemaObject {
 function validator(variant: 'written' | 'resolved'): ValidateFunction {
   let validate = validators.get(variant);
   if (validate === undefined) {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true, discriminator: true });
-    ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
     const schema = variant === 'written' ? configSchema() : withoutReferences(configSchema());
-    validate = ajv.compile(schema);
+    validate = precompiled(variant) ?? newAjv(false).compile(schema);
     validators.set(variant, validate);
   }
   return validate;
