@@ -16,7 +16,8 @@
 // Validators are compiled on first use only, each on its own: commands that never talk to the
 // server (`steward validate`) pay nothing.
 
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
 import type {
   ApiKeyRecord,
   CreditControls,
@@ -319,7 +320,9 @@ function validatorOf(name: ShapeName): ValidateFunction {
     // useDefaults fills an absent nullable field with null and an absent SCIM list with [].
     // validateSchema off: checking these schemas against the meta-schema doubles the compile
     // time on every run; strict mode still refuses an unknown keyword, and the tests compile all.
-    ajv ??= new Ajv2020({
+    // ajv is loaded with the first response checked, not at start-up (`validate` reads none).
+    const { Ajv2020: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    ajv ??= new Ajv({
       allErrors: false,
       strict: true,
       strictRequired: false,
