@@ -45,7 +45,7 @@ describe('steward validate', () => {
   it('exits 0 and says so for a valid configuration', async () => {
     const { io, out } = capture();
     expect(await runValidate('examples/gitops', {}, io)).toBe(0);
-    expect(out).toEqual({ stdout: 'The configuration at examples/gitops is valid (4 files; environments production, playground).\n', stderr: '' });
+    expect(out).toEqual({ stdout: 'The configuration at examples/gitops is valid (5 files; environments production, playground).\n', stderr: '' });
   });
 
   it('exits 1 and prints every finding with its source line', async () => {
