@@ -6,11 +6,13 @@ import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PLAN_SCHEMA_FILE } from '../plan/planSchema.js';
 import { processIo, type CommandIo } from './context.js';
 
 /** The schema file shipped in the package. */
 export const SCHEMA_FILE = fileURLToPath(new URL('../../schemas/steward.schema.json', import.meta.url));
+
+/** The plan's schema file shipped in the package (read here without src/plan/planSchema.ts, which loads ajv). */
+export const PLAN_SCHEMA_FILE = fileURLToPath(new URL('../../schemas/plan.schema.json', import.meta.url));
 
 /** The name `steward init` gives the copy of the schema beside a config. */
 export const SCHEMA_COPY = 'steward.schema.json';

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runDrift } from '../../src/cli/drift.js';
 import { KINDS } from '../../src/config/types.js';
 import { PLAN_SCHEMA_FILE, planSchema, planSchemaErrors } from '../../src/plan/planSchema.js';
+import { PLAN_SCHEMA_FILE as SHIPPED_PLAN_SCHEMA } from '../../src/cli/schema.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { PLAN_FORMAT_VERSION, type Plan } from '../../src/plan/types.js';
 import { POLICY_RULE_NAMES } from '../../src/policy/types.js';
@@ -28,6 +29,7 @@ describe('the plan schema', () => {
   it('is printed by `steward schema --plan`, as shipped', async () => {
     const io = captureIo({}, process.cwd());
     await buildProgram(() => io).parseAsync(['node', 'steward', 'schema', '--plan']);
+    expect(SHIPPED_PLAN_SCHEMA).toBe(PLAN_SCHEMA_FILE);
     expect(io.result(0).out).toBe(await readFile(PLAN_SCHEMA_FILE, 'utf8'));
   });
 
