@@ -45,13 +45,13 @@ describe.each(PROFILES)('a server that refuses the credentials mid-apply (%s pro
     expect(steward.emulator.stats().writes).toBe(4);
     const refused = status === 401 ? '401 Unauthorized' : '403 Forbidden';
     const lines = result.out.split('\n');
-    // The refused write was the batch of three user credit limits: those three steps failed.
+    // The refused write was the one batch of five user credit limits (three sets, two resets): those five steps failed.
     const failed = lines.filter((line) => line.includes('FAILED'));
-    expect(failed).toHaveLength(3);
-    for (const line of failed) expect(line).toMatch(new RegExp(`FAILED . user credit limit .*: updating 3 user credit limits: ${status} `));
+    expect(failed).toHaveLength(5);
+    for (const line of failed) expect(line).toMatch(new RegExp(`FAILED . user credit limit .*: updating 5 user credit limits: ${status} `));
     const notStarted = result.out.split(`Not attempted: the server refused a write with ${refused} (`)[1]?.split('\n\n')[0]?.split('\n').slice(1) ?? [];
     expect(notStarted.length).toBeGreaterThan(5);
-    expect(result.out).toContain(`Apply: 4 done, 0 already applied, 3 failed, 0 skipped, ${notStarted.length} not started.`);
+    expect(result.out).toContain(`Apply: 4 done, 0 already applied, 5 failed, 0 skipped, ${notStarted.length} not started.`);
     expect(result.out).toContain(`Stopped: the server refused a write with ${refused}, and every further write would be refused too; ${notStarted.length} steps were not started.`);
 
     // With the credentials good again, a re-run finishes the rest.
