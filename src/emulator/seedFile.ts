@@ -37,7 +37,7 @@ export function readSeedFile(path: string): unknown {
     );
   }
   try {
-    return path.toLowerCase().endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    return path.toLowerCase().endsWith('.json') ? JSON.parse(text) : parseYaml(text, { logLevel: 'error' });
   } catch (error) {
     throw new StewardError('emulator.seed.unreadable', `seed file ${path} is not valid YAML or JSON: ${(error as Error).message}`, 'user');
   }
