@@ -27,9 +27,9 @@ describe('human plan', () => {
       "steward plan for environment production (https://acme.example.com)
 
       5 destructive changes:
+        -   user credit limit ken@acme.example: 100 → default (reset to the default limit)
         -   label "obsolete" off document d9 "Scratchpad" (the label is being deleted)
         -   label "obsolete" (pruned: not in the config)
-        -   user credit limit ken@acme.example: 100 → default (reset to the default limit)
         -   routine "Old experiment" (pruned: not in the config)
         -/+ routine "Pipeline check" (topicName cannot change in place)
 
@@ -47,6 +47,8 @@ describe('human plan', () => {
       +   user credit limit ada@acme.example: 300
 
       ~   user credit limit grace@acme.example: 500 → unlimited
+
+      -   user credit limit ken@acme.example: 100 → default (reset to the default limit)
 
       +   routine "Monthly recap"
             prompt: "Summarise revenue."
@@ -69,8 +71,6 @@ describe('human plan', () => {
       -   label "obsolete" off document d9 "Scratchpad" (the label is being deleted)
 
       -   label "obsolete" (pruned: not in the config)
-
-      -   user credit limit ken@acme.example: 100 → default (reset to the default limit)
 
       -   routine "Old experiment" (pruned: not in the config)
 
@@ -117,9 +117,9 @@ describe('markdown plan', () => {
 
       #### ⚠️ 5 destructive changes
 
+      - \`-\` user credit limit ken@acme.example: 100 → default — reset to the default limit
       - \`-\` label "obsolete" off document d9 "Scratchpad" — the label is being deleted
       - \`-\` label "obsolete" — pruned: not in the config
-      - \`-\` user credit limit ken@acme.example: 100 → default — reset to the default limit
       - \`-\` routine "Old experiment" — pruned: not in the config
       - \`-/+\` routine "Pipeline check" — topicName cannot change in place
 
@@ -164,6 +164,14 @@ describe('markdown plan', () => {
 
       \`\`\`diff
       ! user credit limit grace@acme.example: 500 → unlimited
+      \`\`\`
+
+      </details>
+
+      <details><summary><code>-</code> 1 user credit limit</summary>
+
+      \`\`\`diff
+      - user credit limit ken@acme.example: 100 → default (reset to the default limit)
       \`\`\`
 
       </details>
@@ -222,14 +230,6 @@ describe('markdown plan', () => {
 
       \`\`\`diff
       - label "obsolete" (pruned: not in the config)
-      \`\`\`
-
-      </details>
-
-      <details><summary><code>-</code> 1 user credit limit</summary>
-
-      \`\`\`diff
-      - user credit limit ken@acme.example: 100 → default (reset to the default limit)
       \`\`\`
 
       </details>
