@@ -46,6 +46,8 @@ export interface ClientOptions {
    * (requestLedger.ts; STEWARD_CACHE_DIR=off does the same for every client).
    */
   requestLedger?: false;
+  /** Length of the server's rate window the budget is counted in (ms); one minute for the platform. */
+  rateWindowMs?: number;
   /** Pacing budget per API key, default 60. */
   requestsPerMinute?: number;
   /** Requests that may start back to back before pacing spaces them; default rpm/6, 1..10. */
@@ -205,7 +207,8 @@ export class ApiClient {
     const key = pacerKey(this.origin, options.token);
     // Recent requests of this key by other processes count too (requestLedger.ts); not under a virtual clock.
     const ledger = options.now === undefined && options.requestLedger !== false ? ledgerFile(key) : undefined;
-    const shared = sharedPacer(key, { requestsPerMinute, burst }, clock, ledger);
+    const windowMs = options.rateWindowMs === undefined ? undefined : positive(options.rateWindowMs, 60_000, 'rateWindowMs');
+    const shared = sharedPacer(key, { requestsPerMinute, burst, ...(windowMs === undefined ? {} : { windowMs }) }, clock, ledger);
     this.pacer = shared.pacer;
     this.releasePacer = shared.release;
     this.writeLimit = pLimit(writeConcurrency);
