@@ -40,7 +40,7 @@ beforeAll(async () => {
   const checkout = join(base, 'checkout');
   await mkdir(checkout);
   // A copy, so packing (which compiles into dist/) never touches this working tree.
-  for (const entry of ['bin', 'schemas', 'examples', 'src', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'LICENSE', 'README.md']) {
+  for (const entry of ['bin', 'schemas', 'examples', 'scripts', 'src', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'LICENSE', 'README.md']) {
     await cp(join(REPOSITORY, entry), join(checkout, entry), { recursive: true });
   }
   await symlink(join(REPOSITORY, 'node_modules'), join(checkout, 'node_modules'), 'dir');
