@@ -3,9 +3,11 @@
 // steward made, for plan and for apply; then plan's wall time with 25 ms emulator latency and
 // the limit lifted, against the longest chain of requests that must run one after another.
 //
-// Scenario L (issue 12, without its 200 routines, which need models and topics): an org of 6,000
-// users; 5,000 user limits declared by e-mail, 2,500 of them live (half at the declared value),
-// 500 further live limits pruned; 50 labels; 2,000 documents, 620 labelled, 220 changing labels.
+// Scenario L (issue 12): an org of 6,000 users; 5,000 user limits declared by e-mail, 2,500 of
+// them live (half at the declared value), 500 further live limits pruned; 200 routines over 4
+// owners (named by e-mail, on 5 models named by name, with branches and topics; most unchanged,
+// some updated, a few created, pruned and replaced by a model change); 50 labels; 2,000
+// documents, 620 labelled, 220 changing labels.
 //
 //   node bench/scenarioL.mjs            (after `npm run build`)
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -19,8 +21,137 @@ const TOKEN = 'demo-org-admin-token';
 const PAGE = 100;
 const BATCH = 1000;
 const USERS = 6000, DECLARED = 5000, LIVE_DECLARED = 2500, PRUNED = 500, LABELS = 50, DOCUMENTS = 2000, LABELLED = 620, CHANGING = 220;
+// 200 live routines over 4 owners, unevenly (the first owner's list takes two pages). Per owner:
+// the last 2 live ones are not declared (pruned), every tenth one has a new prompt (updated),
+// `replaced` of its Product routines move to the Support model (replaced), and `created` new ones.
+const ROUTINE_OWNERS = [
+  { email: 'ada@acme.example', live: 110, created: 3, replaced: 0 },
+  { email: 'grace@acme.example', live: 50, created: 0, replaced: 1 },
+  { email: 'margaret@acme.example', live: 25, created: 2, replaced: 1 },
+  { email: 'ken@acme.example', live: 15, created: 0, replaced: 0 },
+];
+const ROUTINES_PRUNED_PER_OWNER = 2;
 
-function scenario() {
+/**
+ * The routines of scenario L, added to `seed` (models, live routines, the routine quota): returns
+ * the config's `routines:` lines and, per route, the fewest requests they need (see below).
+ */
+function routineScenario(seed, profile) {
+  const modelId = (i) => `0f0e0d0c-0000-4000-8000-${String(i + 1).padStart(12, '0')}`;
+  // Sales and Marketing are the demo's (Sales has branch forecast-v2); Sales Forecast contains
+  // "Sales", which a server whose name= filter means "contains" returns too (the client drops it).
+  seed.models.push(
+    { id: modelId(0), name: 'Finance', defaultRole: 'QUERIER', topics: ['ledger', 'budgets'] },
+    { id: modelId(1), name: 'Support', defaultRole: 'QUERIER', topics: ['tickets'] },
+    { id: modelId(2), name: 'Product', defaultRole: 'QUERIER', topics: ['roadmap'], branches: [{ id: modelId(10), name: 'beta' }] },
+    { id: modelId(3), name: 'Sales Forecast', defaultRole: 'QUERIER', topics: ['orders'] },
+  );
+  // Each owner keeps more active routines than the default quota of 50 allows.
+  seed.organization.maxActiveRoutinesPerUser = 150;
+  const modelIds = new Map(seed.models.map((model) => [model.name, model.id]));
+  const branchIds = new Map(seed.models.flatMap((model) => (model.branches ?? []).map((branch) => [`${model.name}/${branch.name}`, branch.id])));
+  const MODELS = ['Sales', 'Marketing', 'Finance', 'Support', 'Product'];
+  const TOPICS = { Sales: ['orders', 'pipeline'], Marketing: ['campaigns'], Finance: ['ledger'], Support: ['tickets'], Product: [] };
+  // Routine j of an owner: its model by j, half the Sales ones on a branch, every Product one
+  // with j % 10 = 4 on branch beta; topics where the model has them; slack or e-mail.
+  const routine = (owner, j) => {
+    const model = MODELS[j % MODELS.length];
+    const branch = model === 'Sales' && j % 10 === 5 ? 'forecast-v2' : model === 'Product' && j % 10 === 4 ? 'beta' : undefined;
+    const topics = TOPICS[model];
+    const topicName = topics.length === 0 ? undefined : topics[Math.floor(j / MODELS.length) % topics.length];
+    const local = owner.email.split('@')[0];
+    return {
+      name: `${local} routine ${String(j).padStart(3, '0')}`,
+      prompt: `Summarise ${topicName ?? model} for report ${j}.`,
+      schedule: `0 ${6 + (j % 12)} ? * MON-FRI *`,
+      timezone: j % 2 === 0 ? 'UTC' : 'Europe/Berlin',
+      model,
+      branch,
+      topicName,
+      destination: j % 3 === 0 ? { type: 'slack', recipientId: `C0R${String(j).padStart(6, '0')}`, slackRecipientType: 'channel' } : { type: 'email', recipientEmails: [owner.email] },
+    };
+  };
+  const declared = [];
+  const changes = { updated: 0, created: 0, replaced: 0, pruned: 0 };
+  seed.routines = [];
+  ROUTINE_OWNERS.forEach((owner, k) => {
+    let replacing = owner.replaced;
+    for (let j = 0; j < owner.live + owner.created; j += 1) {
+      const wanted = routine(owner, j);
+      if (j < owner.live) {
+        const { model, branch, ...live } = wanted;
+        seed.routines.push({
+          ...live,
+          owner: owner.email,
+          modelId: modelIds.get(model),
+          branchId: branch === undefined ? null : branchIds.get(`${model}/${branch}`),
+          destination: wanted.destination.type === 'email' ? { ...wanted.destination, userGroupIds: [] } : wanted.destination,
+          createdAt: new Date(Date.UTC(2025, 0, 1) + (k * 1000 + j) * 3_600_000).toISOString(),
+        });
+      }
+      if (j >= owner.live - ROUTINES_PRUNED_PER_OWNER && j < owner.live) {
+        changes.pruned += 1;
+        continue;
+      }
+      if (j >= owner.live) {
+        changes.created += 1;
+      } else if (wanted.model === 'Product' && wanted.branch === undefined && replacing > 0) {
+        // A model change cannot be made in place: the routine is replaced (create, then delete).
+        replacing -= 1;
+        changes.replaced += 1;
+        Object.assign(wanted, { model: 'Support', topicName: 'tickets' });
+      } else if (j % 10 === 3) {
+        changes.updated += 1;
+        wanted.prompt += ' Call out anomalies.';
+      }
+      declared.push({ ...wanted, owner: owner.email });
+    }
+  });
+  const yaml = (value) => JSON.stringify(value);
+  const config = [
+    'routines:',
+    ...declared.map((r) => [
+      `  - name: ${yaml(r.name)}`,
+      `    owner: ${r.owner}`,
+      `    prompt: ${yaml(r.prompt)}`,
+      `    schedule: ${yaml(r.schedule)}`,
+      `    timezone: ${r.timezone}`,
+      `    model: ${r.model}`,
+      ...(r.branch === undefined ? [] : [`    branch: ${r.branch}`]),
+      ...(r.topicName === undefined ? [] : [`    topicName: ${r.topicName}`]),
+      `    destination: ${yaml(r.destination)}`,
+    ].join('\n')),
+  ];
+  // The fewest reads: one filtered models query per distinct model name (each matches fewer than
+  // 100 models: one page; its branches come with it); one topics request per distinct model a
+  // `topicName` names; each owner's routines listed once, ⌈live/100⌉ pages (pageSize 100 is the
+  // most the API allows). The owners' e-mails are resolved with the users' (SCIM, counted there).
+  const pages = (records) => Math.max(1, Math.ceil(records / PAGE));
+  const reads = {
+    'GET /api/v1/models': new Set(declared.map((r) => r.model)).size,
+    'GET /api/v1/models/{modelId}/topic': new Set(declared.filter((r) => r.topicName !== undefined).map((r) => r.model)).size,
+    'GET /api/v1/ai/routines': ROUTINE_OWNERS.reduce((sum, owner) => sum + pages(owner.live), 0),
+  };
+  // The fewest writes: one update per changed routine, by PATCH, or, where the server updates by
+  // PUT only (the 'other' profile), one PUT each after the one PATCH whose 405 tells the client so
+  // (which method works is OPEN in gaps.md: the client cannot know before asking); one POST per
+  // routine created; one DELETE per routine pruned; a replacement is a POST and a DELETE.
+  // And the cost of the race guarantee (routineDuplicates.ts): after its creates, a run lists
+  // each owner it created routines for once, whole (⌈routines now/100⌉ pages), to find a copy a
+  // concurrent apply made. The list has no name filter and its order rests on the server's
+  // clocks, so no shorter read finds every copy.
+  const update = profile === 'other' ? { 'PUT /api/v1/ai/routines/{routineId}': changes.updated, 'PATCH /api/v1/ai/routines/{routineId}': 1 } : { 'PATCH /api/v1/ai/routines/{routineId}': changes.updated };
+  const creators = ROUTINE_OWNERS.filter((owner) => owner.created + owner.replaced > 0);
+  const writes = {
+    ...update,
+    'POST /api/v1/ai/routines': changes.created + changes.replaced,
+    'DELETE /api/v1/ai/routines/{routineId}': changes.pruned + changes.replaced,
+    'GET /api/v1/ai/routines': creators.reduce((sum, owner) => sum + pages(owner.live - ROUTINES_PRUNED_PER_OWNER + owner.created), 0),
+  };
+  return { config, reads, writes, owners: ROUTINE_OWNERS.map((owner) => owner.email) };
+}
+
+function scenario(profile) {
   const seed = datasetSeed('demo');
   const n = (i) => String(i + 1).padStart(5, '0');
   const users = Array.from({ length: USERS }, (_, i) => ({ id: `00000000-0000-4000-8000-${n(i).padStart(12, '0')}`, email: `u${n(i)}@acme.example`, displayName: `User ${n(i)}`, role: 'MEMBER' }));
@@ -41,30 +172,37 @@ function scenario() {
     carried.get(labels[(i < CHANGING ? i + 1 : i) % LABELS]).push(document.identifier);
   });
   seed.documents = [...(seed.documents ?? []), ...documents];
+  const routines = routineScenario(seed, profile);
   const config = [
     'version: 1',
     'userCreditLimits:',
     ...users.slice(0, DECLARED).map((user) => `  - email: ${user.email}\n    creditLimit: 75`),
     'labels:',
     ...labels.map((name) => `  - name: ${name}\n    documents: [${carried.get(name).join(', ')}]\n    pruneDocuments: true`),
+    ...routines.config,
     'prune:',
     '  userCreditLimits: true',
+    '  routines: true',
   ].join('\n');
   // The fewest requests, from the data: whoami (preflight), GET /labels, the live limits, the
   // cheaper of listing SCIM and filtering per e-mail, the cheaper of one include=labels listing and
   // one query per label in use; then one bulk PATCH per 1,000 limit changes and one PATCH per document.
   const liveLimits = seed.userCreditLimits.length;
   const demoDocuments = (datasetSeed('demo').documents ?? []).length;
+  // The routine owners are resolved with the declared users: e-mails are the distinct ones.
+  const emails = new Set([...users.slice(0, DECLARED).map((user) => user.email), ...routines.owners]).size;
   const fewestPlan = {
+    ...routines.reads,
     'GET /api/v1/whoami': 1,
     'GET /api/v1/labels': Math.ceil((LABELS + (datasetSeed('demo').labels ?? []).length) / PAGE),
     'GET /api/v1/ai/credit-controls/users': Math.ceil(liveLimits / PAGE),
-    'GET /api/scim/v2/Users': Math.min(DECLARED, Math.ceil((USERS + datasetSeed('demo').users.length) / PAGE)),
+    'GET /api/scim/v2/Users': Math.min(emails, Math.ceil((USERS + datasetSeed('demo').users.length) / PAGE)),
     'GET /api/v1/documents': Math.min(labels.reduce((sum) => sum + Math.ceil(LABELLED / LABELS / PAGE), 0), Math.ceil((DOCUMENTS + demoDocuments) / PAGE)),
   };
   // Creates for the 2,500 declared without a limit, updates for the 1,250 live at 50, 500 resets.
   const limitChanges = DECLARED - LIVE_DECLARED / 2 + PRUNED;
   const fewestWrites = {
+    ...routines.writes,
     'PATCH /api/v1/ai/credit-controls/users': Math.ceil(limitChanges / BATCH),
     'PATCH /api/v1/documents/{identifier}/labels': CHANGING,
   };
@@ -72,7 +210,7 @@ function scenario() {
 }
 
 async function run(profile, latencyMs = 0) {
-  const { seed, config, fewestPlan, fewestWrites } = scenario();
+  const { seed, config, fewestPlan, fewestWrites } = scenario(profile);
   const emulator = await startEmulator({ data: seed, port: 0, profile, latencyMs });
   const directory = await mkdtemp(join(tmpdir(), 'steward-bench-l-'));
   await writeFile(join(directory, 'environments.yaml'), 'version: 1\nenvironments:\n  bench:\n    baseUrl: https://bench.example.com\n    tokenEnv: BENCH_TOKEN\n    requestsPerMinute: 1000000\n');
@@ -82,13 +220,17 @@ async function run(profile, latencyMs = 0) {
   const counted = async (step) => {
     const before = emulator.stats().byRoute;
     const started = performance.now();
-    await step();
+    const code = await step();
     const ms = performance.now() - started;
     const after = emulator.stats().byRoute;
-    return { ms, byRoute: Object.fromEntries(Object.entries(after).map(([route, count]) => [route, count - (before[route] ?? 0)]).filter(([, count]) => count > 0)) };
+    return { ms, code, byRoute: Object.fromEntries(Object.entries(after).map(([route, count]) => [route, count - (before[route] ?? 0)]).filter(([, count]) => count > 0)) };
   };
   const plan = await counted(() => runPlan({ ...options, detailedExitcode: true }, io()));
   const apply = latencyMs > 0 ? undefined : await counted(() => runApply(undefined, { ...options, autoApprove: true }, io()));
+  // Counts of a failed apply, or of one that left something undone, would record nothing.
+  if (apply !== undefined && (apply.code !== 0 || (await runPlan({ ...options, detailedExitcode: true }, io())) !== 0)) {
+    throw new Error(`scenario L (${profile} profile): apply exited ${apply.code}, or the plan after it is not empty`);
+  }
   await emulator.close();
   return { plan, apply, fewestPlan, fewestWrites };
 }
@@ -103,7 +245,7 @@ for (const profile of ['reference', 'other']) {
   }
   rows.push({ profile, route: 'total', 'plan fewest': sum(fewestPlan), 'plan made': sum(plan.byRoute), 'apply fewest': sum(fewestPlan) + sum(fewestWrites), 'apply made': sum(apply.byRoute) });
 }
-console.log(`Scenario L (without routines), node ${process.version}`);
+console.log(`Scenario L, node ${process.version}`);
 console.table(rows);
 
 const LATENCY = 25;
