@@ -1,6 +1,7 @@
 // Plan and apply make exactly the fewest requests the API allows, route by route, on a smaller
 // scenario L (bench/scenarioL.mjs): an org large enough that each read has two ways (SCIM filters
-// or the listing; per-label queries or one documents listing) and the cheaper one is taken.
+// or the listing; per-label queries or one documents listing) and the cheaper one is taken; and
+// routines of three owners, named by model name, some updated, created, pruned and replaced.
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,85 @@ const DOCUMENTS = 180; // with the demo's: 4 pages of documents, fewer than the 
 const LABELLED = 60;
 const CHANGING = 25;
 
+// Routines per owner: live ones (the first owner's take two pages), new ones, how many of its
+// live ones get a new prompt, whether one moves to another model (a replacement), and how many
+// of its last live ones the config leaves out (pruned).
+const ROUTINE_OWNERS = [
+  { email: 'ada@acme.example', live: 101, created: 2, updated: 2, replaced: false, pruned: 1 },
+  { email: 'grace@acme.example', live: 8, created: 0, updated: 1, replaced: true, pruned: 1 },
+  { email: 'ken@acme.example', live: 4, created: 0, updated: 0, replaced: false, pruned: 0 },
+];
+const ROUTINE_MODELS = ['Sales', 'Marketing']; // the demo's; Sales Forecast (added) contains "Sales"
+
+interface ScenarioRoutine {
+  name: string;
+  owner: string;
+  prompt: string;
+  model: string;
+  topicName: string;
+  branch?: string;
+}
+
+/**
+ * The scenario's routines: live ones into `seed`, declared ones as config lines. Routine j of an
+ * owner runs on Sales (topic orders, every fourth on branch forecast-v2) or Marketing (campaigns).
+ */
+function routineScenario(seed: ReturnType<typeof datasetSeed>) {
+  const models = seed.models!;
+  models.push({ id: '0f0e0d0c-0000-4000-8000-000000000001', name: 'Sales Forecast', defaultRole: 'QUERIER', topics: ['orders'] });
+  const modelId = (name: string) => models.find((model) => model.name === name)!.id;
+  const branchId = models.find((model) => model.name === 'Sales')!.branches![0]!.id;
+  seed.organization.maxActiveRoutinesPerUser = 150;
+  const routine = (owner: string, j: number): ScenarioRoutine => {
+    const model = ROUTINE_MODELS[j % 2]!;
+    return {
+      name: `${owner.split('@')[0]} routine ${j}`,
+      owner,
+      prompt: `Summarise report ${j}.`,
+      model,
+      topicName: model === 'Sales' ? 'orders' : 'campaigns',
+      ...(model === 'Sales' && j % 4 === 0 ? { branch: 'forecast-v2' } : {}),
+    };
+  };
+  const declared: ScenarioRoutine[] = [];
+  seed.routines = ROUTINE_OWNERS.flatMap((owner, k) => {
+    const live = Array.from({ length: owner.live }, (_, j) => routine(owner.email, j));
+    const kept = live.slice(0, owner.live - owner.pruned).map((wanted, j) => {
+      if (j >= 1 && j <= owner.updated) return { ...wanted, prompt: `${wanted.prompt} Call out anomalies.` };
+      // Routine 0 runs on Sales: moving it to Marketing cannot be done in place.
+      if (j === 0 && owner.replaced) return { ...wanted, model: 'Marketing', topicName: 'campaigns', branch: undefined };
+      return wanted;
+    });
+    declared.push(...kept, ...Array.from({ length: owner.created }, (_, i) => routine(owner.email, owner.live + i)));
+    return live.map(({ model, branch, ...rest }, j) => ({
+      ...rest,
+      schedule: '0 9 ? * MON *',
+      timezone: 'UTC',
+      modelId: modelId(model),
+      branchId: branch === undefined ? null : branchId,
+      destination: { type: 'email' as const, recipientEmails: [owner.email], userGroupIds: [] },
+      createdAt: new Date(Date.UTC(2025, 0, 1) + (k * 1000 + j) * 3_600_000).toISOString(),
+    }));
+  });
+  const config = [
+    'routines:',
+    ...declared.map((r) =>
+      [
+        `  - name: ${r.name}`,
+        `    owner: ${r.owner}`,
+        `    prompt: ${r.prompt}`,
+        `    schedule: "0 9 ? * MON *"`,
+        '    timezone: UTC',
+        `    model: ${r.model}`,
+        ...(r.branch === undefined ? [] : [`    branch: ${r.branch}`]),
+        `    topicName: ${r.topicName}`,
+        `    destination: {type: email, recipientEmails: [${r.owner}]}`,
+      ].join('\n'),
+    ),
+  ];
+  return { config, owners: ROUTINE_OWNERS.map((owner) => owner.email) };
+}
+
 function scenario() {
   const seed = datasetSeed('demo');
   const users = Array.from({ length: USERS }, (_, i) => ({ id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`, email: `s${i}@acme.example`, displayName: `S ${i}`, role: 'MEMBER' as const }));
@@ -37,17 +117,22 @@ function scenario() {
     carried.get(labels[(i < CHANGING ? i + 1 : i) % LABELS]!)!.push(document.identifier);
   });
   seed.documents = [...(seed.documents ?? []), ...documents];
+  const routines = routineScenario(seed);
   const config = [
     'version: 1',
     'userCreditLimits:',
     ...users.slice(0, DECLARED).map((user) => `  - email: ${user.email}\n    creditLimit: 75`),
     'labels:',
     ...labels.map((name) => `  - name: ${name}\n    documents: [${carried.get(name)!.join(', ')}]\n    pruneDocuments: true`),
+    ...routines.config,
     'prune:',
     '  userCreditLimits: true',
+    '  routines: true',
   ].join('\n');
-  return { seed, config, pages: (records: number) => Math.ceil(records / 100) };
+  return { seed, config, owners: routines.owners, pages: (records: number) => Math.ceil(records / 100) };
 }
+
+const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {
@@ -57,9 +142,10 @@ afterEach(async () => {
 
 describe.each(PROFILES)('request counts of a smaller scenario L (%s profile)', (profile) => {
   it('plan and apply make the fewest requests per route', async () => {
-    const { seed, config, pages } = scenario();
-    // The premises: each read has two ways, and the listings are the cheaper ones.
-    expect(pages(seed.users.length)).toBeLessThan(DECLARED);
+    const { seed, config, owners, pages } = scenario();
+    // The premises: each read has two ways, and the listings are the cheaper ones (the routine
+    // owners' e-mails are resolved with the declared users').
+    expect(pages(seed.users.length)).toBeLessThan(DECLARED + owners.length);
     expect(pages(seed.documents!.length)).toBeLessThan(LABELS);
     emulator = await startEmulator({ data: seed, port: 0, profile });
     const directory = await mkdtemp(join(tmpdir(), 'steward-counts-'));
@@ -73,7 +159,18 @@ describe.each(PROFILES)('request counts of a smaller scenario L (%s profile)', (
       'GET /api/v1/ai/credit-controls/users': 2, // 150 live limits
       'GET /api/scim/v2/Users': pages(seed.users.length), // page 1 tells the org size; the other pages < 300 filters
       'GET /api/v1/documents': pages(seed.documents!.length), // one include=labels listing < 6 queries
+      'GET /api/v1/models': ROUTINE_MODELS.length, // one name= query per model name, branches included
+      'GET /api/v1/models/{modelId}/topic': ROUTINE_MODELS.length, // each model's topics, once
+      // Each owner's routines, 100 a page (the most the API allows): 101, 8 and 4 live, 2 + 1 + 1.
+      'GET /api/v1/ai/routines': sum(ROUTINE_OWNERS.map((owner) => pages(owner.live))),
     };
+    // A routine update is a PATCH; a server that updates by PUT only answers the first PATCH 405
+    // (which method works is OPEN in gaps.md), and then every update is a PUT.
+    const updates = sum(ROUTINE_OWNERS.map((owner) => owner.updated));
+    const replaced = ROUTINE_OWNERS.filter((owner) => owner.replaced).length;
+    const routineUpdates = profile === 'other'
+      ? { 'PATCH /api/v1/ai/routines/{routineId}': 1, 'PUT /api/v1/ai/routines/{routineId}': updates }
+      : { 'PATCH /api/v1/ai/routines/{routineId}': updates };
 
     expect(await runPlan({ ...options, detailedExitcode: true }, io())).toBe(EXIT.destructive);
     const afterPlan = emulator.stats().byRoute;
@@ -86,6 +183,16 @@ describe.each(PROFILES)('request counts of a smaller scenario L (%s profile)', (
       // 180 creates + 60 updates + 30 resets in one bulk PATCH; one PATCH per document moved.
       'PATCH /api/v1/ai/credit-controls/users': 1,
       'PATCH /api/v1/documents/{identifier}/labels': CHANGING,
+      ...routineUpdates,
+      // A create is a POST, a prune a DELETE, a replacement both (create the new, delete the old).
+      'POST /api/v1/ai/routines': sum(ROUTINE_OWNERS.map((owner) => owner.created)) + replaced,
+      'DELETE /api/v1/ai/routines/{routineId}': sum(ROUTINE_OWNERS.map((owner) => owner.pruned)) + replaced,
+      // The race check after the creates (routineDuplicates.ts): each owner with a create or a
+      // replacement listed once more, whole, to find copies a concurrent apply made: ada's 102
+      // routines now (2 pages) and grace's 7 (1 page).
+      'GET /api/v1/ai/routines':
+        reads['GET /api/v1/ai/routines'] +
+        sum(ROUTINE_OWNERS.filter((owner) => owner.created > 0 || owner.replaced).map((owner) => pages(owner.live - owner.pruned + owner.created))),
     });
 
     expect(await runPlan({ ...options, detailedExitcode: true }, io())).toBe(EXIT.ok);
