@@ -20,6 +20,8 @@ export interface ReadContext {
   api: PlatformApi;
   directory: Directory;
   live: Partial<Record<Kind, unknown>>;
+  /** What this kind's `start` began, while identities were being resolved (if it has one). */
+  started?: Promise<unknown>;
 }
 
 export interface DiffResult {
@@ -84,6 +86,12 @@ export interface ResourceKind<Desired = unknown, Live = unknown> {
   userIds?(config: StewardConfig): string[];
   /** The desired state, with identities resolved. Pure. */
   desired(input: DesiredInput): Desired;
+  /**
+   * Begins the part of the read that needs neither identities nor other kinds' live state (a
+   * listing), as soon as the preflight has passed, so it runs while users and groups are being
+   * resolved; `read` receives the promise as `context.started`.
+   */
+  start?(api: PlatformApi): Promise<unknown>;
   /** Reads the live state with the fewest requests (list endpoints only). */
   read(context: ReadContext, desired: Desired): Promise<Live>;
   /** The steps that turn live into desired. Pure: no I/O, no printing. */

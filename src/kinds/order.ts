@@ -30,14 +30,22 @@ const KIND_ORDER: readonly Kind[] = ['creditControls', 'labels', 'userCreditLimi
 /** Kinds whose deletes are resets to a default that nothing depends on: they run with the changes. */
 export const RESETS_WITH_CHANGES: ReadonlySet<Kind> = new Set(['userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits']);
 
+/** The order of ids within a phase and kind: `localeCompare`'s, from one collator made once (a large plan sorts thousands). */
+const compareIds = new Intl.Collator().compare;
+
+const DEEPEST = Math.max(...Object.values(LEVELS));
+
 /** Sorts steps into the order they must run; stable and deterministic for equal inputs. */
 export function orderSteps(steps: readonly PlanStep[]): PlanStep[] {
-  return [...steps].sort((a, b) => phase(a) - phase(b) || kindRank(a) - kindRank(b) || a.id.localeCompare(b.id));
+  return steps
+    .map((step) => ({ step, phase: phase(step), rank: kindRank(step) }))
+    .sort((a, b) => a.phase - b.phase || a.rank - b.rank || compareIds(a.step.id, b.step.id))
+    .map(({ step }) => step);
 }
 
 function phase(step: PlanStep): number {
   const level = LEVELS[step.kind];
-  const deepest = Math.max(...Object.values(LEVELS));
+  const deepest = DEEPEST;
   if (step.action !== 'delete' || RESETS_WITH_CHANGES.has(step.kind)) return level * 2;
   // The deepest level's deletes run right after its changes; shallower deletes after those.
   return level === deepest ? level * 2 + 1 : (deepest + 1) * 2 + (deepest - level);

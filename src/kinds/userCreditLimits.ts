@@ -1,6 +1,7 @@
 // Per-user credit limits. Identity is the user id (the config names users by e-mail, resolved
 // through SCIM). A limit is a number, `null` (explicit unlimited override) or "default" (no
 // individual limit). Writes go in bulk PATCHes of up to 1000 users, each applied atomically.
+import type { PlatformApi } from '../api/platform.js';
 import type { UserCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
 import type { PlanStep } from '../plan/types.js';
@@ -60,9 +61,11 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
     };
   },
 
-  async read({ api, directory }, desired) {
-    const live: LiveUserLimits = new Map();
-    for await (const record of api.listUserCreditLimits()) live.set(record.userId, record.creditLimit);
+  // The listing needs no e-mail resolved: it runs alongside SCIM, the longest chain of a large plan.
+  start: (api) => listLimits(api),
+
+  async read({ api, directory, started }, desired) {
+    const live = ((await started) as LiveUserLimits | undefined) ?? (await listLimits(api));
     if (desired.prune) {
       // Only limits that pruning will reset need a name in the plan; the others cost nothing.
       const declared = new Set(desired.users.map((user) => user.userId));
@@ -125,6 +128,12 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
 
   credits: creditLimitValues,
 };
+
+async function listLimits(api: PlatformApi): Promise<LiveUserLimits> {
+  const live: LiveUserLimits = new Map();
+  for await (const record of api.listUserCreditLimits()) live.set(record.userId, record.creditLimit);
+  return live;
+}
 
 /** The bulk-PATCH entry that carries out one step. */
 export function limitWrite(step: PlanStep): UserCreditLimitWrite {

@@ -66,6 +66,8 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   for (const kind of early) desired[kind.kind] = kind.desired({ config, environment, directory });
   const earlyLive = readLive(early, { api: request.api, directory }, desired);
   earlyLive.catch(() => undefined); // awaited below; a resolution error may come first
+  // The other kinds begin what of their read needs no identity (src/kinds/kind.ts `start`).
+  const started = startReads(readKinds.filter((kind) => !early.includes(kind)), request.api);
   // Errors about declared users point at the config (file:line:col); see locateDeclared.
   const located = (error: unknown) => {
     throw locateDeclared(error, request.loaded, directory);
@@ -80,7 +82,7 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
       ? await resolveUserGroups(request.api, { config, locate: request.loaded.locate }, whoami.keyScope)
       : config;
   } catch (error) {
-    await Promise.allSettled([earlyLive]); // no read left running behind the error
+    await Promise.allSettled([earlyLive, ...started.values()]); // no read left running behind the error
     throw error;
   }
   const rest = readKinds.filter((kind) => !early.includes(kind));
@@ -88,7 +90,7 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   // A kind that reads after an early one waits for the early reads (none does today).
   const needsEarly = rest.some((kind) => kind.readAfter.some((dependency) => early.some((other) => other.kind === dependency)));
   const known = needsEarly ? await earlyLive : {};
-  const [readEarly, readRest] = await Promise.all([earlyLive, readLive(rest, { api: request.api, directory }, desired, known)]);
+  const [readEarly, readRest] = await Promise.all([earlyLive, readLive(rest, { api: request.api, directory }, desired, known, started)]);
   return { kinds, desired, live: { ...readEarly, ...readRest }, directory };
 }
 
@@ -137,6 +139,18 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
   return { plan, ...observation };
 }
 
+/** Starts the identity-free part of each kind's read that has one; failures surface in `read`. */
+function startReads(kinds: readonly ResourceKind[], api: PlatformApi): Map<Kind, Promise<unknown>> {
+  const started = new Map<Kind, Promise<unknown>>();
+  for (const kind of kinds) {
+    if (kind.start === undefined) continue;
+    const promise = kind.start(api);
+    promise.catch(() => undefined); // awaited by the kind's read, or settled before an error is thrown
+    started.set(kind.kind, promise);
+  }
+  return started;
+}
+
 /** Reads the live state of kinds, in waves that respect `readAfter`, each wave in parallel. */
 export async function readLive(
   kinds: readonly ResourceKind[],
@@ -144,6 +158,8 @@ export async function readLive(
   desired: DesiredState,
   /** Live state already read, which `kinds` may read after. */
   known: LiveState = {},
+  /** Reads begun before identities were resolved, by kind. */
+  started: ReadonlyMap<Kind, Promise<unknown>> = new Map(),
 ): Promise<LiveState> {
   const live: LiveState = { ...known };
   const pending = new Map(kinds.map((kind) => [kind.kind, kind]));
@@ -152,7 +168,7 @@ export async function readLive(
     if (ready.length === 0) throw new Error(`read dependencies form a cycle among ${[...pending.keys()].join(', ')}`);
     await Promise.all(
       ready.map(async (kind) => {
-        live[kind.kind] = await kind.read({ ...context, live }, desired[kind.kind]);
+        live[kind.kind] = await kind.read({ ...context, live, started: started.get(kind.kind) }, desired[kind.kind]);
       }),
     );
     for (const kind of ready) pending.delete(kind.kind);
@@ -172,8 +188,10 @@ export function diffAll(kinds: readonly ResourceKind[], desired: DesiredState, l
     extra.push(...(result.dependencies ?? []));
   }
   const ids = new Set(steps.map((step) => step.id));
+  const added = new Map<string, string[]>();
+  for (const link of extra) added.set(link.step, [...(added.get(link.step) ?? []), link.on]);
   const linked = steps.map((step) => {
-    const dependsOn = [...step.dependsOn, ...extra.filter((link) => link.step === step.id).map((link) => link.on)];
+    const dependsOn = [...step.dependsOn, ...(added.get(step.id) ?? [])];
     return { ...step, dependsOn: [...new Set(dependsOn)].filter((id) => ids.has(id)) };
   });
   return { steps: orderSteps(linked), warnings };

@@ -127,6 +127,7 @@ export function targetedKinds(targeting: Targeting): Kind[] | undefined {
 
 /** Keeps the targeted steps and everything they depend on, minus the excluded ones. */
 export function filterSteps(steps: readonly PlanStep[], targeting: Targeting): { steps: PlanStep[]; warnings: PlanWarning[] } {
+  if (targeting.include.length === 0 && targeting.exclude.length === 0) return { steps: [...steps], warnings: [] };
   const named = (selectors: Selector[], step: PlanStep) =>
     selectors.some((selector) => selectorCovers(selector, step));
   const wanted = new Set(
