@@ -4,7 +4,7 @@
 // `completion`, which lists every command) builds the whole program, so help lists them all. test/cli/launch.test.ts keeps COMMANDS and
 // program.ts in step.
 import type { Command } from 'commander';
-import { processIo, type CommandIo } from './context.js';
+import { processIo, type CommandIo } from './io.js';
 import { newProgram, withJsonUsageErrors } from './programBase.js';
 
 type Register = (program: Command, io: () => CommandIo) => void;

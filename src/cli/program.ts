@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { registerApply } from './apply.js';
 import { registerCompletion } from './completion.js';
-import { processIo, type CommandIo } from './context.js';
+import { processIo, type CommandIo } from './io.js';
 import { newProgram, withJsonUsageErrors } from './programBase.js';
 import { registerDemo } from './demo.js';
 import { registerDiff } from './diff.js';

@@ -2,7 +2,7 @@
 // JSON under --json. Kept apart from program.ts (which imports every command) so that the
 // launcher can build a program holding only the command being run.
 import { Command } from 'commander';
-import { STEWARD_VERSION, type CommandIo } from './context.js';
+import { STEWARD_VERSION, type CommandIo } from './io.js';
 import { inertJson } from '../render/inert.js';
 
 /** The program before any command is registered. */

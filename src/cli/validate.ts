@@ -8,7 +8,7 @@ import { analyzeConfig } from '../config/analyze.js';
 import { displayPath } from '../config/sources.js';
 import { StewardError } from '../errors.js';
 import { diagnosticToJson, renderDiagnostics } from '../render/diagnostics.js';
-import { annotate, configPath, environmentError, processIo, reportError, useColor, type CommandIo } from './context.js';
+import { annotate, configPath, environmentError, processIo, reportError, useColor, type CommandIo } from './io.js';
 import { inertJson } from '../render/inert.js';
 
 export interface ValidateOptions {
