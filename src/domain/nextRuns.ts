@@ -4,8 +4,7 @@
 // the jump (03:30), and one the day has twice (02:30 when clocks fall back) runs once, the first
 // time; this is what cron daemons and the platform's scheduler family do ("compatible" in
 // Temporal's terms). Pure: "now" is a parameter, so a plan made at a given time always says the same.
-import awsCron from 'aws-cron-parser';
-import { firstRunAfter } from './schedule.js';
+import { cronParser, firstRunAfter } from './schedule.js';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -62,7 +61,7 @@ export function instantOf(wall: Date, timeZone: string): number {
  * month by month, so a yearly schedule costs no more than an hourly one.
  */
 export function nextRuns(schedule: string, timeZone: string, now: Date, count = 3): Date[] {
-  const parsed = awsCron.parse(schedule.trim().split(/\s+/).join(' '));
+  const parsed = cronParser().parse(schedule.trim().split(/\s+/).join(' '));
   const runs: number[] = [];
   let wall: Date | null = wallClock(now.getTime(), timeZone);
   // A repeated hour maps two wall-clock times to runs already passed or taken: a few extra steps.

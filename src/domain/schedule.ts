@@ -2,7 +2,17 @@
 // year, `?` in exactly one day field, at most hourly, firing at least once more) and IANA
 // timezones. The config validator and the emulator both call these, so steward rejects exactly
 // what the server rejects.
-import awsCron from 'aws-cron-parser';
+import { createRequire } from 'node:module';
+import type AwsCronParser from 'aws-cron-parser';
+
+let parser: typeof AwsCronParser | undefined;
+/**
+ * aws-cron-parser (CommonJS), required the first time a schedule is read: checking a config
+ * without routines, the start-up of most commands, does not pay for loading it.
+ */
+export function cronParser(): typeof AwsCronParser {
+  return (parser ??= createRequire(import.meta.url)('aws-cron-parser') as typeof AwsCronParser);
+}
 
 export const CRON_FIELD_NAMES = ['minute', 'hour', 'day-of-month', 'month', 'day-of-week', 'year'] as const;
 
@@ -83,9 +93,9 @@ export function checkSchedule(schedule: string, now: Date = new Date()): Schedul
       return { ok: false, reason: `invalid ${CRON_FIELD_NAMES[index]} field \`${field}\`: ${outOfRange}` };
     }
   }
-  let parsed: ReturnType<typeof awsCron.parse>;
+  let parsed: ReturnType<typeof AwsCronParser.parse>;
   try {
-    parsed = awsCron.parse(fields.join(' '));
+    parsed = cronParser().parse(fields.join(' '));
   } catch (error) {
     return { ok: false, reason: (error as Error).message.replace(/^Invalid: /, '') };
   }
@@ -109,7 +119,7 @@ export function checkSchedule(schedule: string, now: Date = new Date()): Schedul
 const LATEST_UTC_OFFSET_MS = 12 * 3_600_000;
 const FIRST_YEAR = 1970;
 
-export type ParsedCron = ReturnType<typeof awsCron.parse>;
+export type ParsedCron = ReturnType<typeof AwsCronParser.parse>;
 
 /**
  * The first wall-clock time after `from` the schedule matches, or null when there is none.
@@ -130,7 +140,7 @@ export function firstRunAfter(parsed: ParsedCron, from: Date): Date | null {
       const searchFrom = new Date(Math.max(monthStart - 60_000, from.getTime()));
       let run: Date | null;
       try {
-        run = awsCron.next(sorted, searchFrom);
+        run = cronParser().next(sorted, searchFrom);
       } catch {
         continue; // no matching day in this month and the months after it
       }
