@@ -1,7 +1,7 @@
 // Validation findings for people (`file:line:col: error: message`, the source line, a caret and
 // a hint), for tools (JSON) and for GitHub Actions (workflow annotations). Pure functions: the
 // command decides where the text goes.
-import { Chalk, type ChalkInstance } from 'chalk';
+import { palette, type Palette } from './palette.js';
 import { isSecretDiagnostic } from '../config/secrets.js';
 import type { Diagnostic } from '../config/types.js';
 import { annotationData, annotationProperty, terminalText } from './inert.js';
@@ -14,7 +14,7 @@ export interface RenderOptions {
 
 /** Human-readable diagnostics, one block each, separated by blank lines; '' for none. */
 export function renderDiagnostics(diagnostics: Diagnostic[], options: RenderOptions): string {
-  const paint = new Chalk({ level: options.color ? 1 : 0 });
+  const paint = palette(options.color);
   const cache = new Map<string, string[] | undefined>();
   const linesOf = (file: string): string[] | undefined => {
     if (!cache.has(file)) {
@@ -26,7 +26,7 @@ export function renderDiagnostics(diagnostics: Diagnostic[], options: RenderOpti
   return diagnostics.map((diagnostic) => renderOne(diagnostic, paint, linesOf)).join('\n');
 }
 
-function renderOne(diagnostic: Diagnostic, paint: ChalkInstance, linesOf: (file: string) => string[] | undefined): string {
+function renderOne(diagnostic: Diagnostic, paint: Palette, linesOf: (file: string) => string[] | undefined): string {
   const severityColor = diagnostic.severity === 'error' ? paint.red : paint.yellow;
   const { location } = diagnostic;
   const where = location === undefined ? '' : `${paint.bold(`${terminalText(location.file)}:${location.line}:${location.col}`)}: `;

@@ -1,6 +1,6 @@
 // The plan and the apply report as a person reads them in a terminal. Pure: Plan → string; the
 // command decides where it goes and whether it is coloured.
-import { Chalk, type ChalkInstance } from 'chalk';
+import { palette, type Palette } from './palette.js';
 import type { CheckedSteps, StaleStep, StepResult } from '../apply/executor.js';
 import type { StopCause } from '../apply/stop.js';
 import type { Action, Plan, PlanStep } from '../plan/types.js';
@@ -24,65 +24,61 @@ export interface HumanOptions {
 export const BULK_FOLD_OVER = 10;
 export const BULK_PREVIEW = 5;
 
-function palette(color: boolean): ChalkInstance {
-  return new Chalk({ level: color ? 1 : 0 });
-}
-
-function paint(chalk: ChalkInstance, action: Action, text: string): string {
+function paint(colors: Palette, action: Action, text: string): string {
   switch (action) {
     case 'create':
-      return chalk.green(text);
+      return colors.green(text);
     case 'update':
-      return chalk.yellow(text);
+      return colors.yellow(text);
     case 'replace':
-      return chalk.magenta(text);
+      return colors.magenta(text);
     case 'delete':
-      return chalk.red(text);
+      return colors.red(text);
   }
 }
 
 /** The whole plan: header, destructive steps first, details, summary and cost. */
 export function renderPlan(plan: Plan, options: HumanOptions): string {
-  const chalk = palette(options.color);
+  const colors = palette(options.color);
   const lines: string[] = [];
   const drift = options.purpose === 'drift';
-  lines.push(chalk.bold(promotionHeading(plan, 'text') ?? terminalText(`steward ${drift ? 'drift check' : 'plan'} for environment ${plan.environment} (${plan.baseUrl})`)), '');
+  lines.push(colors.bold(promotionHeading(plan, 'text') ?? terminalText(`steward ${drift ? 'drift check' : 'plan'} for environment ${plan.environment} (${plan.baseUrl})`)), '');
   lines.push(...renderViolations(plan.policyViolations, options.color));
-  for (const warning of plan.warnings) lines.push(chalk.yellow(`Warning: ${terminalText(warning.message)}`));
+  for (const warning of plan.warnings) lines.push(colors.yellow(`Warning: ${terminalText(warning.message)}`));
   if (plan.warnings.length > 0) lines.push('');
   if (plan.steps.length === 0) {
-    lines.push(chalk.green(drift ? 'No drift. The live state matches the configuration.' : `No changes. ${promotionNoChanges(plan) ?? 'The live state matches the configuration.'}`), '');
+    lines.push(colors.green(drift ? 'No drift. The live state matches the configuration.' : `No changes. ${promotionNoChanges(plan) ?? 'The live state matches the configuration.'}`), '');
     lines.push(costLine(plan));
     return `${lines.join('\n')}\n`;
   }
-  if (drift) lines.push(chalk.yellow.bold(`Drift: the live state differs from the configuration in ${plan.steps.length} place${plan.steps.length === 1 ? '' : 's'}. Applying the configuration would:`), '');
+  if (drift) lines.push(colors.yellow.bold(`Drift: the live state differs from the configuration in ${plan.steps.length} place${plan.steps.length === 1 ? '' : 's'}. Applying the configuration would:`), '');
   const destructive = destructiveSteps(plan.steps);
   if (destructive.length > 0) {
-    lines.push(chalk.red.bold(`${destructive.length} destructive change${destructive.length === 1 ? '' : 's'}:`));
-    for (const step of destructive) lines.push(`  ${paint(chalk, step.action, SYMBOL[step.action].padEnd(3))} ${stepTitle(step)}${reasonOf(step)}`);
+    lines.push(colors.red.bold(`${destructive.length} destructive change${destructive.length === 1 ? '' : 's'}:`));
+    for (const step of destructive) lines.push(`  ${paint(colors, step.action, SYMBOL[step.action].padEnd(3))} ${stepTitle(step)}${reasonOf(step)}`);
     lines.push('');
   }
   for (const group of groupSteps(plan.steps)) {
-    lines.push(...renderGroup(group, chalk, options.showAll === true), '');
+    lines.push(...renderGroup(group, colors, options.showAll === true), '');
   }
-  lines.push(chalk.bold(summaryLine(plan.summary)));
+  lines.push(colors.bold(summaryLine(plan.summary)));
   lines.push(costLine(plan));
   if (options.applyCost !== undefined) lines.push(applyCostLine(options.applyCost));
   return `${lines.join('\n')}\n`;
 }
 
-function renderGroup(group: PlanStep[], chalk: ChalkInstance, showAll: boolean): string[] {
+function renderGroup(group: PlanStep[], colors: Palette, showAll: boolean): string[] {
   const first = group[0]!;
   const folded = !showAll && group.length > BULK_FOLD_OVER;
   const shown = folded ? group.slice(0, BULK_PREVIEW) : group;
   const lines: string[] = [];
-  if (folded) lines.push(paint(chalk, first.action, `${SYMBOL[first.action]} ${countOf(first.kind, group.length)}`));
+  if (folded) lines.push(paint(colors, first.action, `${SYMBOL[first.action]} ${countOf(first.kind, group.length)}`));
   for (const step of shown) {
     const indent = folded ? '    ' : '';
-    lines.push(`${indent}${paint(chalk, step.action, SYMBOL[step.action].padEnd(3))} ${stepTitle(step)}${reasonOf(step)}`);
-    for (const detail of stepDetails(step)) lines.push(`${indent}      ${chalk.dim(detail)}`);
+    lines.push(`${indent}${paint(colors, step.action, SYMBOL[step.action].padEnd(3))} ${stepTitle(step)}${reasonOf(step)}`);
+    for (const detail of stepDetails(step)) lines.push(`${indent}      ${colors.dim(detail)}`);
   }
-  if (folded) lines.push(chalk.dim(`    … and ${foldedWords(group.slice(shown.length))} (--show-all lists every one)`));
+  if (folded) lines.push(colors.dim(`    … and ${foldedWords(group.slice(shown.length))} (--show-all lists every one)`));
   return lines;
 }
 
@@ -125,8 +121,8 @@ function costLine(plan: Plan): string {
 
 /** The refusal to apply a plan whose objects changed since it was made. */
 export function renderStale(stale: readonly StaleStep[], options: HumanOptions): string {
-  const chalk = palette(options.color);
-  const lines = [chalk.red.bold(`The plan is stale: ${stale.length} object${stale.length === 1 ? '' : 's'} changed since it was made. Nothing was applied.`)];
+  const colors = palette(options.color);
+  const lines = [colors.red.bold(`The plan is stale: ${stale.length} object${stale.length === 1 ? '' : 's'} changed since it was made. Nothing was applied.`)];
   for (const { step, detail } of stale) lines.push(`  ${SYMBOL[step.action].padEnd(3)} ${stepTitle(step)}: ${terminalText(detail)}`);
   lines.push('', 'Make a new plan, review it, and apply that one.');
   return `${lines.join('\n')}\n`;
@@ -141,14 +137,14 @@ export interface ApplyReport {
 
 /** What apply would do (dry run): the steps it would run and those already applied; no writes. */
 export function renderDryRun(checked: CheckedSteps, requests: number, options: HumanOptions): string {
-  const chalk = palette(options.color);
+  const colors = palette(options.color);
   const lines: string[] = [];
-  for (const step of checked.alreadyApplied) lines.push(chalk.dim(`  = ${stepTitle(step)} (already applied)`));
-  for (const step of checked.runnable) lines.push(`  ${chalk.cyan('would')} ${SYMBOL[step.action]} ${stepTitle(step)}`);
+  for (const step of checked.alreadyApplied) lines.push(colors.dim(`  = ${stepTitle(step)} (already applied)`));
+  for (const step of checked.runnable) lines.push(`  ${colors.cyan('would')} ${SYMBOL[step.action]} ${stepTitle(step)}`);
   const n = checked.runnable.length;
   lines.push(
     '',
-    chalk.bold(`Dry run: ${n} step${n === 1 ? '' : 's'} would be applied, ${checked.alreadyApplied.length} already applied. Nothing was written.`),
+    colors.bold(`Dry run: ${n} step${n === 1 ? '' : 's'} would be applied, ${checked.alreadyApplied.length} already applied. Nothing was written.`),
     `The dry run made ${requests} API request${requests === 1 ? '' : 's'}.`,
   );
   return `${lines.join('\n')}\n`;
@@ -156,19 +152,19 @@ export function renderDryRun(checked: CheckedSteps, requests: number, options: H
 
 /** One step's outcome as the report and the progress lines print it. */
 export function outcomeLine({ step, outcome }: StepResult, color: boolean): string {
-  const chalk = palette(color);
+  const colors = palette(color);
   const title = `${SYMBOL[step.action]} ${stepTitle(step)}`;
   switch (outcome.status) {
     case 'done':
-      return `${chalk.green('  done')}    ${title}${outcome.detail === undefined ? '' : chalk.dim(` (${terminalText(outcome.detail)})`)}`;
+      return `${colors.green('  done')}    ${title}${outcome.detail === undefined ? '' : colors.dim(` (${terminalText(outcome.detail)})`)}`;
     case 'already-applied':
-      return chalk.dim(`  = ${stepTitle(step)} (${terminalText(outcome.detail ?? 'already applied')})`);
+      return colors.dim(`  = ${stepTitle(step)} (${terminalText(outcome.detail ?? 'already applied')})`);
     case 'failed':
-      return `${chalk.red('  FAILED')} ${title}: ${terminalText(outcome.error)}`;
+      return `${colors.red('  FAILED')} ${title}: ${terminalText(outcome.error)}`;
     case 'skipped':
-      return `${chalk.yellow(outcome.notStarted ? '  not started' : '  skipped')} ${title}${outcome.notStarted ? '' : `: ${terminalText(outcome.reason)}`}`;
+      return `${colors.yellow(outcome.notStarted ? '  not started' : '  skipped')} ${title}${outcome.notStarted ? '' : `: ${terminalText(outcome.reason)}`}`;
     case 'stale':
-      return `${chalk.red('  stale')} ${title}: ${terminalText(outcome.reason)}`;
+      return `${colors.red('  stale')} ${title}: ${terminalText(outcome.reason)}`;
   }
 }
 
@@ -183,17 +179,17 @@ export interface ApplyReportOptions extends HumanOptions {
 
 /** What apply did, step by step (unless already streamed), what it did not start, and the totals. */
 export function renderApplyReport(report: ApplyReport, options: ApplyReportOptions): string {
-  const chalk = palette(options.color);
+  const colors = palette(options.color);
   const lines: string[] = [];
   const notStarted = report.results.filter(({ outcome }) => outcome.status === 'skipped' && outcome.notStarted);
   if (!options.streamed) {
-    for (const step of report.alreadyApplied) lines.push(chalk.dim(`  = ${stepTitle(step)} (already applied)`));
+    for (const step of report.alreadyApplied) lines.push(colors.dim(`  = ${stepTitle(step)} (already applied)`));
     for (const result of report.results) if (!notStarted.includes(result)) lines.push(outcomeLine(result, options.color));
   }
   if (notStarted.length > 0) {
     if (lines.length > 0 || options.streamed) lines.push('');
     const reason = notStarted[0]!.outcome.status === 'skipped' ? (notStarted[0]!.outcome as { reason: string }).reason : 'not started';
-    lines.push(chalk.yellow.bold(terminalText(`${reason.charAt(0).toUpperCase()}${reason.slice(1)} (${countWords(notStarted.length)}):`)));
+    lines.push(colors.yellow.bold(terminalText(`${reason.charAt(0).toUpperCase()}${reason.slice(1)} (${countWords(notStarted.length)}):`)));
     for (const { step } of notStarted) lines.push(`  ${SYMBOL[step.action].padEnd(3)} ${stepTitle(step)}`);
   }
   const count = (status: string) => report.results.filter((result) => result.outcome.status === status).length;
@@ -202,9 +198,9 @@ export function renderApplyReport(report: ApplyReport, options: ApplyReportOptio
   const total = `Apply: ${count('done')} done, ${applied} already applied, ${count('failed')} failed, ${skipped} skipped${notStarted.length > 0 ? `, ${notStarted.length} not started` : ''}.`;
   const { reading, writing } = report.requests;
   if (lines.length > 0) lines.push('');
-  lines.push(chalk.bold(total));
+  lines.push(colors.bold(total));
   const stop = stopLine(options.stopped, notStarted.length, options.rerun ?? 'steward apply');
-  if (stop !== undefined) lines.push(chalk.yellow(stop));
+  if (stop !== undefined) lines.push(colors.yellow(stop));
   lines.push(`Apply made ${reading + writing} API requests: ${reading} reading the live state, ${writing} carrying out the steps.`);
   return `${lines.join('\n')}\n`;
 }

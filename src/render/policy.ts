@@ -1,7 +1,7 @@
 // Policy violations as people read them, above the plan (terminal and Markdown) and in apply's
 // refusal or override notice. Pure; messages quote config and server names, so every one goes
 // through the inert-text helper of its output form.
-import { Chalk } from 'chalk';
+import { palette } from './palette.js';
 import type { PolicyViolation } from '../policy/types.js';
 import { markdownCode, markdownText, terminalText } from './inert.js';
 
@@ -16,17 +16,17 @@ function where(violation: PolicyViolation): string {
 /** The violations block printed above a plan; empty when there are none. */
 export function renderViolations(violations: readonly PolicyViolation[] | undefined, color: boolean, heading?: string): string[] {
   if (violations === undefined || violations.length === 0) return [];
-  const chalk = new Chalk({ level: color ? 1 : 0 });
+  const colors = palette(color);
   const rules = [...new Set(violations.map((violation) => violation.rule))];
   const lines = [
-    chalk.red.bold(
+    colors.red.bold(
       heading ??
         `Policy violations (${violations.length}): apply refuses this plan unless each rule is named: ${rules.map((rule) => `--override-policy ${rule}`).join(' ')}`,
     ),
   ];
   for (const violation of violations) {
-    lines.push(`  ${chalk.red('✗')} ${chalk.bold(violation.rule)}: ${terminalText(violation.message)}`);
-    lines.push(chalk.dim(`      rule set at ${terminalText(where(violation))}`));
+    lines.push(`  ${colors.red('✗')} ${colors.bold(violation.rule)}: ${terminalText(violation.message)}`);
+    lines.push(colors.dim(`      rule set at ${terminalText(where(violation))}`));
   }
   return [...lines, ''];
 }
