@@ -66,29 +66,40 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
       directory.keyScope === 'user' ? { key: '', userId: undefined, display: undefined }
         : caller === undefined ? undefined
           : { key: '', userId: caller.id, display: undefined };
-    const owners = new Map<string, RoutineOwner>(self === undefined ? [] : [['', self]]);
+    const prune = config.prune?.routines === true;
+    // The key's own routines are read when a routine is its own or when prune reaches them: a
+    // list of routines nothing would change is a request for nothing.
+    let selfRead = prune && self !== undefined;
+    const owners = new Map<string, RoutineOwner>();
     const ownerOf = (email: string | undefined): RoutineOwner => {
       if (email === undefined) {
-        if (self !== undefined) return self;
-        // Preflight reports these with their positions before anything is read.
-        throw new StewardError('plan.routine-owner', 'a routine has no `owner:`, and this organization API key is tied to no user', 'user');
+        if (self === undefined) {
+          // Preflight reports these with their positions before anything is read.
+          throw new StewardError('plan.routine-owner', 'a routine has no `owner:`, and this organization API key is tied to no user', 'user');
+        }
+        selfRead = true;
+        return self;
       }
       const userId = directory.idOf(email);
-      if (self !== undefined && userId === caller?.id) return self;
+      if (self !== undefined && userId === caller?.id) {
+        selfRead = true;
+        return self;
+      }
       const owner = owners.get(userId) ?? { key: userId, userId, display: emailKey(email) };
       owners.set(userId, owner);
       return owner;
     };
+    const declared = (config.routines ?? []).map((routine) => ({
+      owner: ownerOf(routine.owner),
+      state: desiredState(routine),
+      renamedFrom: routine.renamedFrom ?? [],
+      protect: routine.protect === true,
+      deleteIdenticalDuplicates: routine.duplicates === 'delete-identical',
+    }));
     return {
-      routines: (config.routines ?? []).map((routine) => ({
-        owner: ownerOf(routine.owner),
-        state: desiredState(routine),
-        renamedFrom: routine.renamedFrom ?? [],
-        protect: routine.protect === true,
-        deleteIdenticalDuplicates: routine.duplicates === 'delete-identical',
-      })),
-      owners: [...owners.values()],
-      prune: config.prune?.routines === true,
+      routines: declared,
+      owners: [...(selfRead && self !== undefined ? [self] : []), ...owners.values()],
+      prune,
       isProtected: (name) => protectedInEnvironment(environment, 'routines', [name]),
     };
   },

@@ -134,6 +134,15 @@ function scenario() {
 
 const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
 
+/** A config directory holding `config`, and how to run commands on it against `running`. */
+async function workspace(config: string, running: RunningEmulator) {
+  const directory = await mkdtemp(join(tmpdir(), 'steward-counts-'));
+  await writeFile(join(directory, 'environments.yaml'), 'version: 1\nenvironments:\n  bench:\n    baseUrl: https://bench.example.com\n    tokenEnv: TOKEN\n    requestsPerMinute: 100000\n');
+  await writeFile(join(directory, 'scenario.yaml'), `${config}\n`);
+  const io = (): CommandIo => ({ stdout: () => {}, stderr: () => {}, env: { TOKEN: PRODUCTION_TOKEN }, cwd: directory, isTTY: false }) as unknown as CommandIo;
+  return { io, options: { config: directory, env: 'bench', baseUrl: running.url } };
+}
+
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {
   await emulator?.close();
@@ -148,11 +157,7 @@ describe.each(PROFILES)('request counts of a smaller scenario L (%s profile)', (
     expect(pages(seed.users.length)).toBeLessThan(DECLARED + owners.length);
     expect(pages(seed.documents!.length)).toBeLessThan(LABELS);
     emulator = await startEmulator({ data: seed, port: 0, profile });
-    const directory = await mkdtemp(join(tmpdir(), 'steward-counts-'));
-    await writeFile(join(directory, 'environments.yaml'), 'version: 1\nenvironments:\n  bench:\n    baseUrl: https://bench.example.com\n    tokenEnv: TOKEN\n    requestsPerMinute: 100000\n');
-    await writeFile(join(directory, 'scenario.yaml'), `${config}\n`);
-    const io = (): CommandIo => ({ stdout: () => {}, stderr: () => {}, env: { TOKEN: PRODUCTION_TOKEN }, cwd: directory, isTTY: false }) as unknown as CommandIo;
-    const options = { config: directory, env: 'bench', baseUrl: emulator.url };
+    const { io, options } = await workspace(config, emulator);
     const reads = {
       'GET /api/v1/whoami': 1,
       'GET /api/v1/labels': 1,
@@ -196,5 +201,34 @@ describe.each(PROFILES)('request counts of a smaller scenario L (%s profile)', (
     });
 
     expect(await runPlan({ ...options, detailedExitcode: true }, io())).toBe(EXIT.ok);
+  });
+
+  it("lists only the routines a plan may change: not the key's own when none is declared and prune is off", async () => {
+    // The organization key was created by ada (whoami names her in the reference profile); the
+    // config manages one routine of grace's, as it is live, and prunes nothing.
+    emulator = await startEmulator({ data: datasetSeed('demo'), port: 0, profile });
+    const { io, options } = await workspace(
+      [
+        'version: 1',
+        'routines:',
+        "  - name: Grace's weekly KPIs",
+        '    owner: grace@acme.example',
+        "    prompt: Summarise this week's KPIs.",
+        '    schedule: "0 7 ? * FRI *"',
+        '    timezone: UTC',
+        '    model: Sales',
+        '    topicName: orders',
+        '    destination: {type: email, recipientEmails: [grace@acme.example]}',
+      ].join('\n'),
+      emulator,
+    );
+    expect(await runPlan({ ...options, detailedExitcode: true }, io())).toBe(EXIT.ok);
+    expect(emulator.stats().byRoute).toEqual({
+      'GET /api/v1/models': 1,
+      'GET /api/v1/models/{modelId}/topic': 1,
+      'GET /api/v1/whoami': 1,
+      'GET /api/scim/v2/Users': 1, // grace's id
+      'GET /api/v1/ai/routines': 1, // grace's routines; ada's are neither declared nor pruned
+    });
   });
 });
