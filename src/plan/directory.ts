@@ -97,6 +97,20 @@ export class Directory {
     return user.id;
   }
 
+  /**
+   * Knows these users without asking (the ids a saved plan resolved): names not given are still
+   * looked up, and what is known already (the key's own user) stays. An id keeps the first
+   * e-mail given as the one it is shown by.
+   */
+  seed(users: readonly DirectoryUser[]): void {
+    for (const user of users) {
+      if (this.byEmail.has(emailKey(user.email))) continue;
+      const known = this.byId.get(user.id) ?? user;
+      this.byId.set(user.id, known);
+      this.byEmail.set(emailKey(user.email), known);
+    }
+  }
+
   /** The e-mail of an id, if known. */
   emailOf(id: string): string | undefined {
     return this.byId.get(id)?.email;

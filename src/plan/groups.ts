@@ -10,6 +10,7 @@ import { closest } from '../config/suggest.js';
 import type { ConfigPath, LoadedConfig, SourceLocation, StewardConfig, UserGroupCreditLimitConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
 import { FILTER_LOOKUP_MAX } from './directory.js';
+import type { IdentityBook } from './identities.js';
 
 /** At most this many candidates are listed in an error; the rest are counted. */
 const CANDIDATES_SHOWN = 12;
@@ -83,7 +84,8 @@ interface GroupProblem {
 
 /**
  * The configuration with `userGroupId` set on every `userGroupCreditLimits` entry that names a
- * `group` (which is kept, for display), resolved in the deployment `api` talks to. Throws one
+ * `group` (which is kept, for display), resolved in the deployment `api` talks to, or taken from
+ * `identities` (a saved plan's, where it has the name; this plan's are recorded there). Throws one
  * StewardError listing every name that matches no group or several, each at its file:line:col,
  * with the deployment's groups as candidates. A personal token cannot use SCIM: names are then
  * an error pointing at each of them.
@@ -92,6 +94,7 @@ export async function resolveUserGroups(
   api: Pick<PlatformApi, 'listScimGroups'>,
   loaded: Pick<LoadedConfig, 'config' | 'locate'>,
   keyScope: 'user' | 'organization',
+  identities?: IdentityBook,
 ): Promise<StewardConfig> {
   const config = loaded.config;
   const entries = config.userGroupCreditLimits ?? [];
@@ -110,12 +113,16 @@ export async function resolveUserGroups(
     throw groupError(problems, loaded, 'use an organization API key, or name the groups by `userGroupId:`');
   }
   const groups = new UserGroups(api);
-  await groups.lookUp(names);
+  await groups.lookUp(names.filter((name) => identities?.groupNamed(name) === undefined));
   const resolved = entries.map((entry, index): UserGroupCreditLimitConfig => {
     if (entry.group === undefined || entry.userGroupId !== undefined) return entry;
     const path: ConfigPath = ['userGroupCreditLimits', index, 'group'];
-    const matches = groups.named(entry.group);
-    if (matches.length === 1) return { ...entry, userGroupId: matches[0]!.id };
+    const saved = identities?.groupNamed(entry.group);
+    const matches = saved === undefined ? groups.named(entry.group) : [{ id: saved, displayName: entry.group }];
+    if (matches.length === 1) {
+      identities?.recordGroup(entry.group, matches[0]!.id);
+      return { ...entry, userGroupId: matches[0]!.id };
+    }
     if (matches.length === 0) {
       problems.push({ code: 'plan.unknown-group', path, message: `user group "${entry.group}" is not a group of this deployment`, unknownName: entry.group });
     } else {

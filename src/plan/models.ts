@@ -4,12 +4,14 @@
 // per literal model id whose branch is named, one topics request per model a `topicName` needs.
 // Whether the server's `name` filter is exact is OPEN (gaps.md): names are compared exactly here.
 // Everything a routine names that the deployment lacks is one error, each at its file:line:col.
+// A saved plan's resolved models, branches and checked topics are reused (identities.ts).
 import type { PlatformApi } from '../api/platform.js';
 import { isNotFound } from '../api/errors.js';
 import type { ModelRecord } from '../api/types.js';
 import type { ConfigPath, LoadedConfig, RoutineConfig, SourceLocation, StewardConfig } from '../config/types.js';
 import { closest } from '../config/suggest.js';
 import { StewardError } from '../errors.js';
+import type { IdentityBook } from './identities.js';
 
 /** The model kind routines run against (gaps.md "Models"). */
 export const ROUTINE_MODEL_KIND = 'SHARED';
@@ -28,6 +30,9 @@ export interface ModelProblem {
   unknownName?: string;
 }
 
+/** What resolution needs of a model: a listed record, or one a saved plan resolved. */
+type KnownModel = Pick<ModelRecord, 'id' | 'name' | 'branches'>;
+
 /** True for a live model a routine may name: shared (or of no stated kind) and not deleted. */
 export function isRoutineModel(model: ModelRecord): boolean {
   return model.deletedAt === null && (model.modelKind === null || model.modelKind === ROUTINE_MODEL_KIND);
@@ -38,13 +43,22 @@ export function isRoutineModel(model: ModelRecord): boolean {
  * resolved in the deployment `api` talks to; `model` and `branch` are kept for display. Checks
  * every `topicName` against its model's topics. Throws one StewardError listing every routine
  * that names a model, branch or topic the deployment lacks, with positions and candidates.
+ * `identities`: a saved plan's models are taken from it where it holds them (with every branch
+ * and topic asked for); what this resolution finds is recorded there.
  */
-export async function resolveRoutineModels(api: PlatformApi, loaded: Pick<LoadedConfig, 'config' | 'locate'>): Promise<StewardConfig> {
+export async function resolveRoutineModels(api: PlatformApi, loaded: Pick<LoadedConfig, 'config' | 'locate'>, identities?: IdentityBook): Promise<StewardConfig> {
   const config = loaded.config;
   const routines = config.routines ?? [];
   if (routines.length === 0) return config;
-  const byName = new Map<string, ModelRecord[]>();
+  const branchesOf = (uses: (routine: RoutineConfig) => boolean) =>
+    [...new Set(routines.flatMap((routine) => (uses(routine) && typeof routine.branch === 'string' ? [routine.branch] : [])))];
+  const byName = new Map<string, KnownModel[]>();
   for (const name of new Set(routines.flatMap((routine) => (routine.model === undefined ? [] : [routine.model])))) {
+    const saved = identities?.modelNamed(name, branchesOf((routine) => routine.model === name));
+    if (saved !== undefined) {
+      byName.set(name, [{ id: saved.id, name, branches: saved.branches }]);
+      continue;
+    }
     const found: ModelRecord[] = [];
     for await (const model of api.listModels({ name, modelKind: ROUTINE_MODEL_KIND, branches: true })) {
       if (model.name === name && isRoutineModel(model)) found.push(model);
@@ -52,28 +66,38 @@ export async function resolveRoutineModels(api: PlatformApi, loaded: Pick<Loaded
     byName.set(name, found);
   }
   // A literal id whose branch is named: its branches are read by id.
-  const byId = new Map<string, ModelRecord | undefined>();
+  const byId = new Map<string, KnownModel | undefined>();
   for (const modelId of new Set(routines.flatMap((routine) => (routine.modelId !== undefined && typeof routine.branch === 'string' ? [routine.modelId] : [])))) {
+    const saved = identities?.modelWithId(modelId, branchesOf((routine) => routine.model === undefined && routine.modelId === modelId));
+    if (saved !== undefined) {
+      byId.set(modelId, { id: saved.id, name: saved.name ?? null, branches: saved.branches });
+      continue;
+    }
     let match: ModelRecord | undefined;
     for await (const model of api.listModels({ modelId, branches: true })) if (model.id === modelId) match = model;
     byId.set(modelId, match);
   }
   const problems: ModelProblem[] = [];
   const resolved = routines.map((routine, index) => resolveOne(routine, index, byName, byId, problems));
-  await checkTopics(api, resolved, problems);
+  const topics = await checkTopics(api, resolved, problems, identities);
   if (problems.length > 0) throw await problemsError(api, problems, loaded);
+  for (const routine of resolved) {
+    if (routine.modelId === undefined) continue;
+    const branch = typeof routine.branch === 'string' && typeof routine.branchId === 'string' ? [{ name: routine.branch, id: routine.branchId }] : [];
+    identities?.recordModel({ id: routine.modelId, ...(routine.model === undefined ? {} : { name: routine.model }), branches: branch, topics: [...(topics.get(routine.modelId) ?? [])] });
+  }
   return { ...config, routines: resolved };
 }
 
 function resolveOne(
   routine: RoutineConfig,
   index: number,
-  byName: ReadonlyMap<string, ModelRecord[]>,
-  byId: ReadonlyMap<string, ModelRecord | undefined>,
+  byName: ReadonlyMap<string, KnownModel[]>,
+  byId: ReadonlyMap<string, KnownModel | undefined>,
   problems: ModelProblem[],
 ): RoutineConfig {
   const at = (field: string): ConfigPath => ['routines', index, field];
-  let model: ModelRecord | undefined;
+  let model: KnownModel | undefined;
   let modelId = routine.modelId;
   if (routine.model !== undefined) {
     const candidates = byName.get(routine.model) ?? [];
@@ -105,7 +129,7 @@ function resolveOne(
   return resolved;
 }
 
-function resolveBranch(routine: RoutineConfig, name: string, model: ModelRecord | undefined, path: ConfigPath, problems: ModelProblem[]): string | undefined {
+function resolveBranch(routine: RoutineConfig, name: string, model: KnownModel | undefined, path: ConfigPath, problems: ModelProblem[]): string | undefined {
   const which = model?.name ?? routine.model ?? routine.modelId;
   if (model === undefined) {
     if (routine.model === undefined) {
@@ -138,14 +162,22 @@ function resolveBranch(routine: RoutineConfig, name: string, model: ModelRecord 
   return undefined;
 }
 
-/** One topics request per distinct model a routine with a `topicName` uses. */
-async function checkTopics(api: PlatformApi, routines: readonly RoutineConfig[], problems: ModelProblem[]): Promise<void> {
+/**
+ * One topics request per distinct model a routine with a `topicName` uses, none for a model whose
+ * topics a saved plan found already. Returns the topics found, by model id.
+ */
+async function checkTopics(api: PlatformApi, routines: readonly RoutineConfig[], problems: ModelProblem[], identities?: IdentityBook): Promise<Map<string, Set<string>>> {
   const failed = new Set(problems.map((problem) => problem.path[1]));
   const wanted = routines.flatMap((routine, index) =>
     typeof routine.topicName === 'string' && routine.modelId !== undefined && !failed.has(index) ? [{ routine, index, modelId: routine.modelId }] : [],
   );
   const topics = new Map<string, string[] | undefined>();
   for (const modelId of new Set(wanted.map((use) => use.modelId))) {
+    const asked = wanted.filter((use) => use.modelId === modelId).map((use) => use.routine.topicName as string);
+    if (identities?.topicsChecked(modelId, asked)) {
+      topics.set(modelId, asked);
+      continue;
+    }
     const name = wanted.find((use) => use.modelId === modelId)?.routine.model;
     try {
       topics.set(modelId, (await api.listModelTopics(modelId, name)).map((topic) => topic.name));
@@ -154,6 +186,7 @@ async function checkTopics(api: PlatformApi, routines: readonly RoutineConfig[],
       topics.set(modelId, undefined);
     }
   }
+  const found = new Map<string, Set<string>>();
   for (const { routine, index, modelId } of wanted) {
     const known = topics.get(modelId);
     const which = routine.model === undefined ? modelId : `"${routine.model}"`;
@@ -163,7 +196,10 @@ async function checkTopics(api: PlatformApi, routines: readonly RoutineConfig[],
       continue;
     }
     const topic = routine.topicName as string;
-    if (known.includes(topic)) continue;
+    if (known.includes(topic)) {
+      found.set(modelId, (found.get(modelId) ?? new Set()).add(topic));
+      continue;
+    }
     const suggestion = closest(topic, known);
     problems.push({
       code: 'plan.unknown-topic',
@@ -173,6 +209,7 @@ async function checkTopics(api: PlatformApi, routines: readonly RoutineConfig[],
       hint: suggestion !== undefined ? `did you mean "${suggestion}"?` : 'write one of the model\'s topics, or `topicName: null`',
     });
   }
+  return found;
 }
 
 /** The one error for every problem; unknown model names list the deployment's shared models. */

@@ -10,6 +10,7 @@ import { REGISTRY } from '../kinds/registry.js';
 import { evaluatePolicies } from '../policy/evaluate.js';
 import { Directory } from './directory.js';
 import { resolveUserGroups } from './groups.js';
+import { IdentityBook } from './identities.js';
 import { resolveRoutineModels } from './models.js';
 import { keyUser, preflight, requireRoutineOwners } from './preflight.js';
 import { filterSteps, targetedKinds, type Targeting } from './targeting.js';
@@ -31,6 +32,8 @@ export interface PlanRequest {
   requestCount: () => number;
   registry?: ReadonlyMap<Kind, ResourceKind>;
   now?: () => Date;
+  /** Ids reused from a saved plan (apply PLANFILE), and where the ids this plan resolves are recorded. */
+  identities?: IdentityBook;
 }
 
 export interface PlanResult extends Observation {
@@ -53,13 +56,14 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   const kinds = selectKinds(registry, request.loaded, request.kinds).filter((kind) => only === undefined || only.includes(kind.kind));
   const readKinds = withReadDependencies(registry, kinds);
   // Model and branch names become this deployment's ids before whoami checks the models.
-  const config = readKinds.some((kind) => kind.kind === 'routines') ? await resolveRoutineModels(request.api, request.loaded) : request.loaded.config;
+  const config = readKinds.some((kind) => kind.kind === 'routines') ? await resolveRoutineModels(request.api, request.loaded, request.identities) : request.loaded.config;
   const emails = readKinds.flatMap((kind) => kind.emails(config));
   const whoami = await preflight(request.api, config, readKinds.map((kind) => kind.kind), emails).catch((error: unknown) => {
     throw locateDeclared(error, request.loaded);
   });
   requireRoutineOwners(request.loaded, whoami, readKinds.map((kind) => kind.kind));
   const directory = new Directory(whoami.keyScope === 'organization' ? request.api : undefined, keyUser(whoami), whoami.keyScope);
+  request.identities?.seedDirectory(directory);
   // Kinds that name no user and no group are read while users and groups are being resolved.
   const early = independentKinds(readKinds, config);
   const desired: DesiredState = {};
@@ -79,7 +83,7 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
     if (readKinds.some((kind) => kind.kind === 'userCreditLimits')) requireDistinctUsers(request.loaded, directory);
     // Group display names become this deployment's user group ids (SCIM), each unknown one at its position.
     withGroups = readKinds.some((kind) => kind.kind === 'userGroupCreditLimits')
-      ? await resolveUserGroups(request.api, { config, locate: request.loaded.locate }, whoami.keyScope)
+      ? await resolveUserGroups(request.api, { config, locate: request.loaded.locate }, whoami.keyScope, request.identities)
       : config;
   } catch (error) {
     await Promise.allSettled([earlyLive, ...started.values()]); // no read left running behind the error
@@ -111,7 +115,8 @@ function independentKinds(kinds: readonly ResourceKind[], config: LoadedConfig['
 
 /** Reads what the config manages and returns the plan that would make live match it. */
 export async function makePlan(request: PlanRequest): Promise<PlanResult> {
-  const observation = await observe(request);
+  const identities = request.identities ?? new IdentityBook();
+  const observation = await observe({ ...request, identities });
   let diffed: ReturnType<typeof diffAll>;
   try {
     diffed = diffAll(observation.kinds, observation.desired, observation.live);
@@ -135,6 +140,7 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     warnings,
     requests: request.requestCount(),
     policyViolations: evaluatePolicies(steps, request.loaded, request.registry ?? REGISTRY),
+    identities: identities.identities({ ...observation, kinds: withReadDependencies(request.registry ?? REGISTRY, observation.kinds), config: request.loaded.config, steps: diffed.steps }),
   };
   return { plan, ...observation };
 }
