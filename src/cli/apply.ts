@@ -13,7 +13,8 @@ import { stopOnSignals } from './signals.js';
 import type { PlatformApi } from '../api/platform.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { checkTargets } from '../plan/targeting.js';
-import { checkPlanFits, loadPlan } from '../plan/planFile.js';
+import { checkPlanFits, loadPlan, trustedIdentities } from '../plan/planFile.js';
+import { IdentityBook } from '../plan/identities.js';
 import { diffAll, makePlan, observe, readLive, withReadDependencies, type LiveState, type Observation } from '../plan/planner.js';
 import { refuseUnfounded } from '../plan/planFile.js';
 import type { Plan, PlanStep } from '../plan/types.js';
@@ -76,7 +77,7 @@ export async function runApply(planFile: string | undefined, options: ApplyOptio
     try {
       return saved === undefined
         ? await applyFresh(loaded, { ...connection, session, reading }, options, io)
-        : await applySaved(saved, await reloadPromotion(io, loaded, saved, options), { ...connection, session, reading }, options, io);
+        : await applySaved(saved, await reloadPromotion(io, loaded, saved, options), { ...connection, session, reading }, options, io, savedIdentities(saved, io, io.env[loaded.environment.tokenEnv]));
     } finally {
       reading.stop();
     }
@@ -117,10 +118,26 @@ function readProgress(io: CommandIo, options: ApplyOptions, session: Session): R
   return progress;
 }
 
-/** A saved plan (already checked to fit): read the live state again, refuse stale steps, run the rest. */
-async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connection, options: ApplyOptions, io: CommandIo): Promise<number> {
+/**
+ * The ids a saved plan resolved, to reuse when their seal verifies under this apply's token; else
+ * (made with another key, edited) every name is resolved again, as for a file without them.
+ */
+function savedIdentities(plan: Plan, io: CommandIo, token: string | undefined): IdentityBook | undefined {
+  const trusted = token === undefined ? undefined : trustedIdentities(plan, token);
+  if (trusted === undefined) return undefined;
+  if ('identities' in trusted) return new IdentityBook(trusted.identities);
+  io.stderr(`The plan file's resolved ids are not reused: ${trusted.untrusted}. Users, groups and models are resolved again.\n`);
+  return undefined;
+}
+
+/**
+ * A saved plan (already checked to fit): read the live state again, refuse stale steps, run the
+ * rest. The names the plan resolved are not resolved again (`identities`): the live state is read
+ * by those ids, so an object that changed since is stale, and one deleted since fails its write.
+ */
+async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connection, options: ApplyOptions, io: CommandIo, identities: IdentityBook | undefined): Promise<number> {
   const { client, api } = connection;
-  const observation = await observe({ loaded, api, kinds: plan.kinds, requestCount: () => client.stats().requests });
+  const observation = await observe({ loaded, api, kinds: plan.kinds, requestCount: () => client.stats().requests, ...(identities === undefined ? {} : { identities }) });
   const { live } = observation;
   const checked = checkSteps(plan.steps, live);
   const color = useColor(io, options.color);

@@ -53,7 +53,7 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
       warnings: [...promotion.warnings, ...targetPlan.warnings],
       promotion: { from: options.against, fromBaseUrl: source.baseUrl, sourceDigest: promotion.sourceDigest },
     };
-    if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out));
+    if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out), io.env[loaded.environment.tokenEnv]);
     await emitPlan(plan, options, io);
     if (options.out !== undefined && !options.json) {
       io.stderr(`Saved the promotion plan to ${options.out}. Apply it with: steward apply --env ${plan.environment} ${options.out}${sameTarget(options)}\n`);

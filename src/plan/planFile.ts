@@ -1,19 +1,26 @@
 // Saved plans (`plan --out FILE`, `apply FILE`). A plan file records the environment, the base
-// URL and the config's digest, never a token; apply refuses it against anything else.
+// URL and the config's digest, never a token; apply refuses it against anything else. Its
+// resolved ids (`identities`) are sealed with an HMAC keyed by the token that made the plan, so
+// apply reuses them only under that key (see identities.ts for why).
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { StewardError } from '../errors.js';
 import { isDeepStrictEqual } from 'node:util';
-import { ACTION_SEVERITY, PLAN_FORMAT_VERSION, type Plan, type PlanStep } from './types.js';
+import { emailKey } from '../domain/rules.js';
+import { ACTION_SEVERITY, PLAN_FORMAT_VERSION, type Plan, type PlanIdentities, type PlanStep } from './types.js';
 
 /**
  * Writes the plan as JSON, atomically: the plan goes to a temporary file beside it, renamed over
  * the target only once complete, so an interrupted `plan --out` leaves the old file (or none),
- * never half a plan that a later `apply` would refuse or misread.
+ * never half a plan that a later `apply` would refuse or misread. With `token` (the API token the
+ * plan was made with), its identities are sealed; the token itself is never written.
  */
-export async function savePlan(plan: Plan, path: string): Promise<void> {
+export async function savePlan(plan: Plan, path: string, token?: string): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
+  const { seal: _unsealed, ...identities } = plan.identities ?? { users: [], groups: [], models: [] };
+  const saved: Plan = plan.identities === undefined || token === undefined ? plan : { ...plan, identities: { ...identities, seal: sealIdentities(plan, token) } };
   try {
-    await writeFile(temporary, `${JSON.stringify(plan, null, 2)}\n`, { mode: 0o600 });
+    await writeFile(temporary, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
@@ -52,7 +59,117 @@ export async function loadPlan(path: string): Promise<Plan> {
     Array.isArray(plan.steps) &&
     plan.steps.every((step) => typeof step?.id === 'string' && step.action in ACTION_SEVERITY && Array.isArray(step.dependsOn));
   if (!wellFormed) throw new StewardError('plan-file.invalid', `${path} is not a well-formed steward plan file`, 'user');
+  if (plan.identities !== undefined) plan.identities = checkIdentities(plan.identities, path);
   return plan as Plan;
+}
+
+/**
+ * The seal of a plan's identities under an API token: an HMAC-SHA256 of them, bound to the plan's
+ * environment, base URL and config digest. It proves the ids came from a plan made with this token
+ * without revealing the token.
+ */
+export function sealIdentities(plan: Pick<Plan, 'environment' | 'baseUrl' | 'configDigest' | 'identities'>, token: string): string {
+  const { users = [], groups = [], models = [] } = plan.identities ?? {};
+  const canonical = JSON.stringify([
+    PLAN_FORMAT_VERSION,
+    plan.environment,
+    plan.baseUrl,
+    plan.configDigest,
+    users.map((user) => [user.email, user.id]),
+    groups.map((group) => [group.name, group.id]),
+    models.map((model) => [model.id, model.name ?? null, model.branches.map((branch) => [branch.name, branch.id]), model.topics]),
+  ]);
+  return `hmac-sha256:${createHmac('sha256', token).update(canonical).digest('hex')}`;
+}
+
+/**
+ * The plan's identities if their seal verifies under `token`, else why they are not reused
+ * (they were made with another key, edited, or never sealed): apply then resolves every name again.
+ */
+export function trustedIdentities(plan: Plan, token: string): { identities: Omit<PlanIdentities, 'seal'> } | { untrusted: string } | undefined {
+  if (plan.identities === undefined) return undefined;
+  const { seal, ...identities } = plan.identities;
+  if (seal === undefined) return { untrusted: 'they are not sealed (the file was not written by `steward plan --out`)' };
+  const expected = Buffer.from(sealIdentities(plan, token));
+  const given = Buffer.from(seal);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    return { untrusted: 'their seal does not match this API key (the plan was made with another key, or the file was edited)' };
+  }
+  return { identities };
+}
+
+/**
+ * A plan file's identities checked for shape: every entry a non-empty string pair, no name given
+ * two ids. Lists left out count as empty (an older or trimmed file resolves those names again).
+ */
+function checkIdentities(value: unknown, path: string): PlanIdentities {
+  const invalid = (where: string, what: string) =>
+    new StewardError('plan-file.invalid', `${path} is not a well-formed steward plan file: identities${where} ${what}`, 'user', {
+      hint: 'make a new plan with `steward plan --out FILE`',
+    });
+  if (!isRecord(value)) throw invalid('', 'must be an object');
+  const list = (field: string): Record<string, unknown>[] => {
+    const entries = value[field] ?? [];
+    if (!Array.isArray(entries)) throw invalid(`.${field}`, 'must be an array');
+    return entries.map((entry: unknown, index) => {
+      if (!isRecord(entry)) throw invalid(`.${field}[${index}]`, 'must be an object');
+      return entry;
+    });
+  };
+  const text = (entry: Record<string, unknown>, field: string, where: string): string => {
+    const found = entry[field];
+    if (typeof found !== 'string' || found.trim() === '') throw invalid(`${where}.${field}`, 'must be a non-empty string');
+    return found;
+  };
+  const once = (seen: Map<string, string>, name: string, id: string, where: string, what: string): void => {
+    const earlier = seen.get(name);
+    if (earlier !== undefined && earlier !== id) throw invalid(where, `gives ${what} two ids (${earlier} and ${id})`);
+    seen.set(name, id);
+  };
+  const emails = new Map<string, string>();
+  const users = list('users').map((entry, index) => {
+    const where = `.users[${index}]`;
+    const user = { email: text(entry, 'email', where), id: text(entry, 'id', where) };
+    once(emails, emailKey(user.email), user.id, where, `e-mail ${user.email}`);
+    return user;
+  });
+  const groupNames = new Map<string, string>();
+  const groups = list('groups').map((entry, index) => {
+    const where = `.groups[${index}]`;
+    const group = { name: text(entry, 'name', where), id: text(entry, 'id', where) };
+    once(groupNames, group.name, group.id, where, `user group "${group.name}"`);
+    return group;
+  });
+  const modelNames = new Map<string, string>();
+  const modelIds = new Set<string>();
+  const models = list('models').map((entry, index) => {
+    const where = `.models[${index}]`;
+    const id = text(entry, 'id', where);
+    if (modelIds.has(id)) throw invalid(where, `lists model ${id} twice`);
+    modelIds.add(id);
+    const name = entry.name === undefined ? undefined : text(entry, 'name', where);
+    if (name !== undefined) once(modelNames, name, id, where, `model "${name}"`);
+    if (!Array.isArray(entry.branches)) throw invalid(`${where}.branches`, 'must be an array');
+    const branchNames = new Map<string, string>();
+    const branches = entry.branches.map((branch: unknown, at) => {
+      const place = `${where}.branches[${at}]`;
+      if (!isRecord(branch)) throw invalid(place, 'must be an object');
+      const resolved = { name: text(branch, 'name', place), id: text(branch, 'id', place) };
+      once(branchNames, resolved.name, resolved.id, place, `branch "${resolved.name}"`);
+      return resolved;
+    });
+    if (!Array.isArray(entry.topics) || entry.topics.some((topic) => typeof topic !== 'string' || topic === '')) {
+      throw invalid(`${where}.topics`, 'must be an array of non-empty strings');
+    }
+    return { id, ...(name === undefined ? {} : { name }), branches, topics: entry.topics as string[] };
+  });
+  const seal = value.seal;
+  if (seal !== undefined && (typeof seal !== 'string' || !/^hmac-sha256:[0-9a-f]{64}$/.test(seal))) throw invalid('.seal', 'must be `hmac-sha256:` and 64 hex digits');
+  return { users, groups, models, ...(seal === undefined ? {} : { seal }) };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Refuses a plan made for another environment, instance or config. */

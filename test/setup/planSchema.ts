@@ -37,9 +37,9 @@ vi.mock('../../src/plan/planFile.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/plan/planFile.js')>();
   return {
     ...original,
-    savePlan: async (plan: Plan, path: string) => {
+    savePlan: async (plan: Plan, path: string, token?: string) => {
       await check(plan, `the plan saved to ${path}`);
-      return original.savePlan(plan, path);
+      return original.savePlan(plan, path, token);
     },
   };
 });

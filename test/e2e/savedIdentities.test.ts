@@ -1,0 +1,166 @@
+// `apply PLANFILE` reuses what the plan resolved: users by e-mail (declared, routine owners, and
+// those a pruned limit only shows), user groups by name, models, branches and topics by name. It
+// reads the live state again, by those ids, so a changed object is still stale, and an id that no
+// longer exists fails its write; nothing goes to another object. The ids are reused only when the
+// file's seal verifies under the applying key; an older, trimmed or foreign file resolves the
+// names it lacks again, and a malformed section is refused before any request.
+import { mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EXIT } from '../../src/cli/plan.js';
+import { datasetSeed, startEmulator, type EmulatorProfile, type RunningEmulator } from '../../src/emulator/index.js';
+import { sealIdentities } from '../../src/plan/planFile.js';
+import type { Plan } from '../../src/plan/types.js';
+import { PRODUCTION_TOKEN, PROFILES, Steward } from './helpers.js';
+
+const ENVIRONMENTS = `version: 1
+environments:
+  production:
+    baseUrl: https://acme.example.com
+    tokenEnv: STEWARD_PRODUCTION_TOKEN
+    requestsPerMinute: 6000
+`;
+
+// Against the demo dataset: grace has a limit of 500; linus, ken and analyst01 have limits the
+// config does not declare (pruned, shown by e-mail); Finance has no group limit; margaret has no routines.
+const CONFIG = `version: 1
+userCreditLimits:
+  - email: grace@acme.example
+    creditLimit: 750
+  - email: Margaret@acme.example
+    creditLimit: 300
+  - email: barbara@acme.example
+    creditLimit: 300
+userGroupCreditLimits:
+  - group: Finance
+    creditLimit: 1500
+routines:
+  - name: Margaret's forecast
+    owner: margaret@acme.example
+    prompt: Summarise the forecast branch's pipeline.
+    schedule: "0 8 ? * MON *"
+    timezone: UTC
+    model: Sales
+    branch: forecast-v2
+    topicName: orders
+    destination:
+      type: email
+      recipientEmails: [margaret@acme.example]
+prune:
+  userCreditLimits: true
+`;
+
+/** What resolving names costs: SCIM users and groups, models by name and their topics. */
+const RESOLUTION_ROUTES = ['GET /api/scim/v2/Users', 'GET /api/scim/v2/Groups', 'GET /api/v1/models', 'GET /api/v1/models/{modelId}/topic'];
+
+const emulators: RunningEmulator[] = [];
+afterEach(async () => {
+  await Promise.all(emulators.splice(0).map((emulator) => emulator.close()));
+});
+
+/** steward with CONFIG against a demo emulator (its state kept in a file when `statePath` is given). */
+async function stewardFor(profile: EmulatorProfile, statePath?: string): Promise<Steward> {
+  const emulator = await startEmulator({ dataset: 'demo', profile, ...(statePath === undefined ? {} : { statePath }) });
+  emulators.push(emulator);
+  const directory = await mkdtemp(join(tmpdir(), 'steward-saved-identities-'));
+  await writeFile(join(directory, 'environments.yaml'), ENVIRONMENTS);
+  await writeFile(join(directory, 'steward.yaml'), CONFIG);
+  return new Steward(emulator, directory);
+}
+
+/** The requests per route `run` made, resolution routes included even when none was made. */
+async function requestsOf(emulator: RunningEmulator, run: () => Promise<unknown>): Promise<Record<string, number>> {
+  const before = emulator.stats().byRoute;
+  await run();
+  const after = emulator.stats().byRoute;
+  const routes = new Set([...Object.keys(after), ...RESOLUTION_ROUTES]);
+  return Object.fromEntries([...routes].map((route) => [route, (after[route] ?? 0) - (before[route] ?? 0)]).filter(([route, count]) => count !== 0 || RESOLUTION_ROUTES.includes(route as string)));
+}
+
+const planPath = (steward: Steward) => join(steward.directory, 'plan.json');
+const readPlan = async (steward: Steward) => JSON.parse(await readFile(planPath(steward), 'utf8')) as Plan;
+const writePlan = async (steward: Steward, plan: unknown) => writeFile(planPath(steward), JSON.stringify(plan, null, 2));
+
+describe.each(PROFILES)('apply PLANFILE reuses the ids the plan resolved (%s profile)', (profile) => {
+  it('records users, groups and models in the plan file, sealed, with no token in it', async () => {
+    const steward = await stewardFor(profile);
+    expect((await steward.plan({ out: 'plan.json' })).code).toBe(EXIT.destructive);
+    const text = await readFile(planPath(steward), 'utf8');
+    expect(text).not.toContain(PRODUCTION_TOKEN);
+    const { identities, steps } = JSON.parse(text) as Plan;
+    const id = (email: string) => steward.emulator.state.userId(email);
+    const seed = datasetSeed('demo');
+    expect(new Map(identities!.users.map((user) => [user.email, user.id]))).toEqual(
+      new Map(['grace', 'margaret', 'barbara', 'linus', 'ken', 'analyst01'].map((local) => [`${local}@acme.example`, id(`${local}@acme.example`)])),
+    );
+    expect(identities!.groups).toEqual([{ name: 'Finance', id: seed.groups!.find((group) => group.displayName === 'Finance')!.id }]);
+    const sales = seed.models!.find((model) => model.name === 'Sales')!;
+    expect(identities!.models).toEqual([{ id: sales.id, name: 'Sales', branches: sales.branches, topics: ['orders'] }]);
+    expect(identities!.seal).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    // The pruned limits are shown by the e-mails recorded.
+    expect(steps.filter((step) => step.reason?.startsWith('pruned')).map((step) => step.key).sort()).toEqual(['analyst01@acme.example', 'ken@acme.example', 'linus@acme.example']);
+  });
+
+  it('makes no SCIM, models or topics request, only the live reads, the whoami preflight and the writes; then plans nothing', async () => {
+    const steward = await stewardFor(profile);
+    const planned = await requestsOf(steward.emulator, async () => expect((await steward.plan({ out: 'plan.json' })).code).toBe(EXIT.destructive));
+    // The plan resolved: the org's users (one SCIM page), Finance, Sales by name and its topics.
+    expect(Object.fromEntries(RESOLUTION_ROUTES.map((route) => [route, planned[route]]))).toEqual({
+      'GET /api/scim/v2/Users': 1,
+      'GET /api/scim/v2/Groups': 1,
+      'GET /api/v1/models': 1,
+      'GET /api/v1/models/{modelId}/topic': 1,
+    });
+
+    let result: Awaited<ReturnType<Steward['apply']>> | undefined;
+    const applied = await requestsOf(steward.emulator, async () => (result = await steward.apply('plan.json')));
+    expect(result!.err).toBe('');
+    expect(result!.code).toBe(0);
+    const liveReads = Object.fromEntries(Object.entries(planned).filter(([route]) => !RESOLUTION_ROUTES.includes(route)));
+    expect(applied).toEqual({
+      ...liveReads, // whoami, the user and user group limits, margaret's routines
+      'GET /api/v1/ai/routines': 2, // and her routines once more after the create, to settle a race (routineRaces.ts)
+      'GET /api/scim/v2/Users': 0,
+      'GET /api/scim/v2/Groups': 0,
+      'GET /api/v1/models': 0,
+      'GET /api/v1/models/{modelId}/topic': 0,
+      'PATCH /api/v1/ai/credit-controls/users': 1, // 3 sets and 3 resets in one bulk PATCH
+      'PATCH /api/v1/ai/credit-controls/user-groups': 1,
+      'POST /api/v1/ai/routines': 1,
+    });
+    expect(liveReads).toEqual({
+      'GET /api/v1/whoami': 1,
+      'GET /api/v1/ai/credit-controls/users': 1,
+      'GET /api/v1/ai/credit-controls/user-groups': 1,
+      'GET /api/v1/ai/routines': 1,
+    });
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  });
+
+  it('applies a plan file without identities, or with some of them, resolving only what it lacks; both converge', async () => {
+    for (const trim of ['all', 'groups and models'] as const) {
+      const steward = await stewardFor(profile);
+      expect((await steward.plan({ out: 'plan.json' })).code).toBe(EXIT.destructive);
+      const plan = await readPlan(steward);
+      if (trim === 'all') delete plan.identities;
+      else {
+        plan.identities = { ...plan.identities!, groups: [], models: [] };
+        plan.identities.seal = sealIdentities(plan, PRODUCTION_TOKEN);
+      }
+      await writePlan(steward, plan);
+
+      let result: Awaited<ReturnType<Steward['apply']>> | undefined;
+      const applied = await requestsOf(steward.emulator, async () => (result = await steward.apply('plan.json')));
+      expect(result!.err, trim).toBe('');
+      expect(result!.code, trim).toBe(0);
+      expect(Object.fromEntries(RESOLUTION_ROUTES.map((route) => [route, applied[route]])), trim).toEqual({
+        'GET /api/scim/v2/Users': trim === 'all' ? 1 : 0,
+        'GET /api/scim/v2/Groups': 1,
+        'GET /api/v1/models': 1,
+        'GET /api/v1/models/{modelId}/topic': 1,
+      });
+      expect((await steward.plan()).code, trim).toBe(EXIT.ok);
+    }
+  });
+});
