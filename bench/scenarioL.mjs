@@ -140,7 +140,8 @@ function routineScenario(seed, profile) {
   // each owner it created routines for once, whole (⌈routines now/100⌉ pages), to find a copy a
   // concurrent apply made. The list has no name filter and its order rests on the server's
   // clocks, so no shorter read finds every copy.
-  const update = profile === 'other' ? { 'PUT /api/v1/ai/routines/{routineId}': changes.updated, 'PATCH /api/v1/ai/routines/{routineId}': 1 } : { 'PATCH /api/v1/ai/routines/{routineId}': changes.updated };
+  const probe = changes.updated > 0 ? 1 : 0;
+  const update = profile === 'other' ? { 'PUT /api/v1/ai/routines/{routineId}': changes.updated, 'PATCH /api/v1/ai/routines/{routineId}': probe } : { 'PATCH /api/v1/ai/routines/{routineId}': changes.updated };
   const creators = ROUTINE_OWNERS.filter((owner) => owner.created + owner.replaced > 0);
   const writes = {
     ...update,

@@ -5,6 +5,7 @@ import type { Routine } from '../api/types.js';
 import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { changedFields, matches, pick } from '../plan/fields.js';
+import { inParallel } from '../plan/parallel.js';
 import { sortNamesakes, type Namesakes } from './routineDuplicates.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
 import type { ResourceKind } from './kind.js';
@@ -105,15 +106,14 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
   },
 
   async read({ api }, desired) {
+    // One listing per owner (the API lists one user's routines), a few owners side by side.
     const live: LiveRoutines = new Map();
-    await Promise.all(
-      desired.owners.map(async (owner) => {
-        const list: Routine[] = [];
-        const options = owner.userId === undefined ? undefined : { userId: owner.userId };
-        for await (const routine of api.listRoutines(options)) list.push(routine);
-        live.set(listKey(owner), list);
-      }),
-    );
+    await inParallel(desired.owners, async (owner) => {
+      const list: Routine[] = [];
+      const options = owner.userId === undefined ? undefined : { userId: owner.userId };
+      for await (const routine of api.listRoutines(options)) list.push(routine);
+      live.set(listKey(owner), list);
+    });
     return live;
   },
 

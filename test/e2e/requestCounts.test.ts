@@ -174,7 +174,7 @@ describe.each(PROFILES)('request counts of a smaller scenario L (%s profile)', (
     const updates = sum(ROUTINE_OWNERS.map((owner) => owner.updated));
     const replaced = ROUTINE_OWNERS.filter((owner) => owner.replaced).length;
     const routineUpdates = profile === 'other'
-      ? { 'PATCH /api/v1/ai/routines/{routineId}': 1, 'PUT /api/v1/ai/routines/{routineId}': updates }
+      ? { 'PATCH /api/v1/ai/routines/{routineId}': updates > 0 ? 1 : 0, 'PUT /api/v1/ai/routines/{routineId}': updates }
       : { 'PATCH /api/v1/ai/routines/{routineId}': updates };
 
     expect(await runPlan({ ...options, detailedExitcode: true }, io())).toBe(EXIT.destructive);
