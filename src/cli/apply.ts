@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { checkSteps, runSteps, type StepResult } from '../apply/executor.js';
 import type { Kind, LoadedConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
+import { isNotFound } from '../api/errors.js';
 import type { ApiClient, ClientEvent } from '../api/client.js';
 import { applyCost, writeRequests } from '../apply/cost.js';
 import { ApplyStop, SIGNAL_EXIT_CODE } from '../apply/stop.js';
@@ -137,7 +138,9 @@ function savedIdentities(plan: Plan, io: CommandIo, token: string | undefined): 
  */
 async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connection, options: ApplyOptions, io: CommandIo, identities: IdentityBook | undefined): Promise<number> {
   const { client, api } = connection;
-  const observation = await observe({ loaded, api, kinds: plan.kinds, requestCount: () => client.stats().requests, ...(identities === undefined ? {} : { identities }) });
+  const observation = await observe({ loaded, api, kinds: plan.kinds, requestCount: () => client.stats().requests, ...(identities === undefined ? {} : { identities }) }).catch((error: unknown) => {
+    throw identities === undefined ? error : identityGone(error);
+  });
   const { live } = observation;
   const checked = checkSteps(plan.steps, live);
   const color = useColor(io, options.color);
@@ -163,6 +166,19 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connecti
   }
   if (!options.json && checked.runnable.length > 0) io.stdout(`${applyCostLine(applyCost(checked.runnable, client))}\n`);
   return execute(checked.runnable, checked.alreadyApplied, { ...connection, live, reread: rereader(observation, api), overridden }, options, io);
+}
+
+/**
+ * A read by an id the saved plan resolved that answers 404 (a user's routines, whoami's models):
+ * the object was deleted, or deleted and created again under a new id, since the plan. That is
+ * the plan being stale, said as such; any other error is left as it is.
+ */
+function identityGone(error: unknown): unknown {
+  if (!isNotFound(error) && !(error instanceof StewardError && error.code === 'preflight.model')) return error;
+  return new StewardError('plan.stale-identity', `${(error as Error).message}; an id this plan resolved no longer exists, so nothing was applied`, 'user', {
+    cause: error,
+    hint: 'a user, group or model the plan names was deleted (or deleted and created again) since it was made: make a new plan, review it, and apply that one',
+  });
 }
 
 /** No plan file: plan now, show it, get approval, apply. */

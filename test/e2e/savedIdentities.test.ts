@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/plan.js';
-import { datasetSeed, startEmulator, type EmulatorProfile, type RunningEmulator } from '../../src/emulator/index.js';
+import { datasetSeed, startEmulator, type EmulatorProfile, type EmulatorState, type RunningEmulator } from '../../src/emulator/index.js';
 import { sealIdentities } from '../../src/plan/planFile.js';
 import type { Plan } from '../../src/plan/types.js';
 import { PRODUCTION_TOKEN, PROFILES, Steward } from './helpers.js';
@@ -162,5 +162,171 @@ describe.each(PROFILES)('apply PLANFILE reuses the ids the plan resolved (%s pro
       });
       expect((await steward.plan()).code, trim).toBe(EXIT.ok);
     }
+  });
+});
+
+/** The emulator's state file, edited as another process would (a new file renamed over it). */
+async function editState(statePath: string, edit: (state: EmulatorState) => void): Promise<void> {
+  const file = JSON.parse(await readFile(statePath, 'utf8')) as { state: EmulatorState };
+  edit(file.state);
+  await writeFile(`${statePath}.edit`, JSON.stringify(file));
+  await rename(`${statePath}.edit`, statePath);
+}
+
+/** A user deleted and invited again: same e-mail, a new id, none of the old limits. */
+function reinvite(state: EmulatorState, email: string, newId: string): void {
+  const user = state.users.find((candidate) => candidate.email === email)!;
+  delete state.userCreditLimits[user.id];
+  state.users = [...state.users.filter((candidate) => candidate !== user), { ...user, id: newId }];
+}
+
+const NEW_ID = '00000000-0000-4000-8000-0000000000aa';
+
+describe.each(PROFILES)('a changed identity between plan and apply PLANFILE (%s profile)', (profile) => {
+  /** steward with its emulator's state in a file, and a saved plan of `config` made. */
+  async function planned(config: string): Promise<{ steward: Steward; statePath: string }> {
+    const statePath = join(await mkdtemp(join(tmpdir(), 'steward-saved-identities-state-')), 'state.json');
+    const steward = await stewardFor(profile, statePath);
+    await writeFile(join(steward.directory, 'steward.yaml'), config);
+    // The state file exists from the first write on; a reset writes it.
+    steward.emulator.reset();
+    expect((await steward.plan({ out: 'plan.json' })).code).toBeGreaterThanOrEqual(EXIT.changes);
+    return { steward, statePath };
+  }
+
+  const limitsOnly = CONFIG.slice(0, CONFIG.indexOf('userGroupCreditLimits:'));
+
+  it('a user re-invited since the plan whose limit it changes: the step is stale, nothing is written', async () => {
+    const { steward, statePath } = await planned(limitsOnly);
+    await editState(statePath, (state) => reinvite(state, 'grace@acme.example', NEW_ID));
+    const writes = steward.emulator.stats().writes;
+
+    const refused = await steward.apply('plan.json');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('The plan is stale: 1 object changed since it was made. Nothing was applied.');
+    expect(refused.err).toContain('grace@acme.example');
+    expect(steward.emulator.stats().writes).toBe(writes);
+
+    // A new plan finds her by her new id.
+    expect((await steward.apply()).code).toBe(0);
+    expect(steward.emulator.state.userCreditLimits().find((limit) => limit.userId === NEW_ID)?.creditLimit).toBe(750);
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  });
+
+  it('a user re-invited since the plan whose limit it creates: the server refuses the old id and the whole batch, nothing is written', async () => {
+    const { steward, statePath } = await planned(limitsOnly);
+    const before = steward.emulator.state.userCreditLimits();
+    await editState(statePath, (state) => reinvite(state, 'margaret@acme.example', NEW_ID));
+
+    const failed = await steward.apply('plan.json');
+    expect(failed.code).toBe(1);
+    expect(failed.out).toContain('User not found');
+    expect(steward.emulator.state.userCreditLimits()).toEqual(before);
+
+    expect((await steward.apply()).code).toBe(0);
+    expect(steward.emulator.state.userCreditLimits().find((limit) => limit.userId === NEW_ID)?.creditLimit).toBe(300);
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  });
+
+  it('a routine owner re-invited since the plan: reading her routines by the old id fails before anything is written', async () => {
+    const { steward, statePath } = await planned(CONFIG);
+    await editState(statePath, (state) => reinvite(state, 'margaret@acme.example', NEW_ID));
+    const writes = steward.emulator.stats().writes;
+
+    const failed = await steward.apply('plan.json', { json: true });
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.out)).toMatchObject({
+      error: { code: 'plan.stale-identity', message: expect.stringContaining('404 User not found; an id this plan resolved no longer exists, so nothing was applied') },
+    });
+    expect(steward.emulator.stats().writes).toBe(writes);
+
+    expect((await steward.apply()).code).toBe(0);
+    expect(steward.emulator.state.routines('margaret@acme.example').map((routine) => routine.name)).toEqual(["Margaret's forecast"]);
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  });
+});
+
+describe.each(PROFILES)('a model replaced between plan and apply PLANFILE (%s profile)', (profile) => {
+  it('whoami\'s check of the saved model id answers 404: the plan is refused as stale, nothing is written', async () => {
+    const statePath = join(await mkdtemp(join(tmpdir(), 'steward-saved-identities-state-')), 'state.json');
+    const steward = await stewardFor(profile, statePath);
+    steward.emulator.reset();
+    expect((await steward.plan({ out: 'plan.json' })).code).toBe(EXIT.destructive);
+    // "Sales" deleted and made again: same name, new id.
+    await editState(statePath, (state) => {
+      const sales = state.models.find((model) => model.name === 'Sales')!;
+      state.models = [...state.models.filter((model) => model !== sales), { ...sales, id: '00000000-0000-4000-8000-0000000000bb' }];
+    });
+    const writes = steward.emulator.stats().writes;
+
+    const refused = await steward.apply('plan.json', { json: true });
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.out)).toMatchObject({ error: { code: 'plan.stale-identity', message: expect.stringContaining('an id this plan resolved no longer exists, so nothing was applied') } });
+    expect(steward.emulator.stats().writes).toBe(writes);
+
+    expect((await steward.apply()).code).toBe(0);
+    expect(steward.emulator.state.routines('margaret@acme.example').map((routine) => routine.modelId)).toEqual(['00000000-0000-4000-8000-0000000000bb']);
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  });
+});
+
+describe.each(PROFILES)('a plan file whose identities cannot be trusted (%s profile)', (profile) => {
+  it('refuses a malformed identities section before any request, naming the field', async () => {
+    const steward = await stewardFor(profile);
+    expect((await steward.plan({ out: 'plan.json' })).code).toBe(EXIT.destructive);
+    const plan = await readPlan(steward);
+    const identities = plan.identities!;
+    const malformed: [unknown, string][] = [
+      ['Finance', 'identities must be an object'],
+      [{ ...identities, users: { 'grace@acme.example': 'x' } }, 'identities.users must be an array'],
+      [{ ...identities, users: [{ email: 'grace@acme.example', id: 7 }] }, 'identities.users[0].id must be a non-empty string'],
+      [{ ...identities, users: [{ email: 'grace@acme.example', id: 'a' }, { email: 'GRACE@acme.example', id: 'b' }] }, 'identities.users[1] gives e-mail GRACE@acme.example two ids (a and b)'],
+      [{ ...identities, groups: [{ name: 'Finance', id: 'a' }, { name: 'Finance', id: 'b' }] }, 'identities.groups[1] gives user group "Finance" two ids (a and b)'],
+      [{ ...identities, models: [{ ...identities.models[0]!, topics: [3] }] }, 'identities.models[0].topics must be an array of non-empty strings'],
+      [{ ...identities, models: [{ ...identities.models[0]!, branches: [{ name: 'forecast-v2' }] }] }, 'identities.models[0].branches[0].id must be a non-empty string'],
+      [{ ...identities, seal: 'sha1:abc' }, 'identities.seal must be `hmac-sha256:` and 64 hex digits'],
+    ];
+    const requests = steward.emulator.stats().requests;
+    for (const [section, message] of malformed) {
+      await writePlan(steward, { ...plan, identities: section });
+      const refused = await steward.apply('plan.json', { json: true });
+      expect(refused.code, message).toBe(1);
+      expect(JSON.parse(refused.out), message).toMatchObject({ error: { code: 'plan-file.invalid', message: `${planPath(steward)} is not a well-formed steward plan file: ${message}` } });
+    }
+    expect(steward.emulator.stats().requests).toBe(requests);
+  });
+
+  it('does not reuse ids edited after the plan: the seal fails, the names are resolved again, and the edited steps are refused', async () => {
+    const steward = await stewardFor(profile);
+    expect((await steward.plan({ out: 'plan.json' })).code).toBe(EXIT.destructive);
+    // GIVEN an artifact edited consistently: margaret's new limit aimed at barbara's id, ids and steps alike
+    const plan = await readPlan(steward);
+    const margaret = steward.emulator.state.userId('margaret@acme.example');
+    const barbara = steward.emulator.state.userId('barbara@acme.example');
+    const swap = (id: string) => (id === margaret ? barbara : id === barbara ? margaret : id);
+    plan.identities!.users = plan.identities!.users.map((user) => ({ ...user, id: swap(user.id) }));
+    plan.steps = plan.steps.map((step) => (step.kind === 'userCreditLimits' ? { ...step, id: `userCreditLimits/${swap(step.ref.userId!)}`, ref: { userId: swap(step.ref.userId!) } } : step));
+    await writePlan(steward, plan);
+
+    const refused = await steward.apply('plan.json', { json: true });
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain("The plan file's resolved ids are not reused: their seal does not match this API key (the plan was made with another key, or the file was edited). Users, groups and models are resolved again.");
+    expect(JSON.parse(refused.out)).toMatchObject({ error: { code: 'plan-file.unfounded' } });
+    expect(steward.emulator.stats().writes).toBe(0);
+  });
+
+  it('resolves the names again for a plan sealed with another API key, and applies it', async () => {
+    const steward = await stewardFor(profile);
+    expect((await steward.plan({ out: 'plan.json' })).code).toBe(EXIT.destructive);
+    const plan = await readPlan(steward);
+    plan.identities!.seal = sealIdentities(plan, 'the-key-that-made-the-plan');
+    await writePlan(steward, plan);
+
+    let result: Awaited<ReturnType<Steward['apply']>> | undefined;
+    const applied = await requestsOf(steward.emulator, async () => (result = await steward.apply('plan.json')));
+    expect(result!.code).toBe(0);
+    expect(result!.err).toContain('their seal does not match this API key');
+    expect(applied['GET /api/scim/v2/Users']).toBe(1);
+    expect((await steward.plan()).code).toBe(EXIT.ok);
   });
 });
