@@ -1,10 +1,12 @@
-// Build step: writes dist/config/schemaValidators.cjs, the config schema's validators as ajv
-// standalone code, so commands do not import and run ajv's compiler at every start. Generated,
-// not committed: `npm run build` makes it from schemas/steward.schema.json, and it carries the
-// schema's sha256, so dist/config/schema.js uses it only for the very schema it was built from
-// (otherwise it compiles at run time, as the tests running the sources do).
+// Build step: writes the validators steward runs as ajv standalone code, so commands neither
+// import ajv's compiler nor compile a schema at every start. Generated, not committed:
+// - dist/config/schemaValidators.cjs, the config schema's (from schemas/steward.schema.json);
+// - dist/api/shapeValidators.cjs, the response shapes' (from src/api/shapes.ts).
+// Each carries the sha256 of the schemas it was made from, so dist uses it only for those very
+// schemas (otherwise it compiles at run time, as the tests running the sources do).
 import { writeFileSync } from 'node:fs';
 
 const { standaloneValidators } = await import('../dist/config/schema.js');
-const target = new URL('../dist/config/schemaValidators.cjs', import.meta.url);
-writeFileSync(target, standaloneValidators());
+writeFileSync(new URL('../dist/config/schemaValidators.cjs', import.meta.url), standaloneValidators());
+const { standaloneShapeValidators } = await import('../dist/api/shapes.js');
+writeFileSync(new URL('../dist/api/shapeValidators.cjs', import.meta.url), standaloneShapeValidators());

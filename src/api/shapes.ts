@@ -14,10 +14,14 @@
 // planned on a response that does not fit, so no object without its identity becomes a delete.
 //
 // Validators are compiled on first use only, each on its own: commands that never talk to the
-// server (`steward validate`) pay nothing.
+// server (`steward validate`) pay nothing. `npm run build` also writes them as ajv standalone
+// code (dist/api/shapeValidators.cjs, tied to these schemas by their digest), so a built steward
+// neither loads ajv's compiler nor compiles a schema while it reads.
 
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type {
   ApiKeyRecord,
   CreditControls,
@@ -306,6 +310,11 @@ const SHAPES = {
 /** The name of a response shape. */
 export type ShapeName = keyof typeof SHAPES;
 
+/** The name of every shape. */
+export function shapeNames(): ShapeName[] {
+  return Object.keys(SHAPES) as ShapeName[];
+}
+
 /** Every shape's schema, for tests that keep them in step with the emulator. */
 export function shapeSchema(name: ShapeName): Schema {
   return SHAPES[name];
@@ -314,23 +323,54 @@ export function shapeSchema(name: ShapeName): Schema {
 let ajv: Ajv2020 | undefined;
 const validators = new Map<ShapeName, ValidateFunction>();
 
+// useDefaults fills an absent nullable field with null and an absent SCIM list with [].
+// validateSchema off: checking these schemas against the meta-schema doubles the compile time on
+// every run; strict mode still refuses an unknown keyword, and the tests compile all.
+const AJV_OPTIONS = { allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true, useDefaults: true, validateSchema: false } as const;
+
+function newAjv(source: boolean): Ajv2020 {
+  // ajv is loaded with the first schema compiled, not at start-up (`validate` reads no response).
+  const { Ajv2020: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  return new Ajv({ ...AJV_OPTIONS, ...(source ? { code: { source: true } } : {}) });
+}
+
+/** The sha256 of every shape: the precompiled validators are used only for these exact schemas. */
+export function shapesDigest(): string {
+  return createHash('sha256').update(JSON.stringify(SHAPES)).digest('hex');
+}
+
+/**
+ * The standalone code (CommonJS) of every shape's validator, for the build step
+ * (scripts/precompile-schema.mjs); it records the shapes' digest.
+ */
+export function standaloneShapeValidators(): string {
+  const compiler = newAjv(true);
+  const names = shapeNames();
+  for (const name of names) compiler.addSchema(SHAPES[name], name);
+  const { default: standalone } = createRequire(import.meta.url)('ajv/dist/standalone/index.js') as { default: (ajv: Ajv2020, refs: Record<string, string>) => string };
+  return `${standalone(compiler, Object.fromEntries(names.map((name) => [name, name])))}\nexports.shapesDigest = ${JSON.stringify(shapesDigest())};\n`;
+}
+
+/** The validators written by the build, beside this file in dist/. */
+const PRECOMPILED_FILE = fileURLToPath(new URL('./shapeValidators.cjs', import.meta.url));
+let precompiled: Partial<Record<ShapeName, ValidateFunction>> | null | undefined;
+
+/** The build's validators when they were made from these shapes; null when not built (tests run the sources) or stale. */
+function precompiledValidators(): Partial<Record<ShapeName, ValidateFunction>> | null {
+  if (precompiled !== undefined) return precompiled;
+  try {
+    const module = createRequire(import.meta.url)(PRECOMPILED_FILE) as Partial<Record<ShapeName, ValidateFunction>> & { shapesDigest?: string };
+    precompiled = module.shapesDigest === shapesDigest() ? module : null;
+  } catch {
+    precompiled = null;
+  }
+  return precompiled;
+}
+
 function validatorOf(name: ShapeName): ValidateFunction {
   let validate = validators.get(name);
   if (validate === undefined) {
-    // useDefaults fills an absent nullable field with null and an absent SCIM list with [].
-    // validateSchema off: checking these schemas against the meta-schema doubles the compile
-    // time on every run; strict mode still refuses an unknown keyword, and the tests compile all.
-    // ajv is loaded with the first response checked, not at start-up (`validate` reads none).
-    const { Ajv2020: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-    ajv ??= new Ajv({
-      allErrors: false,
-      strict: true,
-      strictRequired: false,
-      allowUnionTypes: true,
-      useDefaults: true,
-      validateSchema: false,
-    });
-    validate = ajv.compile(SHAPES[name]);
+    validate = precompiledValidators()?.[name] ?? (ajv ??= newAjv(false)).compile(SHAPES[name]);
     validators.set(name, validate);
   }
   return validate;
