@@ -104,6 +104,24 @@ function formatDuration(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
+/**
+ * undici's Agent, loaded with the first transport, not at start-up (`validate` never connects).
+ * Only the agent's own module is required: undici's index also loads its fetch, WebSocket,
+ * cache and mock modules, which steward does not use (the requests go through Node's fetch),
+ * and that was most of a plan's start-up. The package's index is the fallback should a later
+ * undici move the file.
+ */
+function agentClass(): typeof Agent {
+  const require = createRequire(import.meta.url);
+  try {
+    const agent = require('undici/lib/dispatcher/agent.js') as typeof Agent;
+    if (typeof agent === 'function') return agent;
+  } catch {
+    // moved or renamed: the index has it
+  }
+  return (require('undici') as typeof import('undici')).Agent;
+}
+
 /** Sends requests to one origin over a keep-alive pool; close() tears the pool down. */
 export class Transport {
   private readonly agent: Agent;
@@ -113,8 +131,7 @@ export class Transport {
     private readonly options: TransportOptions,
     private readonly redactor: Redactor,
   ) {
-    // undici is loaded with the first transport, not at start-up: `validate` never connects.
-    const { Agent: UndiciAgent } = createRequire(import.meta.url)('undici') as typeof import('undici');
+    const UndiciAgent = agentClass();
     this.agent = new UndiciAgent({
       keepAliveTimeout: 10_000,
       keepAliveMaxTimeout: 60_000,
