@@ -193,19 +193,19 @@ function scenario(profile) {
   // The routine owners are resolved with the declared users: e-mails are the distinct ones.
   const emails = new Set([...users.slice(0, DECLARED).map((user) => user.email), ...routines.owners]).size;
   const fewestPlan = {
-    ...routines.reads,
     'GET /api/v1/whoami': 1,
     'GET /api/v1/labels': Math.ceil((LABELS + (datasetSeed('demo').labels ?? []).length) / PAGE),
     'GET /api/v1/ai/credit-controls/users': Math.ceil(liveLimits / PAGE),
     'GET /api/scim/v2/Users': Math.min(emails, Math.ceil((USERS + datasetSeed('demo').users.length) / PAGE)),
     'GET /api/v1/documents': Math.min(labels.reduce((sum) => sum + Math.ceil(LABELLED / LABELS / PAGE), 0), Math.ceil((DOCUMENTS + demoDocuments) / PAGE)),
+    ...routines.reads,
   };
   // Creates for the 2,500 declared without a limit, updates for the 1,250 live at 50, 500 resets.
   const limitChanges = DECLARED - LIVE_DECLARED / 2 + PRUNED;
   const fewestWrites = {
-    ...routines.writes,
     'PATCH /api/v1/ai/credit-controls/users': Math.ceil(limitChanges / BATCH),
     'PATCH /api/v1/documents/{identifier}/labels': CHANGING,
+    ...routines.writes,
   };
   return { seed, config, fewestPlan, fewestWrites };
 }
