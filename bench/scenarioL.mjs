@@ -73,6 +73,8 @@ function routineScenario(seed, profile) {
   };
   const declared = [];
   const changes = { updated: 0, created: 0, replaced: 0, pruned: 0 };
+  /** The routines a create sends (new ones and replacements): their topics are checked first. */
+  const sent = [];
   seed.routines = [];
   ROUTINE_OWNERS.forEach((owner, k) => {
     let replacing = owner.replaced;
@@ -95,11 +97,13 @@ function routineScenario(seed, profile) {
       }
       if (j >= owner.live) {
         changes.created += 1;
+        sent.push(wanted);
       } else if (wanted.model === 'Product' && wanted.branch === undefined && replacing > 0) {
         // A model change cannot be made in place: the routine is replaced (create, then delete).
         replacing -= 1;
         changes.replaced += 1;
         Object.assign(wanted, { model: 'Support', topicName: 'tickets' });
+        sent.push(wanted);
       } else if (j % 10 === 3) {
         changes.updated += 1;
         wanted.prompt += ' Call out anomalies.';
@@ -123,13 +127,15 @@ function routineScenario(seed, profile) {
     ].join('\n')),
   ];
   // The fewest reads: one filtered models query per distinct model name (each matches fewer than
-  // 100 models: one page; its branches come with it); one topics request per distinct model a
-  // `topicName` names; each owner's routines listed once, ⌈live/100⌉ pages (pageSize 100 is the
-  // most the API allows). The owners' e-mails are resolved with the users' (SCIM, counted there).
+  // 100 models: one page; its branches come with it); one topics request per distinct model whose
+  // topic a create sends, checked before the write (steward checks every model a `topicName`
+  // names, unchanged routines' too; here the same four); each owner's routines listed once,
+  // ⌈live/100⌉ pages (pageSize 100 is the most the API allows). The owners' e-mails are resolved
+  // with the users' (SCIM, counted there).
   const pages = (records) => Math.max(1, Math.ceil(records / PAGE));
   const reads = {
     'GET /api/v1/models': new Set(declared.map((r) => r.model)).size,
-    'GET /api/v1/models/{modelId}/topic': new Set(declared.filter((r) => r.topicName !== undefined).map((r) => r.model)).size,
+    'GET /api/v1/models/{modelId}/topic': new Set(sent.filter((r) => r.topicName !== undefined).map((r) => r.model)).size,
     'GET /api/v1/ai/routines': ROUTINE_OWNERS.reduce((sum, owner) => sum + pages(owner.live), 0),
   };
   // The fewest writes: one update per changed routine, by PATCH, or, where the server updates by
