@@ -139,7 +139,7 @@ function savedIdentities(plan: Plan, io: CommandIo, token: string | undefined): 
 async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connection, options: ApplyOptions, io: CommandIo, identities: IdentityBook | undefined): Promise<number> {
   const { client, api } = connection;
   const observation = await observe({ loaded, api, kinds: plan.kinds, requestCount: () => client.stats().requests, ...(identities === undefined ? {} : { identities }) }).catch((error: unknown) => {
-    throw identities === undefined ? error : identityGone(error);
+    throw identities === undefined ? error : identityGone(error, identities);
   });
   const { live } = observation;
   const checked = checkSteps(plan.steps, live);
@@ -173,8 +173,9 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connecti
  * the object was deleted, or deleted and created again under a new id, since the plan. That is
  * the plan being stale, said as such; any other error is left as it is.
  */
-function identityGone(error: unknown): unknown {
-  if (!isNotFound(error) && !(error instanceof StewardError && error.code === 'preflight.model')) return error;
+function identityGone(error: unknown, identities: IdentityBook): unknown {
+  const notFound = isNotFound(error) || (error instanceof StewardError && error.code === 'preflight.model');
+  if (!notFound || !identities.namesSavedId((error as Error).message)) return error;
   return new StewardError('plan.stale-identity', `${(error as Error).message}; an id this plan resolved no longer exists, so nothing was applied`, 'user', {
     cause: error,
     hint: 'a user, group or model the plan names was deleted (or deleted and created again) since it was made: make a new plan, review it, and apply that one',

@@ -34,6 +34,12 @@ export class IdentityBook {
     return this.seed !== undefined;
   }
 
+  /** Whether `text` (an error's message) names an id the saved plan resolved. */
+  namesSavedId(text: string): boolean {
+    const { users = [], groups = [], models = [] } = this.seed ?? {};
+    return [...users, ...groups, ...models, ...models.flatMap((model) => model.branches)].some((entry) => text.includes(entry.id));
+  }
+
   /** Teaches the directory the saved plan's users, so it asks SCIM only for the others. */
   seedDirectory(directory: Directory): void {
     if (this.seed !== undefined) directory.seed(this.seed.users);
