@@ -3,9 +3,10 @@
 import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { isAlias, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { isAlias, isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { decodeConfigFile } from './bytes.js';
 import { locateInDocument, positionAt, type PositionedDocument } from './positions.js';
+import { parseSimpleDocument } from './simpleYaml.js';
 import {
   checkAliasExpansion,
   checkDirectives,
@@ -14,6 +15,7 @@ import {
   checkNesting,
   checkNumbers,
   checkTags,
+  forEachInOrder,
   findStarValues,
   starValueDiagnostic,
 } from './structure.js';
@@ -113,7 +115,9 @@ export function parseSource(text: string, path: string, name: string, file: stri
   const lineCounter = new LineCounter();
   // Merge keys (`<<: *defaults`) are supported. logLevel 'error' keeps the library from printing
   // warnings to stderr (they are diagnostics here) while still reporting several documents.
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, merge: true, logLevel: 'error' });
+  // Simple block YAML (most large files) is built by the fast path, the same Document faster.
+  const options = { uniqueKeys: false, prettyErrors: false, merge: true, logLevel: 'error' } as const;
+  const doc = parseSimpleDocument(text, options, lineCounter) ?? parseDocument(text, { ...options, lineCounter });
   const source: ConfigSource = { path, name, file, text, doc, lineCounter, value: undefined, broken: doc.errors.length > 0 };
   // Nesting is checked first: every other check below walks the document.
   const tooDeep = checkNesting(source);
@@ -149,47 +153,44 @@ export function parseSource(text: string, path: string, name: string, file: stri
 /** `a:` twice in one map is an error naming both places (YAML would silently keep the last). */
 function duplicateKeys(source: ConfigSource): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  visit(source.doc, {
-    Map(_, map) {
-      const seen = new Map<string, number>();
-      for (const pair of map.items) {
-        if (!isScalar(pair.key) || pair.key.range === undefined || pair.key.range === null) continue;
-        const key = String(pair.key.value);
-        const first = seen.get(key);
-        if (first === undefined) {
-          seen.set(key, pair.key.range[0]);
-          continue;
-        }
-        const firstAt = positionAt(source, first);
-        diagnostics.push({
-          severity: 'error',
-          code: 'yaml.duplicateKey',
-          summary: `\`${key}\` is declared twice in the same map; the first is at ${source.name}:${firstAt.line}:${firstAt.col}`,
-          hint: 'remove or merge one of the two',
-          location: positionAt(source, pair.key.range[0]),
-        });
+  forEachInOrder(source.doc, (map) => {
+    if (!isMap(map)) return;
+    const seen = new Map<string, number>();
+    for (const pair of map.items) {
+      if (!isScalar(pair.key) || pair.key.range === undefined || pair.key.range === null) continue;
+      const key = String(pair.key.value);
+      const first = seen.get(key);
+      if (first === undefined) {
+        seen.set(key, pair.key.range[0]);
+        continue;
       }
-    },
+      const firstAt = positionAt(source, first);
+      diagnostics.push({
+        severity: 'error',
+        code: 'yaml.duplicateKey',
+        summary: `\`${key}\` is declared twice in the same map; the first is at ${source.name}:${firstAt.line}:${firstAt.col}`,
+        hint: 'remove or merge one of the two',
+        location: positionAt(source, pair.key.range[0]),
+      });
+    }
   });
   return diagnostics;
 }
 
 function unresolvedAliases(source: ConfigSource): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  visit(source.doc, {
-    Alias(_, alias) {
-      // An empty alias (a lone `*`) is a syntax error already.
-      if (!isAlias(alias) || alias.source === '' || alias.resolve(source.doc) !== undefined || alias.range === undefined || alias.range === null) return;
-      diagnostics.push({
-        severity: 'error',
-        code: 'yaml.syntax',
-        summary: `alias \`*${alias.source}\` refers to no anchor \`&${alias.source}\` declared before it`,
-        hint: /^[A-Za-z_][\w-]*$/.test(alias.source)
-          ? `mark the value to repeat with \`&${alias.source}\` above this line`
-          : 'YAML reads a value that starts with `*` as an alias: quote it if it is text, such as a cron schedule',
-        location: positionAt(source, alias.range[0]),
-      });
-    },
+  forEachInOrder(source.doc, (alias) => {
+    // An empty alias (a lone `*`) is a syntax error already.
+    if (!isAlias(alias) || alias.source === '' || alias.resolve(source.doc) !== undefined || alias.range === undefined || alias.range === null) return;
+    diagnostics.push({
+      severity: 'error',
+      code: 'yaml.syntax',
+      summary: `alias \`*${alias.source}\` refers to no anchor \`&${alias.source}\` declared before it`,
+      hint: /^[A-Za-z_][\w-]*$/.test(alias.source)
+        ? `mark the value to repeat with \`&${alias.source}\` above this line`
+        : 'YAML reads a value that starts with `*` as an alias: quote it if it is text, such as a cron schedule',
+      location: positionAt(source, alias.range[0]),
+    });
   });
   return diagnostics;
 }

@@ -1,0 +1,248 @@
+// A fast path for the YAML most configurations are written in: block maps and lists, one value
+// per line (plain text, numbers, true/false/null, or quoted text without escapes), and comment
+// lines. For such a file the parsed Document is built here, node by node, exactly as the yaml
+// library's parser and composer build it (the same values, ranges, sources and types; tested
+// against it on every fixture), at a small part of the cost: a file of 10,000 user limits took
+// most of a plan's CPU in the library's lexer and parser. Anything else (anchors, aliases,
+// tags, flow collections, block scalars, escapes, values over several lines, a comment after
+// an empty value, tabs, carriage returns, duplicate keys, several documents, directives) is
+// declined, and the library parses the file as before; so are files where the library would
+// report an error or a warning, which this path never produces.
+import { Document, isScalar, LineCounter, Pair, Scalar, YAMLMap, YAMLSeq, type DocumentOptions, type ParseOptions, type ScalarTag, type SchemaOptions } from 'yaml';
+
+type Options = ParseOptions & DocumentOptions & SchemaOptions;
+
+/** Thrown inside the parser for anything outside the fast path's subset; caught below. */
+class Declined extends Error {}
+
+/** Characters that never appear in a file this path takes (controls, line separators, BOM, tab, CR). */
+const UNUSUAL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
+/** A key: a plain name, then `:` and a space or the end of the line. */
+const KEY = /([A-Za-z_][A-Za-z0-9_-]*):(?: +|(?=\n)|$)/y;
+/** Characters that give a plain value another meaning when they start it. */
+const INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`]/;
+
+interface Line {
+  /** Offset of the line's first character. */
+  start: number;
+  /** Offset just past its newline (or the end of the text). */
+  next: number;
+  /** Offset of its line break (or the end of the text). */
+  end: number;
+  /** Spaces before its content. */
+  indent: number;
+  /** A comment line comes between the previous content line and this one. */
+  afterComment: boolean;
+}
+
+/**
+ * The Document of `text` when it is simple block YAML (see above), with `lineCounter` filled in
+ * as the library's parser fills it; undefined when it is not, and the library must parse it.
+ */
+export function parseSimpleDocument(text: string, options: Options, lineCounter?: LineCounter): Document | undefined {
+  if (text.length === 0 || UNUSUAL.test(text)) return undefined;
+  const doc = new Document(undefined, options);
+  if (doc.schema.compat) return undefined;
+  try {
+    const { lines, commentsClose } = contentLines(text);
+    if (commentsClose || lines.length === 0 || lines[0]!.indent !== 0) return undefined;
+    const reader = new Reader(text, lines, doc);
+    const contents = reader.map(0, 0, lines[0]!.start);
+    if (reader.at < lines.length) return undefined;
+    doc.contents = contents;
+    doc.range = [lines[0]!.start, contents.range![2], text.length];
+  } catch (error) {
+    if (error instanceof Declined) return undefined;
+    throw error;
+  }
+  if (lineCounter !== undefined) {
+    lineCounter.addNewLine(0);
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lineCounter.addNewLine(at + 1);
+  }
+  return doc;
+}
+
+/**
+ * Every line that holds content (not blank, not only a comment), in order, and whether a comment line is indented deeper than the content line after it
+ * (or than column 0 at the end): the library then makes it the trailing comment of the
+ * collections that line closes, which extends their ranges.
+ */
+function contentLines(text: string): { lines: Line[]; commentsClose: boolean } {
+  const lines: Line[] = [];
+  let comment = false;
+  let deepestComment = -1;
+  let commentsClose = false;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    let indent = 0;
+    while (text.charCodeAt(start + indent) === 32) indent += 1;
+    const first = start + indent;
+    if (first < end && text[first] === '#') {
+      comment = true;
+      deepestComment = Math.max(deepestComment, indent);
+    } else if (first < end) {
+      if (deepestComment > indent) commentsClose = true;
+      lines.push({ start, next: Math.min(end + 1, text.length), end, indent, afterComment: comment });
+      comment = false;
+      deepestComment = -1;
+    }
+    start = end + 1;
+  }
+  return { lines, commentsClose: commentsClose || deepestComment > 0 };
+}
+
+class Reader {
+  /** Index of the next content line not yet read. */
+  at = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly lines: readonly Line[],
+    private readonly doc: Document,
+  ) {}
+
+  /** A block map whose keys start at column `column`; its first key is at `first` on line `this.at`. */
+  map(column: number, depth: number, first: number): YAMLMap {
+    if (depth > 60) throw new Declined();
+    const map = new YAMLMap(this.doc.schema);
+    const keys = new Set<string>();
+    let offset = first;
+    let end = first;
+    for (;;) {
+      const line = this.lines[this.at]!;
+      KEY.lastIndex = offset;
+      const match = KEY.exec(this.text);
+      if (match === null || match.index !== offset || offset + match[0].length > line.end) throw new Declined();
+      const name = match[1]!;
+      if (keys.has(name)) throw new Declined(); // the library's duplicate-key path reports it
+      keys.add(name);
+      const key = this.scalar(name, 'PLAIN', [offset, offset + name.length, offset + name.length], true);
+      const rest = offset + match[0].length;
+      let value: Scalar | YAMLMap | YAMLSeq;
+      if (rest < line.end) {
+        value = this.inlineValue(rest, line);
+        end = line.next;
+        this.at += 1;
+      } else {
+        this.at += 1;
+        const next = this.lines[this.at];
+        if (next !== undefined && (next.indent > column || (next.indent === column && this.isItem(next)))) {
+          value = this.isItem(next) ? this.seq(next.indent, depth + 1) : this.map(next.indent, depth + 1, next.start + next.indent);
+          end = value.range![2];
+        } else {
+          // `key:` and nothing: null, placed after the colon and its spaces. A comment after it
+          // would become the null's comment (and move its end): left to the library.
+          // Nor does the path take a file that ends with one (the library ends the document before it).
+          if (next === undefined || next.afterComment) throw new Declined();
+          value = this.scalar('', 'PLAIN', [rest, rest, rest], false);
+          end = rest;
+        }
+      }
+      map.items.push(new Pair(key, value));
+      const next = this.lines[this.at];
+      if (next === undefined || next.indent < column) break;
+      if (next.indent > column || this.isItem(next)) throw new Declined();
+      offset = next.start + next.indent;
+    }
+    map.range = [first, end, end];
+    return map;
+  }
+
+  /** A block list whose `-` are at column `column`, starting on line `this.at`. */
+  seq(column: number, depth: number): YAMLSeq {
+    if (depth > 60) throw new Declined();
+    const seq = new YAMLSeq(this.doc.schema);
+    const first = this.lines[this.at]!.start + column;
+    let end = first;
+    for (;;) {
+      const line = this.lines[this.at]!;
+      let content = line.start + column + 1;
+      while (this.text.charCodeAt(content) === 32) content += 1;
+      if (content >= line.end || this.text[content] === '-' || this.text[content] === '#') throw new Declined();
+      KEY.lastIndex = content;
+      const keyed = KEY.exec(this.text);
+      if (keyed !== null && keyed.index === content) {
+        const item = this.map(content - line.start, depth + 1, content);
+        seq.items.push(item);
+        end = item.range![2];
+      } else {
+        seq.items.push(this.inlineValue(content, line));
+        end = line.next;
+        this.at += 1;
+      }
+      const next = this.lines[this.at];
+      if (next === undefined || next.indent < column) break;
+      if (next.indent > column || !this.isItem(next)) {
+        if (next.indent === column) break; // the map holding this list goes on
+        throw new Declined();
+      }
+    }
+    seq.range = [first, end, end];
+    return seq;
+  }
+
+  /** Whether a line is a list item: `-` then a space or the end of the line. */
+  private isItem(line: Line): boolean {
+    const at = line.start + line.indent;
+    return this.text[at] === '-' && (at + 1 === line.end || this.text[at + 1] === ' ');
+  }
+
+  /** The value written on the rest of a line from `start`: plain or quoted, maybe followed by a comment. */
+  private inlineValue(start: number, line: Line): Scalar {
+    const text = this.text;
+    const rest = text.slice(start, line.end); // searches stay within the line
+    const first = rest[0]!;
+    if (first === '"' || first === "'") {
+      const closeAt = rest.indexOf(first, 1);
+      if (closeAt === -1) throw new Declined();
+      const close = start + closeAt;
+      const body = text.slice(start + 1, close);
+      if (first === '"' && body.includes('\\')) throw new Declined();
+      this.commentOnly(close + 1, line.end);
+      return this.scalar(body, first === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE', [start, close + 1, line.next], false);
+    }
+    if (INDICATOR.test(first) && !(first === '-' && /[0-9.]/.test(text[start + 1] ?? ''))) throw new Declined();
+    const hash = rest.indexOf(' #');
+    const stop = hash === -1 ? line.end : start + hash;
+    let last = stop;
+    while (text.charCodeAt(last - 1) === 32) last -= 1;
+    const written = text.slice(start, last);
+    if (written.includes(': ') || written.endsWith(':')) throw new Declined();
+    return this.scalar(written, 'PLAIN', [start, last, line.next], false);
+  }
+
+  /** Only spaces, then nothing or a comment (` #...`), from `from` to the end of the line. */
+  private commentOnly(from: number, end: number): void {
+    let at = from;
+    while (at < end && this.text.charCodeAt(at) === 32) at += 1;
+    if (at < end && !(this.text[at] === '#' && at > from)) throw new Declined();
+  }
+
+  /** A scalar as the composer makes it: resolved by the schema's tags for plain text, a string when quoted. */
+  private scalar(source: string, type: 'PLAIN' | 'QUOTE_DOUBLE' | 'QUOTE_SINGLE', range: [number, number, number], atKey: boolean): Scalar {
+    const schema = this.doc.schema;
+    let scalar: Scalar;
+    if (type === 'PLAIN') {
+      const tag = schema.tags.find((candidate) => (candidate.default === true || (atKey && candidate.default === 'key')) && candidate.test?.test(source) === true) as ScalarTag | undefined;
+      if (tag === undefined || tag.resolve === undefined) {
+        scalar = new Scalar(source);
+      } else {
+        let failed = false;
+        const resolved = tag.resolve(source, () => {
+          failed = true;
+        }, this.doc.options);
+        if (failed) throw new Declined();
+        scalar = isScalar(resolved) ? resolved : new Scalar(resolved);
+        if (tag.format) scalar.format = tag.format;
+      }
+    } else {
+      scalar = new Scalar(source);
+    }
+    scalar.range = range;
+    scalar.source = source;
+    scalar.type = type;
+    return scalar;
+  }
+}
