@@ -1,8 +1,9 @@
 // Literal secrets in configuration files: API tokens belong in environment variables, named by
 // `tokenEnv`, never in a file that is committed. Findings here are rendered without the value.
-import { isScalar, visit } from 'yaml';
+import { isPair, isScalar } from 'yaml';
 import { locateInDocument, positionAt } from './positions.js';
 import { isRecord, type ConfigSource } from './sources.js';
+import { forEachInOrder } from './structure.js';
 import type { Diagnostic } from './types.js';
 
 /** Pattern of an environment variable name, which `tokenEnv` must be. */
@@ -22,18 +23,16 @@ export function isSecretDiagnostic(code: string): boolean {
 /** Every secret-looking key in the file, and every `tokenEnv` that is not a variable name. */
 export function checkSecrets(source: ConfigSource): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  visit(source.doc, {
-    Pair(_, pair) {
-      if (!isScalar(pair.key) || typeof pair.key.value !== 'string' || !isSecretKey(pair.key.value)) return;
-      if (pair.key.range === undefined || pair.key.range === null) return;
-      diagnostics.push({
-        severity: 'error',
-        code: 'secret.key',
-        summary: `\`${pair.key.value}\` looks like a literal secret; API tokens never go into a configuration file`,
-        hint: 'put the token in an environment variable and name that variable in the environment\'s `tokenEnv`',
-        location: positionAt(source, pair.key.range[0]),
-      });
-    },
+  forEachInOrder(source.doc, (pair) => {
+    if (!isPair(pair) || !isScalar(pair.key) || typeof pair.key.value !== 'string' || !isSecretKey(pair.key.value)) return;
+    if (pair.key.range === undefined || pair.key.range === null) return;
+    diagnostics.push({
+      severity: 'error',
+      code: 'secret.key',
+      summary: `\`${pair.key.value}\` looks like a literal secret; API tokens never go into a configuration file`,
+      hint: 'put the token in an environment variable and name that variable in the environment\'s `tokenEnv`',
+      location: positionAt(source, pair.key.range[0]),
+    });
   });
   const environments = isRecord(source.value) ? source.value.environments : undefined;
   if (isRecord(environments)) {

@@ -337,6 +337,26 @@ export function checkDirectives(source: PositionedDocument & { text: string }): 
   ];
 }
 
+/**
+ * Calls `visit` for every map, list, pair, scalar and alias of the document in document order,
+ * as the yaml library's `visit` does, without recursion and many times faster (that `visit`
+ * builds a frozen path for every node, which at 10,000 entries costs more than the check).
+ */
+export function forEachInOrder(doc: Document, visit: (node: unknown) => void): void {
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || node === undefined) continue;
+    visit(node);
+    if (isMap(node) || isSeq(node)) {
+      const items = node.items as unknown[];
+      for (let index = items.length - 1; index >= 0; index -= 1) stack.push(items[index]);
+    } else if (isPair(node)) {
+      stack.push(node.value, node.key);
+    }
+  }
+}
+
 /** Calls `visit` for every node of the document, without recursion (nesting may be deep). */
 function forEachNode(doc: Document, visit: (node: unknown) => void): void {
   const stack: unknown[] = [doc.contents];
