@@ -118,6 +118,21 @@ const INVISIBLE: Record<number, string> = {
   0xfeff: 'byte-order mark inside the text',
 };
 
+/**
+ * Every character forbiddenCharacterName names, and tab, line feed and carriage return: a text
+ * without any of them needs no closer look (one regular expression instead of a call per character).
+ */
+const NOTABLE = new RegExp(
+  `[\\u0000-\\u001f\\u007f-\\u009f${Object.keys(INVISIBLE)
+    .map((code) => `\\u${Number(code).toString(16).padStart(4, '0')}`)
+    .join('')}]`,
+);
+
+/** Whether `text` holds a control, invisible or line-breaking character (see forbiddenCharacterName). */
+export function holdsNotableCharacter(text: string): boolean {
+  return NOTABLE.test(text);
+}
+
 function forbiddenCharacters(text: string, file: string): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   let line = 1;

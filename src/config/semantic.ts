@@ -18,7 +18,7 @@ import {
   labelKey,
   labelNameProblem,
 } from '../domain/rules.js';
-import { codePoint, forbiddenCharacterName } from './bytes.js';
+import { codePoint, forbiddenCharacterName, holdsNotableCharacter } from './bytes.js';
 import { formatPath } from './positions.js';
 import { checkEnvironmentSettings } from './semantic-environments.js';
 import { checkRoutineReferences } from './semantic-routines.js';
@@ -109,7 +109,7 @@ const MULTILINE_FIELDS = new Set(['prompt', 'description']);
  */
 function checkCharacters(value: unknown, path: ConfigPath, findings: Findings): void {
   if (typeof value === 'string') {
-    if (findings.context.skip(path)) return;
+    if (!holdsNotableCharacter(value) || findings.context.skip(path)) return;
     const multiline = MULTILINE_FIELDS.has(String(path.at(-1)));
     for (let index = 0; index < value.length; index++) {
       const code = value.charCodeAt(index);

@@ -1,6 +1,7 @@
 // The checks that run on a parsed file before anything walks it: numbers that would not be sent
 // as written, nesting bounded without recursion, and plain values YAML would read as aliases.
 import { describe, expect, it } from 'vitest';
+import { forbiddenCharacterName, holdsNotableCharacter } from '../../src/config/bytes.js';
 import { findStarValues, MAX_NESTING, numberProblem, scanNesting } from '../../src/config/structure.js';
 
 describe('numberProblem', () => {
@@ -58,5 +59,14 @@ describe('findStarValues', () => {
 
   it('leaves aliases and quoted values alone', () => {
     expect(findStarValues('a: *digest\nb: "* 9 ? * MON *"\nc: *x # note\n')).toEqual([]);
+  });
+});
+
+describe('notable characters', () => {
+  it('are exactly the ones forbiddenCharacterName names, with tab, line feed and carriage return', () => {
+    for (let code = 0; code <= 0xffff; code += 1) {
+      const notable = forbiddenCharacterName(code) !== undefined || code === 0x09 || code === 0x0a || code === 0x0d;
+      expect(holdsNotableCharacter(`a${String.fromCharCode(code)}b`), `U+${code.toString(16)}`).toBe(notable);
+    }
   });
 });
