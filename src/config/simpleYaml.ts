@@ -35,11 +35,17 @@ interface Line {
   afterComment: boolean;
 }
 
+/** A file the fast path took: its Document, and its content as plain data (what `doc.toJS()` gives). */
+export interface SimpleDocument {
+  doc: Document;
+  value: unknown;
+}
+
 /**
  * The Document of `text` when it is simple block YAML (see above), with `lineCounter` filled in
  * as the library's parser fills it; undefined when it is not, and the library must parse it.
  */
-export function parseSimpleDocument(text: string, options: Options, lineCounter?: LineCounter): Document | undefined {
+export function parseSimpleDocument(text: string, options: Options, lineCounter?: LineCounter): SimpleDocument | undefined {
   if (text.length === 0 || UNUSUAL.test(text)) return undefined;
   const doc = new Document(undefined, options);
   if (doc.schema.compat) return undefined;
@@ -59,13 +65,28 @@ export function parseSimpleDocument(text: string, options: Options, lineCounter?
     lineCounter.addNewLine(0);
     for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lineCounter.addNewLine(at + 1);
   }
-  return doc;
+  return { doc, value: plainData(doc.contents) };
 }
 
 /**
- * Every line that holds content (not blank, not only a comment), in order, and whether a comment line is indented deeper than the content line after it
- * (or than column 0 at the end): the library then makes it the trailing comment of the
- * collections that line closes, which extends their ranges.
+ * A node as plain data, as `toJS` makes it for what this path builds (every key a string other
+ * than `__proto__`, no aliases or merge keys), without toJS's bookkeeping.
+ */
+function plainData(node: unknown): unknown {
+  if (node instanceof YAMLMap) {
+    const data: Record<string, unknown> = {};
+    for (const pair of node.items) data[(pair.key as Scalar<string>).value] = plainData(pair.value);
+    return data;
+  }
+  if (node instanceof YAMLSeq) return node.items.map(plainData);
+  return (node as Scalar).value;
+}
+
+/**
+ * Every line that holds content (not blank, not only a comment), in order, and whether a comment
+ * line is indented deeper than the content line after it (or than column 0 at the end): the
+ * library then makes it the trailing comment of the collections that line closes, which extends
+ * their ranges.
  */
 function contentLines(text: string): { lines: Line[]; commentsClose: boolean } {
   const lines: Line[] = [];
@@ -119,6 +140,9 @@ class Reader {
       if (keys.has(name)) throw new Declined(); // the library's duplicate-key path reports it
       keys.add(name);
       const key = this.scalar(name, 'PLAIN', [offset, offset + name.length, offset + name.length], true);
+      // A key read as null or true (`null:`, `true:`) is reported by checkKeys; `__proto__` is
+      // set apart by toJS: both left to the library.
+      if (typeof key.value !== 'string' || name === '__proto__') throw new Declined();
       const rest = offset + match[0].length;
       let value: Scalar | YAMLMap | YAMLSeq;
       if (rest < line.end) {

@@ -117,7 +117,8 @@ export function parseSource(text: string, path: string, name: string, file: stri
   // warnings to stderr (they are diagnostics here) while still reporting several documents.
   // Simple block YAML (most large files) is built by the fast path, the same Document faster.
   const options = { uniqueKeys: false, prettyErrors: false, merge: true, logLevel: 'error' } as const;
-  const doc = parseSimpleDocument(text, options, lineCounter) ?? parseDocument(text, { ...options, lineCounter });
+  const simple = parseSimpleDocument(text, options, lineCounter);
+  const doc = simple?.doc ?? parseDocument(text, { ...options, lineCounter });
   const source: ConfigSource = { path, name, file, text, doc, lineCounter, value: undefined, broken: doc.errors.length > 0 };
   // Nesting is checked first: every other check below walks the document.
   const tooDeep = checkNesting(source);
@@ -128,12 +129,21 @@ export function parseSource(text: string, path: string, name: string, file: stri
   // `schedule: * 9 ? * MON *` is one mistake, not the alias errors YAML reports on that line.
   const stars = findStarValues(text);
   const starLines = new Set(stars.map((star) => star.line));
-  const diagnostics: Diagnostic[] = [
-    ...stars.map((star) => starValueDiagnostic(file, star)),
+  const diagnostics: Diagnostic[] = [...stars.map((star) => starValueDiagnostic(file, star))];
+  if (simple !== undefined) {
+    // What the fast path builds has no syntax errors or warnings, aliases, tags, merge keys,
+    // duplicate keys or keys other than text (it leaves all of those to the library), and its
+    // value is already plain data: only numbers and directives are left to check.
+    diagnostics.push(...checkNumbers(source), ...checkDirectives(source));
+    if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) source.broken = true;
+    source.value = simple.value;
+    return { source, diagnostics };
+  }
+  diagnostics.push(
     ...[...syntaxDiagnostics(source), ...unresolvedAliases(source)].filter(
       (diagnostic) => (diagnostic.location === undefined || !starLines.has(diagnostic.location.line)) && !/^unresolved tag/i.test(diagnostic.summary),
     ),
-  ];
+  );
   diagnostics.push(...duplicateKeys(source), ...checkKeys(source), ...checkNumbers(source), ...checkTags(source), ...checkMergeKeys(source), ...checkDirectives(source));
   const expansion = checkAliasExpansion(source);
   if (expansion !== undefined) diagnostics.push(expansion);

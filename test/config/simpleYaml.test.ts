@@ -38,8 +38,9 @@ function shape(node: unknown): unknown {
 function compare(text: string): 'taken' | 'declined' {
   const named = JSON.stringify(text.slice(0, 300));
   const fastLines = new LineCounter();
-  const fast = parseSimpleDocument(text, OPTIONS, fastLines);
-  if (fast === undefined) return 'declined';
+  const simple = parseSimpleDocument(text, OPTIONS, fastLines);
+  if (simple === undefined) return 'declined';
+  const fast = simple.doc;
   const libraryLines = new LineCounter();
   const library = parseDocument(text, { ...OPTIONS, lineCounter: libraryLines });
   expect(library.errors, named).toEqual([]);
@@ -47,6 +48,7 @@ function compare(text: string): 'taken' | 'declined' {
   expect(shape(fast.contents), named).toEqual(shape(library.contents));
   expect(fast.range, named).toEqual(library.range);
   expect(fastLines.lineStarts, named).toEqual(libraryLines.lineStarts);
+  expect(simple.value, named).toEqual(library.toJS({ maxAliasCount: -1 }));
   expect(fast.toJS({ maxAliasCount: -1 }), named).toEqual(library.toJS({ maxAliasCount: -1 }));
   return 'taken';
 }
@@ -126,6 +128,9 @@ describe('simple YAML fast path', () => {
       'a:\n  # note\nb: 1\n',
       '"quoted key": 1\n',
       '<<: {a: 1}\n',
+      'null: 1\n',
+      'true: 1\n',
+      '__proto__: 1\n',
       'a: b: c\n',
       'a: - b\n',
       '- - a\n',
