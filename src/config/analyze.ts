@@ -113,7 +113,9 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
     const config = { ...merged.value, ...(pass.value as Record<string, unknown>), environments };
     const substituted = new Map([...environmentPass.substituted, ...pass.substituted]);
     const unresolved = new Set([...environmentPass.unresolved, ...pass.unresolved]);
-    for (const finding of checkSchema(config, 'resolved')) {
+    // Only findings at substituted values count here; with none substituted there is nothing to
+    // check again (the written values were checked per file), which spares a second schema pass.
+    for (const finding of substituted.size === 0 ? [] : checkSchema(config, 'resolved')) {
       const origin = substituted.get(pathKey(finding.path));
       if (origin === undefined) continue; // not from a reference: the written value was checked per file
       const reference = origin.references[0]!;
@@ -128,7 +130,7 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
       ...checkSemantics(config, {
         locate,
         describe: (target, at) => describeLocation(merged, target, at),
-        skip: (target) => unresolved.has(pathKey(target)),
+        skip: (target) => unresolved.size > 0 && unresolved.has(pathKey(target)),
         invalid: (target) => {
           const origin = merged.originOf(target);
           return origin !== undefined && (structural.get(origin.source) ?? []).some((path) => startsWith(path, origin.path));
