@@ -206,6 +206,8 @@ export function checkNumbers(source: PositionedDocument): Diagnostic[] {
 
 /** Why a parsed number is not the number that was written, or undefined when it is exact. */
 export function numberProblem(value: number, written: string): string | undefined {
+  // Written as JavaScript writes a safe integer: exact (the common case, without the regexes below).
+  if (Number.isSafeInteger(value) && String(value) === written) return undefined;
   if (!Number.isFinite(value)) return 'is not a finite number';
   if (Math.abs(value) > Number.MAX_SAFE_INTEGER) {
     return `is larger than ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')}, the largest number steward can send exactly`;

@@ -1,7 +1,7 @@
 // The checks that run on a parsed file before anything walks it: numbers that would not be sent
 // as written, nesting bounded without recursion, and plain values YAML would read as aliases.
 import { describe, expect, it } from 'vitest';
-import { forbiddenCharacterName, holdsNotableCharacter } from '../../src/config/bytes.js';
+import { decodeConfigFile, forbiddenCharacterName, holdsNotableCharacter } from '../../src/config/bytes.js';
 import { findStarValues, MAX_NESTING, numberProblem, scanNesting } from '../../src/config/structure.js';
 
 describe('numberProblem', () => {
@@ -68,5 +68,17 @@ describe('notable characters', () => {
       const notable = forbiddenCharacterName(code) !== undefined || code === 0x09 || code === 0x0a || code === 0x0d;
       expect(holdsNotableCharacter(`a${String.fromCharCode(code)}b`), `U+${code.toString(16)}`).toBe(notable);
     }
+  });
+});
+
+describe('forbidden characters in a file', () => {
+  it('are found for exactly the characters forbiddenCharacterName names, and a carriage return without a line feed', () => {
+    for (let code = 0; code <= 0xffff; code += 1) {
+      if (code >= 0xd800 && code <= 0xdfff) continue; // not encodable alone
+      const decoded = decodeConfigFile(Buffer.from(`a: b${String.fromCharCode(code)}c\n`, 'utf8'), 'file.yaml');
+      const forbidden = forbiddenCharacterName(code) !== undefined || code === 0x0d;
+      expect(decoded.diagnostics.length > 0, `U+${code.toString(16)}`).toBe(forbidden);
+    }
+    expect(decodeConfigFile(Buffer.from('a: b\r\nc: d\r\n', 'utf8'), 'file.yaml').diagnostics).toEqual([]);
   });
 });
