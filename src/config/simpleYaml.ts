@@ -117,12 +117,21 @@ function contentLines(text: string): { lines: Line[]; commentsClose: boolean } {
 class Reader {
   /** Index of the next content line not yet read. */
   at = 0;
+  /** The schema's tags that resolve plain values (and keys), in the schema's order, as the composer tries them. */
+  private readonly valueTags: readonly ScalarTag[];
+  private readonly keyTags: readonly ScalarTag[];
+  /** The tag each key name resolved to (a file repeats a few names thousands of times). */
+  private readonly keyTagOf = new Map<string, ScalarTag | undefined>();
 
   constructor(
     private readonly text: string,
     private readonly lines: readonly Line[],
     private readonly doc: Document,
-  ) {}
+  ) {
+    const tags = doc.schema.tags as ScalarTag[];
+    this.valueTags = tags.filter((tag) => tag.default === true && tag.test !== undefined);
+    this.keyTags = tags.filter((tag) => (tag.default === true || tag.default === 'key') && tag.test !== undefined);
+  }
 
   /** A block map whose keys start at column `column`; its first key is at `first` on line `this.at`. */
   map(column: number, depth: number, first: number): YAMLMap {
@@ -246,10 +255,14 @@ class Reader {
 
   /** A scalar as the composer makes it: resolved by the schema's tags for plain text, a string when quoted. */
   private scalar(source: string, type: 'PLAIN' | 'QUOTE_DOUBLE' | 'QUOTE_SINGLE', range: [number, number, number], atKey: boolean): Scalar {
-    const schema = this.doc.schema;
     let scalar: Scalar;
     if (type === 'PLAIN') {
-      const tag = schema.tags.find((candidate) => (candidate.default === true || (atKey && candidate.default === 'key')) && candidate.test?.test(source) === true) as ScalarTag | undefined;
+      let tag: ScalarTag | undefined;
+      if (atKey && this.keyTagOf.has(source)) tag = this.keyTagOf.get(source);
+      else {
+        tag = (atKey ? this.keyTags : this.valueTags).find((candidate) => candidate.test!.test(source));
+        if (atKey) this.keyTagOf.set(source, tag);
+      }
       if (tag === undefined || tag.resolve === undefined) {
         scalar = new Scalar(source);
       } else {
