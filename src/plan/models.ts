@@ -1,7 +1,8 @@
 // Routines name their model and branch (`model: Sales`, `branch: quarter-end`); ids differ between
 // deployments, so each plan resolves the names in its own deployment through the models API, with
 // the fewest requests: one filtered query per distinct model name (branches included), one query
-// per literal model id whose branch is named, one topics request per model a `topicName` needs.
+// per literal model id whose branch is named, side by side; and, once the routines are read, one
+// topics request per model whose topic a routine the plan creates sends (checkRoutineTopics).
 // Whether the server's `name` filter is exact is OPEN (gaps.md): names are compared exactly here.
 // Everything a routine names that the deployment lacks is one error, each at its file:line:col.
 // A saved plan's resolved models, branches and checked topics are reused (identities.ts).
@@ -12,6 +13,8 @@ import type { ConfigPath, LoadedConfig, RoutineConfig, SourceLocation, StewardCo
 import { closest } from '../config/suggest.js';
 import { StewardError } from '../errors.js';
 import type { IdentityBook } from './identities.js';
+import { inParallel } from './parallel.js';
+import type { PlanStep } from './types.js';
 
 /** The model kind routines run against (gaps.md "Models"). */
 export const ROUTINE_MODEL_KIND = 'SHARED';
@@ -52,41 +55,77 @@ export async function resolveRoutineModels(api: PlatformApi, loaded: Pick<Loaded
   if (routines.length === 0) return config;
   const branchesOf = (uses: (routine: RoutineConfig) => boolean) =>
     [...new Set(routines.flatMap((routine) => (uses(routine) && typeof routine.branch === 'string' ? [routine.branch] : [])))];
+  // One query per distinct name, and per literal id whose branch is named, side by side.
   const byName = new Map<string, KnownModel[]>();
-  for (const name of new Set(routines.flatMap((routine) => (routine.model === undefined ? [] : [routine.model])))) {
-    const saved = identities?.modelNamed(name, branchesOf((routine) => routine.model === name));
-    if (saved !== undefined) {
-      byName.set(name, [{ id: saved.id, name, branches: saved.branches }]);
-      continue;
-    }
-    const found: ModelRecord[] = [];
-    for await (const model of api.listModels({ name, modelKind: ROUTINE_MODEL_KIND, branches: true })) {
-      if (model.name === name && isRoutineModel(model)) found.push(model);
-    }
-    byName.set(name, found);
-  }
-  // A literal id whose branch is named: its branches are read by id.
+  const names = [...new Set(routines.flatMap((routine) => (routine.model === undefined ? [] : [routine.model])))];
   const byId = new Map<string, KnownModel | undefined>();
-  for (const modelId of new Set(routines.flatMap((routine) => (routine.modelId !== undefined && typeof routine.branch === 'string' ? [routine.modelId] : [])))) {
-    const saved = identities?.modelWithId(modelId, branchesOf((routine) => routine.model === undefined && routine.modelId === modelId));
-    if (saved !== undefined) {
-      byId.set(modelId, { id: saved.id, name: saved.name ?? null, branches: saved.branches });
-      continue;
-    }
-    let match: ModelRecord | undefined;
-    for await (const model of api.listModels({ modelId, branches: true })) if (model.id === modelId) match = model;
-    byId.set(modelId, match);
-  }
+  const ids = [...new Set(routines.flatMap((routine) => (routine.modelId !== undefined && typeof routine.branch === 'string' ? [routine.modelId] : [])))];
+  const lookUps: (() => Promise<void>)[] = [
+    ...names.map((name) => async () => {
+      const saved = identities?.modelNamed(name, branchesOf((routine) => routine.model === name));
+      if (saved !== undefined) {
+        byName.set(name, [{ id: saved.id, name, branches: saved.branches }]);
+        return;
+      }
+      const found: ModelRecord[] = [];
+      for await (const model of api.listModels({ name, modelKind: ROUTINE_MODEL_KIND, branches: true })) {
+        if (model.name === name && isRoutineModel(model)) found.push(model);
+      }
+      byName.set(name, found);
+    }),
+    ...ids.map((modelId) => async () => {
+      const saved = identities?.modelWithId(modelId, branchesOf((routine) => routine.model === undefined && routine.modelId === modelId));
+      if (saved !== undefined) {
+        byId.set(modelId, { id: saved.id, name: saved.name ?? null, branches: saved.branches });
+        return;
+      }
+      let match: ModelRecord | undefined;
+      for await (const model of api.listModels({ modelId, branches: true })) if (model.id === modelId) match = model;
+      byId.set(modelId, match);
+    }),
+  ];
+  await inParallel(lookUps, (lookUp) => lookUp());
   const problems: ModelProblem[] = [];
   const resolved = routines.map((routine, index) => resolveOne(routine, index, byName, byId, problems));
-  const topics = await checkTopics(api, resolved, problems, identities);
-  if (problems.length > 0) throw await problemsError(api, problems, loaded);
+  if (problems.length > 0) {
+    // The plan stops here: every topic that can be checked is, so one error lists everything to fix.
+    await checkTopics(api, resolved, problems, identities);
+    throw await problemsError(api, problems, loaded);
+  }
   for (const routine of resolved) {
     if (routine.modelId === undefined) continue;
     const branch = typeof routine.branch === 'string' && typeof routine.branchId === 'string' ? [{ name: routine.branch, id: routine.branchId }] : [];
-    identities?.recordModel({ id: routine.modelId, ...(routine.model === undefined ? {} : { name: routine.model }), branches: branch, topics: [...(topics.get(routine.modelId) ?? [])] });
+    identities?.recordModel({ id: routine.modelId, ...(routine.model === undefined ? {} : { name: routine.model }), branches: branch, topics: [] });
   }
   return { ...config, routines: resolved };
+}
+
+/**
+ * Checks the `topicName` of every routine a plan creates (a replacement is a create): one topics
+ * request per distinct model, side by side, and none for a model whose topics a saved plan found
+ * already. A routine that stays as it is needs no check, so a plan without creates reads no
+ * topics. Throws one StewardError listing every topic the model lacks, at its file:line:col.
+ * `steps`: the routine steps of the plan; `desired`: config order (index i is routines[i]).
+ */
+export async function checkRoutineTopics(
+  api: PlatformApi,
+  steps: readonly PlanStep[],
+  desired: readonly { owner: { key: string }; state: { name: string } }[],
+  loaded: Pick<LoadedConfig, 'config' | 'locate'>,
+  identities?: IdentityBook,
+): Promise<void> {
+  const creates = new Map(steps.filter((step) => step.kind === 'routines' && (step.action === 'create' || step.action === 'replace')).map((step) => [step.id, step]));
+  const routines = (loaded.config.routines ?? []).map((routine, index): RoutineConfig => {
+    const declared = desired[index];
+    const step = declared === undefined ? undefined : creates.get(`routines/${declared.owner.key}/${declared.state.name}`);
+    const modelId = step === undefined || step.action === 'delete' ? undefined : step.after.modelId;
+    // Routines not created keep no topic to check: the check looks only at those with a model id here.
+    return step === undefined || typeof modelId !== 'string' ? { ...routine, topicName: undefined, modelId: undefined } : { ...routine, modelId };
+  });
+  const problems: ModelProblem[] = [];
+  const topics = await checkTopics(api, routines, problems, identities);
+  if (problems.length > 0) throw await problemsError(api, problems, loaded);
+  for (const [id, found] of topics) identities?.recordModel({ id, branches: [], topics: [...found] });
 }
 
 function resolveOne(
@@ -172,11 +211,11 @@ async function checkTopics(api: PlatformApi, routines: readonly RoutineConfig[],
     typeof routine.topicName === 'string' && routine.modelId !== undefined && !failed.has(index) ? [{ routine, index, modelId: routine.modelId }] : [],
   );
   const topics = new Map<string, string[] | undefined>();
-  for (const modelId of new Set(wanted.map((use) => use.modelId))) {
+  await inParallel([...new Set(wanted.map((use) => use.modelId))], async (modelId) => {
     const asked = wanted.filter((use) => use.modelId === modelId).map((use) => use.routine.topicName as string);
     if (identities?.topicsChecked(modelId, asked)) {
       topics.set(modelId, asked);
-      continue;
+      return;
     }
     const name = wanted.find((use) => use.modelId === modelId)?.routine.model;
     try {
@@ -185,7 +224,7 @@ async function checkTopics(api: PlatformApi, routines: readonly RoutineConfig[],
       if (!isNotFound(error)) throw error;
       topics.set(modelId, undefined);
     }
-  }
+  });
   const found = new Map<string, Set<string>>();
   for (const { routine, index, modelId } of wanted) {
     const known = topics.get(modelId);

@@ -4,6 +4,7 @@ import type { PlatformApi } from '../api/platform.js';
 import { locateDeclared, requireDistinctUsers } from '../config/declared.js';
 import type { Kind, LoadedConfig } from '../config/types.js';
 import type { ResourceKind } from '../kinds/kind.js';
+import type { DesiredRoutines } from '../kinds/routines.js';
 import { orderSteps } from '../kinds/order.js';
 import { withNextRuns } from '../kinds/routineSchedule.js';
 import { REGISTRY } from '../kinds/registry.js';
@@ -11,13 +12,16 @@ import { evaluatePolicies } from '../policy/evaluate.js';
 import { Directory } from './directory.js';
 import { resolveUserGroups } from './groups.js';
 import { IdentityBook } from './identities.js';
-import { resolveRoutineModels } from './models.js';
+import { checkRoutineTopics, resolveRoutineModels } from './models.js';
 import { keyUser, preflight, requireRoutineOwners } from './preflight.js';
 import { filterSteps, targetedKinds, type Targeting } from './targeting.js';
 import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlanStep, type PlanWarning } from './types.js';
 
 export type LiveState = Partial<Record<Kind, unknown>>;
 export type DesiredState = Partial<Record<Kind, unknown>>;
+
+/** Told when a kind's live state is read, before the other kinds are done (makePlan starts checks early). */
+export type ReadListener = (kind: ResourceKind, live: LiveState, desired: DesiredState) => void;
 
 export interface PlanRequest {
   loaded: LoadedConfig;
@@ -34,6 +38,8 @@ export interface PlanRequest {
   now?: () => Date;
   /** Ids reused from a saved plan (apply PLANFILE), and where the ids this plan resolves are recorded. */
   identities?: IdentityBook;
+  /** Told as each kind's read completes. */
+  onRead?: ReadListener;
 }
 
 export interface PlanResult extends Observation {
@@ -68,7 +74,7 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   const early = independentKinds(readKinds, config);
   const desired: DesiredState = {};
   for (const kind of early) desired[kind.kind] = kind.desired({ config, environment, directory });
-  const earlyLive = readLive(early, { api: request.api, directory }, desired);
+  const earlyLive = readLive(early, { api: request.api, directory, onRead: request.onRead }, desired);
   earlyLive.catch(() => undefined); // awaited below; a resolution error may come first
   // The other kinds begin what of their read needs no identity (src/kinds/kind.ts `start`).
   const started = startReads(readKinds.filter((kind) => !early.includes(kind)), request.api);
@@ -94,7 +100,7 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   // A kind that reads after an early one waits for the early reads (none does today).
   const needsEarly = rest.some((kind) => kind.readAfter.some((dependency) => early.some((other) => other.kind === dependency)));
   const known = needsEarly ? await earlyLive : {};
-  const [readEarly, readRest] = await Promise.all([earlyLive, readLive(rest, { api: request.api, directory }, desired, known, started)]);
+  const [readEarly, readRest] = await Promise.all([earlyLive, readLive(rest, { api: request.api, directory, onRead: request.onRead }, desired, known, started)]);
   return { kinds, desired, live: { ...readEarly, ...readRest }, directory };
 }
 
@@ -116,13 +122,37 @@ function independentKinds(kinds: readonly ResourceKind[], config: LoadedConfig['
 /** Reads what the config manages and returns the plan that would make live match it. */
 export async function makePlan(request: PlanRequest): Promise<PlanResult> {
   const identities = request.identities ?? new IdentityBook();
-  const observation = await observe({ ...request, identities });
+  // The topics of routines this plan creates are checked as soon as the routines are read, while
+  // the other kinds are still being read (a plan that creates none reads no topics).
+  let topicCheck: Promise<void> | undefined;
+  const onRead: ReadListener = (kind, live, desired) => {
+    request.onRead?.(kind, live, desired);
+    if (kind.kind !== 'routines') return;
+    const routineDesired = desired.routines as DesiredRoutines;
+    let steps: PlanStep[];
+    try {
+      steps = kind.diff(routineDesired, live.routines, live).steps;
+    } catch {
+      return; // diffAll below reports it, at its position
+    }
+    topicCheck = checkRoutineTopics(request.api, steps, routineDesired.routines, request.loaded, identities);
+    topicCheck.catch(() => undefined); // awaited below
+  };
+  let observation: Observation;
+  try {
+    observation = await observe({ ...request, identities, onRead });
+  } catch (error) {
+    await Promise.allSettled([topicCheck]); // no read left running behind the error
+    throw error;
+  }
   let diffed: ReturnType<typeof diffAll>;
   try {
     diffed = diffAll(observation.kinds, observation.desired, observation.live);
   } catch (error) {
+    await Promise.allSettled([topicCheck]);
     throw locateDeclared(error, request.loaded);
   }
+  await topicCheck;
   const targeted = request.targeting ? filterSteps(diffed.steps, request.targeting) : { steps: diffed.steps, warnings: [] };
   const createdAt = request.now?.() ?? new Date();
   const { steps, warnings: scheduleWarnings } = withNextRuns(targeted.steps, createdAt);
@@ -160,7 +190,7 @@ function startReads(kinds: readonly ResourceKind[], api: PlatformApi): Map<Kind,
 /** Reads the live state of kinds, in waves that respect `readAfter`, each wave in parallel. */
 export async function readLive(
   kinds: readonly ResourceKind[],
-  context: { api: PlatformApi; directory: Directory },
+  { onRead, ...context }: { api: PlatformApi; directory: Directory; onRead?: ReadListener | undefined },
   desired: DesiredState,
   /** Live state already read, which `kinds` may read after. */
   known: LiveState = {},
@@ -175,6 +205,7 @@ export async function readLive(
     await Promise.all(
       ready.map(async (kind) => {
         live[kind.kind] = await kind.read({ ...context, live, started: started.get(kind.kind) }, desired[kind.kind]);
+        onRead?.(kind, live, desired);
       }),
     );
     for (const kind of ready) pending.delete(kind.kind);

@@ -114,6 +114,24 @@ describe.each(PROFILES)('routines name their model (%s profile)', (profile) => {
     expect(deployments!.production.stats().writes).toBe(0);
   });
 
+  it('a topic is checked when a routine is created with it, and not read again once the routine is live', async () => {
+    deployments = await Deployments.start({ profile });
+    await editRoutines((text) => text.replace('topicName: campaigns', 'topicName: campaign'));
+    const plan = await deployments!.plan('production');
+    expect(plan.code).toBe(1);
+    expect(plan.err).toContain(`${await at('    topicName: campaign')}: routine "Monthly marketing recap": topic "campaign" is not a topic of model "Marketing"; its topics: "campaigns"`);
+    expect(plan.err).toContain('Hint: did you mean "campaigns"?');
+    expect(deployments!.production.stats().writes).toBe(0);
+
+    await editRoutines((text) => text.replace('topicName: campaign', 'topicName: campaigns'));
+    expect((await deployments!.apply('production')).code).toBe(0);
+    const before = deployments!.production.stats().byRoute['GET /api/v1/models/{modelId}/topic'] ?? 0;
+    const again = await deployments!.plan('production');
+    expect(again.out).toContain('No changes.');
+    // Nothing is created, so no topic needs checking: no topics request.
+    expect(deployments!.production.stats().byRoute['GET /api/v1/models/{modelId}/topic'] ?? 0).toBe(before);
+  });
+
   it('one unknown model is said at its position with a suggestion, in the JSON envelope too', async () => {
     deployments = await Deployments.start({ profile });
     await editRoutines((text) => text.replace('model: Marketing', 'model: Marketting'));

@@ -158,7 +158,8 @@ describe.each(PROFILES)('apply PLANFILE reuses the ids the plan resolved (%s pro
         'GET /api/scim/v2/Users': trim === 'all' ? 1 : 0,
         'GET /api/scim/v2/Groups': 1,
         'GET /api/v1/models': 1,
-        'GET /api/v1/models/{modelId}/topic': 1,
+        // Topics are checked when the plan is made, for the routines it creates; not again at apply.
+        'GET /api/v1/models/{modelId}/topic': 0,
       });
       expect((await steward.plan()).code, trim).toBe(EXIT.ok);
     }
