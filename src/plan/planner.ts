@@ -228,7 +228,10 @@ export function diffAll(kinds: readonly ResourceKind[], desired: DesiredState, l
   const added = new Map<string, string[]>();
   for (const link of extra) added.set(link.step, [...(added.get(link.step) ?? []), link.on]);
   const linked = steps.map((step) => {
-    const dependsOn = [...step.dependsOn, ...(added.get(step.id) ?? [])];
+    const more = added.get(step.id);
+    // Most steps (thousands of user limits) depend on nothing: they are kept as they are.
+    if (more === undefined && step.dependsOn.length === 0) return step;
+    const dependsOn = [...step.dependsOn, ...(more ?? [])];
     return { ...step, dependsOn: [...new Set(dependsOn)].filter((id) => ids.has(id)) };
   });
   return { steps: orderSteps(linked), warnings };
