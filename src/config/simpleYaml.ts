@@ -8,12 +8,16 @@
 // an empty value, tabs, carriage returns, duplicate keys, several documents, directives) is
 // declined, and the library parses the file as before; so are files where the library would
 // report an error or a warning, which this path never produces.
+import { MAX_NESTING } from './structure.js';
 import { Document, isScalar, LineCounter, Pair, Scalar, YAMLMap, YAMLSeq, type DocumentOptions, type ParseOptions, type ScalarTag, type SchemaOptions } from 'yaml';
 
 type Options = ParseOptions & DocumentOptions & SchemaOptions;
 
 /** Thrown inside the parser for anything outside the fast path's subset; caught below. */
 class Declined extends Error {}
+
+/** Collections nest at most this deep on this path, so checkNesting's walk cannot fire on what it builds. */
+const MAX_DEPTH = MAX_NESTING - 4;
 
 /** Characters that never appear in a file this path takes (controls, line separators, BOM, tab, CR). */
 const UNUSUAL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
@@ -39,6 +43,8 @@ interface Line {
 export interface SimpleDocument {
   doc: Document;
   value: unknown;
+  /** Every scalar that holds a number, in document order (for checkNumbers, without a walk). */
+  numbers: Scalar[];
 }
 
 /**
@@ -49,10 +55,11 @@ export function parseSimpleDocument(text: string, options: Options, lineCounter?
   if (text.length === 0 || UNUSUAL.test(text)) return undefined;
   const doc = new Document(undefined, options);
   if (doc.schema.compat) return undefined;
+  let reader: Reader;
   try {
     const { lines, commentsClose } = contentLines(text);
     if (commentsClose || lines.length === 0 || lines[0]!.indent !== 0) return undefined;
-    const reader = new Reader(text, lines, doc);
+    reader = new Reader(text, lines, doc);
     const contents = reader.map(0, 0, lines[0]!.start);
     if (reader.at < lines.length) return undefined;
     doc.contents = contents;
@@ -65,7 +72,7 @@ export function parseSimpleDocument(text: string, options: Options, lineCounter?
     lineCounter.addNewLine(0);
     for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lineCounter.addNewLine(at + 1);
   }
-  return { doc, value: plainData(doc.contents) };
+  return { doc, value: plainData(doc.contents), numbers: reader.numbers };
 }
 
 /**
@@ -117,6 +124,8 @@ function contentLines(text: string): { lines: Line[]; commentsClose: boolean } {
 class Reader {
   /** Index of the next content line not yet read. */
   at = 0;
+  /** The scalars read as numbers, in document order. */
+  readonly numbers: Scalar[] = [];
   /** The schema's tags that resolve plain values (and keys), in the schema's order, as the composer tries them. */
   private readonly valueTags: readonly ScalarTag[];
   private readonly keyTags: readonly ScalarTag[];
@@ -135,7 +144,7 @@ class Reader {
 
   /** A block map whose keys start at column `column`; its first key is at `first` on line `this.at`. */
   map(column: number, depth: number, first: number): YAMLMap {
-    if (depth > 60) throw new Declined();
+    if (depth > MAX_DEPTH) throw new Declined();
     const map = new YAMLMap(this.doc.schema);
     const keys = new Set<string>();
     let offset = first;
@@ -185,7 +194,7 @@ class Reader {
 
   /** A block list whose `-` are at column `column`, starting on line `this.at`. */
   seq(column: number, depth: number): YAMLSeq {
-    if (depth > 60) throw new Declined();
+    if (depth > MAX_DEPTH) throw new Declined();
     const seq = new YAMLSeq(this.doc.schema);
     const first = this.lines[this.at]!.start + column;
     let end = first;
@@ -280,6 +289,7 @@ class Reader {
     scalar.range = range;
     scalar.source = source;
     scalar.type = type;
+    if (typeof scalar.value === 'number') this.numbers.push(scalar);
     return scalar;
   }
 }

@@ -121,7 +121,7 @@ export function parseSource(text: string, path: string, name: string, file: stri
   const doc = simple?.doc ?? parseDocument(text, { ...options, lineCounter });
   const source: ConfigSource = { path, name, file, text, doc, lineCounter, value: undefined, broken: doc.errors.length > 0 };
   // Nesting is checked first: every other check below walks the document.
-  const tooDeep = checkNesting(source);
+  const tooDeep = checkNesting(source, simple === undefined);
   if (tooDeep !== undefined) {
     source.broken = true;
     return { source, diagnostics: [tooDeep] };
@@ -134,7 +134,7 @@ export function parseSource(text: string, path: string, name: string, file: stri
     // What the fast path builds has no syntax errors or warnings, aliases, tags, merge keys,
     // duplicate keys or keys other than text (it leaves all of those to the library), and its
     // value is already plain data: only numbers and directives are left to check.
-    diagnostics.push(...checkNumbers(source), ...checkDirectives(source));
+    diagnostics.push(...checkNumbers(source, simple.numbers), ...checkDirectives(source));
     if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) source.broken = true;
     source.value = simple.value;
     return { source, diagnostics };

@@ -3,7 +3,7 @@
 // hold exactly (YAML would round 12345678901234567890123 silently), plain values that start
 // with `*` (YAML reads them as aliases; a cron schedule is the usual victim), tags beyond the
 // core schema, merge keys that merge no map, and a `%YAML 1.1` directive.
-import { isAlias, isMap, isPair, isScalar, isSeq, type Alias, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, type Alias, type Document, type Node, type Scalar } from 'yaml';
 import { positionAt, type PositionedDocument } from './positions.js';
 import type { Diagnostic } from './types.js';
 
@@ -12,10 +12,15 @@ export const MAX_NESTING = 64;
 /** Aliases may repeat at most this many values in one file (an alias bomb repeats billions). */
 export const MAX_ALIAS_EXPANSION = 100_000;
 
-/** The first place nesting goes past MAX_NESTING, or where the parser gave up because it did. */
-export function checkNesting(source: PositionedDocument & { text: string }): Diagnostic | undefined {
+/**
+ * The first place nesting goes past MAX_NESTING, or where the parser gave up because it did.
+ * `walk: false` when the document is known to nest less (the simple-YAML path stops at 60
+ * levels): the text is still scanned.
+ */
+export function checkNesting(source: PositionedDocument & { text: string }, walk = true): Diagnostic | undefined {
   const scanned = scanNesting(source.text);
   if (scanned !== undefined) return nestingDiagnostic(source, scanned);
+  if (!walk) return undefined;
   const overflow = source.doc.errors.find((error) => /call stack/i.test(error.message));
   if (overflow !== undefined) return nestingDiagnostic(source, overflow.pos[0]);
   const stack: { node: unknown; depth: number }[] = [{ node: source.doc.contents, depth: 0 }];
@@ -185,10 +190,12 @@ export function checkKeys(source: PositionedDocument): Diagnostic[] {
 /**
  * Numbers that are not what was written once stored: past ±(2^53 − 1), more digits than a
  * double holds, or not finite (`.inf`, `.nan`). The server would receive a different value.
+ * `numbers`, when the parser listed them in document order, spares the walk; they are taken
+ * last to first, the order the walk meets them in.
  */
-export function checkNumbers(source: PositionedDocument): Diagnostic[] {
+export function checkNumbers(source: PositionedDocument, numbers?: readonly Scalar[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  forEachNode(source.doc, (node) => {
+  const check = (node: unknown) => {
     if (!isScalar(node) || typeof node.value !== 'number') return;
     const written = (node.source ?? String(node.value)).trim();
     const problem = numberProblem(node.value, written);
@@ -200,7 +207,9 @@ export function checkNumbers(source: PositionedDocument): Diagnostic[] {
       hint: Number.isFinite(node.value) ? 'use a smaller number, with at most 15 significant digits' : 'write a finite number, or null',
       location: positionAt(source, node.range?.[0] ?? 0),
     });
-  });
+  };
+  if (numbers === undefined) forEachNode(source.doc, check);
+  else for (let index = numbers.length - 1; index >= 0; index -= 1) check(numbers[index]);
   return diagnostics;
 }
 

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseSimpleDocument } from '../../src/config/simpleYaml.js';
+import { checkNesting, checkNumbers } from '../../src/config/structure.js';
 
 const OPTIONS = { uniqueKeys: false, prettyErrors: false, merge: true, logLevel: 'error' } as const;
 const ROOTS = ['../fixtures/', '../../examples/'].map((path) => fileURLToPath(new URL(path, import.meta.url)));
@@ -102,6 +103,28 @@ describe('simple YAML fast path', () => {
     ]) {
       expect(compare(text), JSON.stringify(text)).toBe('taken');
     }
+  });
+
+  it('lists its numbers so that checkNumbers finds what its walk finds, in the same order', () => {
+    const text = 'a: 12345678901234567890\nlist:\n  - n: 0.1000000000000000055511151231257827\n  - n: 3\n  - m: 9007199254740993\nb: 1.50\n';
+    const lines = new LineCounter();
+    const simple = parseSimpleDocument(text, OPTIONS, lines)!;
+    expect(simple).toBeDefined();
+    const source = { file: 'f.yaml', doc: simple.doc, lineCounter: lines };
+    const listed = checkNumbers(source, simple.numbers);
+    expect(listed.length).toBe(3);
+    expect(listed).toEqual(checkNumbers(source));
+    const library = parseDocument(text, { ...OPTIONS, lineCounter: new LineCounter() });
+    expect(listed.map((finding) => finding.summary)).toEqual(checkNumbers({ file: 'f.yaml', doc: library, lineCounter: new LineCounter() }).map((finding) => finding.summary));
+  });
+
+  it('declines nesting deep enough for checkNesting to look at, so skipping its walk is safe', () => {
+    const deep = (levels: number) => Array.from({ length: levels }, (_, level) => `${'  '.repeat(level)}k${level}:`).join('\n') + ' 1\n';
+    expect(parseSimpleDocument(deep(40), OPTIONS)).toBeDefined();
+    const tooDeep = deep(70);
+    expect(parseSimpleDocument(tooDeep, OPTIONS)).toBeUndefined();
+    const library = parseDocument(tooDeep, OPTIONS);
+    expect(checkNesting({ file: 'f.yaml', doc: library, lineCounter: new LineCounter(), text: tooDeep })).toBeDefined();
   });
 
   it('leaves everything else to the library', () => {
