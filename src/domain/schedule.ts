@@ -171,6 +171,15 @@ export type TimeZoneCheck = { ok: true; canonical: string } | { ok: false; reaso
  * `Intl.supportedValuesOf('timeZone')`) accepts every valid name, including `UTC` and aliases.
  */
 export function checkTimeZone(timezone: string): TimeZoneCheck {
+  // A pure answer that costs a DateTimeFormat each: a config of hundreds of routines uses few zones.
+  let check = timeZoneChecks.get(timezone);
+  if (check === undefined) timeZoneChecks.set(timezone, (check = judgeTimeZone(timezone)));
+  return check;
+}
+
+const timeZoneChecks = new Map<string, TimeZoneCheck>();
+
+function judgeTimeZone(timezone: string): TimeZoneCheck {
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(timezone)) {
     return { ok: false, reason: `\`${timezone}\` is not an IANA timezone identifier (like Europe/Berlin or UTC)` };
   }
