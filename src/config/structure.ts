@@ -68,8 +68,9 @@ export function scanNesting(text: string): number | undefined {
         position += 1 + /^[ \t]*/.exec(line.slice(position + 1))![0].length;
       }
       if (depth > MAX_NESTING) return lineStart + position;
-      if (/(?:^|[:\-]\s)[|>][-+0-9]*\s*(?:#.*)?$/.test(line.slice(position))) scalarIndent = indent;
-      const found = scanFlow(line, position, depth, (level) => level > MAX_NESTING);
+      // Most lines hold neither a block scalar indicator nor a bracket: the scans below are skipped.
+      if (BLOCK_SCALAR_CHARACTER.test(line) && /(?:^|[:\-]\s)[|>][-+0-9]*\s*(?:#.*)?$/.test(line.slice(position))) scalarIndent = indent;
+      const found = BRACKET.test(line) ? scanFlow(line, position, depth, (level) => level > MAX_NESTING) : { flow: 0 };
       if (found.at !== undefined) return lineStart + found.at;
       flow = found.flow;
     } else {
@@ -80,6 +81,9 @@ export function scanNesting(text: string): number | undefined {
   }
   return undefined;
 }
+
+const BLOCK_SCALAR_CHARACTER = /[|>]/;
+const BRACKET = /[[\]{}]/;
 
 /** Brackets opened (minus closed) on one line from `start`, and where the level first passes the limit. */
 function scanFlow(line: string, start: number, base: number, tooDeep: (level: number) => boolean): { flow: number; at?: number } {
