@@ -6,6 +6,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, type Alias, type Document, type Node, type Scalar } from 'yaml';
 import { positionAt, type PositionedDocument } from './positions.js';
 import type { Diagnostic } from './types.js';
+import { grouped } from '../render/numbers.js';
 
 /** Maps and lists nest at most this deep; a configuration needs about six levels. */
 export const MAX_NESTING = 64;
@@ -145,7 +146,7 @@ export function checkAliasExpansion(source: PositionedDocument): Diagnostic | un
       return {
         severity: 'error',
         code: 'yaml.aliasExpansion',
-        summary: `alias \`*${alias.source}\` makes the file repeat more than ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} values`,
+        summary: `alias \`*${alias.source}\` makes the file repeat more than ${grouped(MAX_ALIAS_EXPANSION)} values`,
         hint: 'aliases of aliases multiply: write the values out, or repeat fewer levels',
         location: positionAt(source, alias.range?.[0] ?? 0),
       };
@@ -223,7 +224,7 @@ export function numberProblem(value: number, written: string): string | undefine
   if (Number.isSafeInteger(value) && String(value) === written) return undefined;
   if (!Number.isFinite(value)) return 'is not a finite number';
   if (Math.abs(value) > Number.MAX_SAFE_INTEGER) {
-    return `is larger than ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')}, the largest number steward can send exactly`;
+    return `is larger than ${grouped(Number.MAX_SAFE_INTEGER)}, the largest number steward can send exactly`;
   }
   const decimal = canonicalDecimal(written);
   if (decimal !== undefined && decimal !== canonicalDecimal(String(value))) {

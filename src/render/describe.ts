@@ -4,6 +4,7 @@ import { describeRuns } from '../domain/nextRuns.js';
 import type { Kind } from '../config/types.js';
 import { ACTION_SEVERITY, type Action, type PlanStep } from '../plan/types.js';
 import { terminalText } from './inert.js';
+import { grouped } from './numbers.js';
 
 export const SYMBOL: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
 
@@ -70,7 +71,7 @@ export function formatValue(kind: Kind, path: string, value: unknown): string {
     if (LIMIT_KINDS.has(kind)) return 'unlimited';
     return 'null';
   }
-  if (typeof value === 'number') return value.toLocaleString('en-US');
+  if (typeof value === 'number') return grouped(value);
   if (typeof value === 'string') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map((item) => formatValue(kind, path, item)).join(', ')}]`;
   return JSON.stringify(value);
@@ -136,5 +137,5 @@ export function groupSteps(steps: readonly PlanStep[]): PlanStep[][] {
 /** "1,204 user credit limits" */
 export function countOf(kind: Kind, count: number): string {
   const [singular, plural] = KIND_NOUN[kind];
-  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : plural}`;
+  return `${grouped(count)} ${count === 1 ? singular : plural}`;
 }

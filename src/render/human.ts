@@ -9,6 +9,7 @@ import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryL
 import { terminalText } from './inert.js';
 import { formatDuration } from './progress.js';
 import { renderViolations } from './policy.js';
+import { grouped } from './numbers.js';
 
 export interface HumanOptions {
   color: boolean;
@@ -88,8 +89,8 @@ function foldedWords(hidden: readonly PlanStep[]): string {
   const counts = (Object.keys(words) as Action[])
     .map((action) => [action, hidden.filter((step) => step.action === action).length] as const)
     .filter(([, count]) => count > 0)
-    .map(([action, count]) => `${count.toLocaleString('en-US')} ${words[action]}`);
-  const more = hidden.length.toLocaleString('en-US');
+    .map(([action, count]) => `${grouped(count)} ${words[action]}`);
+  const more = grouped(hidden.length);
   return counts.length === 1 ? `${more} more, all ${counts[0]!.slice(counts[0]!.indexOf(' ') + 1)}` : `${more} more: ${counts.join(', ')}`;
 }
 
@@ -108,7 +109,7 @@ export interface ApplyCost {
 
 /** `Applying makes about 289 requests: about 5 minutes at 60 requests/minute.` */
 export function applyCostLine(cost: ApplyCost): string {
-  return `Applying makes about ${cost.requests.toLocaleString('en-US')} request${cost.requests === 1 ? '' : 's'}: ${formatDuration(cost.ms)} at ${cost.requestsPerMinute.toLocaleString('en-US')} requests/minute.`;
+  return `Applying makes about ${grouped(cost.requests)} request${cost.requests === 1 ? '' : 's'}: ${formatDuration(cost.ms)} at ${grouped(cost.requestsPerMinute)} requests/minute.`;
 }
 
 function reasonOf(step: PlanStep): string {
@@ -206,7 +207,7 @@ export function renderApplyReport(report: ApplyReport, options: ApplyReportOptio
 }
 
 function countWords(steps: number): string {
-  return `${steps.toLocaleString('en-US')} step${steps === 1 ? '' : 's'}`;
+  return `${grouped(steps)} step${steps === 1 ? '' : 's'}`;
 }
 
 function stopLine(cause: StopCause | undefined, notStarted: number, rerun: string): string | undefined {

@@ -6,6 +6,7 @@ import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryL
 import { markdownCode, markdownCodeLine, markdownText } from './inert.js';
 import { promotionHeading, promotionNoChanges } from './promotion.js';
 import { renderViolationsMarkdown } from './policy.js';
+import { grouped } from './numbers.js';
 
 export const MARKDOWN_LIMIT = 60_000;
 
@@ -56,7 +57,7 @@ function renderGroup(group: PlanStep[], perGroup: number): string[] {
     lines.push('```');
   }
   if (shown.length < group.length) {
-    lines.push('', `… and ${(group.length - shown.length).toLocaleString('en-US')} more (a plan saved with \`--out\` lists every step)`);
+    lines.push('', `… and ${grouped(group.length - shown.length)} more (a plan saved with \`--out\` lists every step)`);
   }
   lines.push('', '</details>', '');
   return lines;

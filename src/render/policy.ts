@@ -4,6 +4,7 @@
 import { palette } from './palette.js';
 import type { PolicyViolation } from '../policy/types.js';
 import { markdownCode, markdownText, terminalText } from './inert.js';
+import { grouped } from './numbers.js';
 
 /** Violations listed in Markdown before the rest are counted. */
 export const MARKDOWN_VIOLATIONS = 30;
@@ -45,6 +46,6 @@ export function renderViolationsMarkdown(violations: readonly PolicyViolation[] 
   for (const violation of violations.slice(0, MARKDOWN_VIOLATIONS)) {
     lines.push(`- **${markdownCode(violation.rule)}**: ${markdownText(violation.message)} (rule set at ${markdownCode(where(violation))})`);
   }
-  if (violations.length > MARKDOWN_VIOLATIONS) lines.push(`- … and ${(violations.length - MARKDOWN_VIOLATIONS).toLocaleString('en-US')} more (\`--json\` lists every one)`);
+  if (violations.length > MARKDOWN_VIOLATIONS) lines.push(`- … and ${grouped(violations.length - MARKDOWN_VIOLATIONS)} more (\`--json\` lists every one)`);
   return [...lines, ''];
 }
