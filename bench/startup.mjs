@@ -11,7 +11,7 @@
 //   last interval's cost per 1,000 users is at most 1.5 times the first's (the first 1k carry
 //   start-up, which is why the fixed part is not in the slope).
 //
-//   node bench/startup.mjs [RUNS]      (after `npm run build`; RUNS default 11)
+//   node bench/startup.mjs [RUNS] [--rows]   (after `npm run build`; RUNS default 11; --rows: as JSON)
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -19,7 +19,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { datasetSeed, startEmulator } from '../dist/emulator/index.js';
 
-const RUNS = Number(process.argv[2] ?? 11);
+const RUNS = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 11);
+// `--rows`: the rows as JSON for bench/record.mjs's one table, instead of this table.
+const ROWS = process.argv.includes('--rows');
 const SIZES = [1000, 5000, 10000, 20000];
 const STEWARD = fileURLToPath(new URL('../bin/steward.js', import.meta.url));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -99,5 +101,9 @@ for (const [measure, unit, key, digits] of [['CPU', 'ms', 'cpu', 1000], ['peak R
   });
 }
 
+if (ROWS) {
+  console.log(`ROWS ${JSON.stringify(rows)}`);
+  process.exit(0);
+}
 console.log(`steward process costs, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ${new Date().toISOString()}`);
 console.table(rows);
