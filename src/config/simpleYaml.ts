@@ -1,10 +1,10 @@
 // A fast path for the YAML most configurations are written in: block maps and lists, one value
-// per line (plain text, numbers, true/false/null, or quoted text without escapes), and comment
-// lines. For such a file the parsed Document is built here, node by node, exactly as the yaml
+// per line (plain text, numbers, true/false/null, or quoted text without escapes, or a one-line
+// list of such words as a map's value: `documents: [d1, d2]`), and comment lines. For such a file the parsed Document is built here, node by node, exactly as the yaml
 // library's parser and composer build it (the same values, ranges, sources and types; tested
 // against it on every fixture), at a small part of the cost: a file of 10,000 user limits took
 // most of a plan's CPU in the library's lexer and parser. Anything else (anchors, aliases,
-// tags, flow collections, block scalars, escapes, values over several lines, a comment after
+// tags, other flow collections, block scalars, escapes, values over several lines, a comment after
 // an empty value, tabs, carriage returns, duplicate keys, several documents, directives) is
 // declined, and the library parses the file as before; so are files where the library would
 // report an error or a warning, which this path never produces.
@@ -23,6 +23,8 @@ const MAX_DEPTH = MAX_NESTING - 4;
 const UNUSUAL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
 /** A key: a plain name, then `:` and a space or the end of the line. */
 const KEY = /([A-Za-z_][A-Za-z0-9_-]*):(?: +|(?=\n)|$)/y;
+/** A plain item of a one-line flow list: a word of letters, digits and `_ . @ / + -`, starting with a letter, digit or `_`. */
+const FLOW_WORD = /[A-Za-z0-9_][A-Za-z0-9_.@/+-]*/y;
 /** Characters that give a plain value another meaning when they start it. */
 const INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`]/;
 
@@ -164,7 +166,7 @@ class Reader {
       const rest = offset + match[0].length;
       let value: Scalar | YAMLMap | YAMLSeq;
       if (rest < line.end) {
-        value = this.inlineValue(rest, line);
+        value = this.text[rest] === '[' ? this.flowList(rest, line) : this.inlineValue(rest, line);
         end = line.next;
         this.at += 1;
       } else {
@@ -253,6 +255,56 @@ class Reader {
     const written = text.slice(start, last);
     if (written.includes(': ') || written.endsWith(':')) throw new Declined();
     return this.scalar(written, 'PLAIN', [start, last, line.next], false);
+  }
+
+  /**
+   * A list written on the rest of one line, `[a, b, 'c']` (document identifiers, e-mails): plain
+   * words, or quoted text without escapes, between commas. Anything else (nesting, text with
+   * spaces, a trailing comma, a list over several lines) is declined.
+   */
+  private flowList(start: number, line: Line): YAMLSeq {
+    const text = this.text;
+    const list = new YAMLSeq(this.doc.schema);
+    list.flow = true;
+    let at = start + 1;
+    const skipSpaces = () => {
+      while (at < line.end && text.charCodeAt(at) === 32) at += 1;
+    };
+    skipSpaces();
+    while (text[at] !== ']') {
+      const itemStart = at;
+      const quote = text[at];
+      let type: 'PLAIN' | 'QUOTE_DOUBLE' | 'QUOTE_SINGLE' = 'PLAIN';
+      let source: string;
+      if (quote === '"' || quote === "'") {
+        const close = text.indexOf(quote, at + 1);
+        if (close === -1 || close >= line.end) throw new Declined();
+        source = text.slice(at + 1, close);
+        // `\` escapes in double quotes, `''` in single ones: the library's to unfold.
+        if ((quote === '"' && source.includes('\\')) || text[close + 1] === "'") throw new Declined();
+        type = quote === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE';
+        at = close + 1;
+      } else {
+        FLOW_WORD.lastIndex = at;
+        const word = FLOW_WORD.exec(text);
+        if (word === null || word.index !== at) throw new Declined();
+        source = word[0];
+        at += source.length;
+      }
+      const valueEnd = at;
+      skipSpaces();
+      const delimiter = text[at];
+      if (at >= line.end || (delimiter !== ',' && delimiter !== ']')) throw new Declined();
+      list.items.push(this.scalar(source, type, [itemStart, valueEnd, at], false));
+      if (delimiter === ']') break;
+      at += 1;
+      skipSpaces();
+      if (at >= line.end || text[at] === ']') throw new Declined(); // a trailing comma
+    }
+    const close = at + 1;
+    this.commentOnly(close, line.end);
+    list.range = [start, close, line.next];
+    return list;
   }
 
   /** Only spaces, then nothing or a comment (` #...`), from `from` to the end of the line. */

@@ -85,7 +85,7 @@ describe('simple YAML fast path', () => {
         else declined += 1;
       }
     }
-    // About half: the fixtures hold every kind of mistake, and flow lists (`[a, b]`), block
+    // About half: the fixtures hold every kind of mistake, and nested flow collections, block
     // text and the like are the library's; the point is that every file taken compares equal.
     expect(taken).toBeGreaterThan(1000);
     expect(declined).toBeGreaterThan(0);
@@ -100,6 +100,9 @@ describe('simple YAML fast path', () => {
       'empty:\nnext: 1\nalso_empty:   \nlast: 1\n',
       'list:\n  - one\n  - "two"\n  - 3\n  -   four   # four\n',
       'a: 1\n\n\n# only comments below\n\n',
+      'labels:\n  - name: l1\n    documents: [d0000001, d0000002,d3 ,  d4]\n    pruneDocuments: true\n',
+      "a: [1, 2.50, true, null, 0x1F, 1e3, x@y.z, a/b+c-d_e]\nb: []\nc: [ ]\nd: ['q', \"r\" , s]   # note\ne: [last]",
+      'list:\n  - owner: a@b.c\n    to: [a@b.c, d@e.f]\n',
     ]) {
       expect(compare(text), JSON.stringify(text)).toBe('taken');
     }
@@ -134,7 +137,23 @@ describe('simple YAML fast path', () => {
       '- a\n- b\n',
       'a: &x 1\nb: *x\n',
       'a: !!str 1\n',
-      'a: [1, 2]\n',
+      'a: [1, [2]]\n',
+      'a: [1, 2,]\n',
+      'a: [1,\n  2]\n',
+      'a: [two words]\n',
+      'a: [-1]\n',
+      'a: [.inf]\n',
+      'a: [~]\n',
+      'a: [b: 1]\n',
+      'a: [x] y\n',
+      'a: [x #c]\n',
+      "a: ['it''s']\n",
+      'a: ["esc\\n"]\n',
+      'a: [&x 1]\n',
+      'a: [*x]\n',
+      'a: [{b: 1}]\n',
+      '- [a]\n',
+      'a:\n  - [b]\n',
       'a: {b: 1}\n',
       'a: |\n  text\n',
       'a: >\n  text\n',
