@@ -126,15 +126,16 @@ function routineScenario(seed, profile) {
       `    model: ${r.model}`,
       ...(r.branch === undefined ? [] : [`    branch: ${r.branch}`]),
       ...(r.topicName === undefined ? [] : [`    topicName: ${r.topicName}`]),
-      `    destination: ${yaml(r.destination)}`,
+      // As the examples write it: a block map (an e-mail list on one line).
+      '    destination:',
+      ...Object.entries(r.destination).map(([key, value]) => `      ${key}: ${Array.isArray(value) ? `[${value.join(', ')}]` : value}`),
     ].join('\n')),
   ];
   // The fewest reads: one filtered models query per distinct model name (each matches fewer than
   // 100 models: one page; its branches come with it); one topics request per distinct model whose
-  // topic a create sends, checked before the write (steward checks every model a `topicName`
-  // names, unchanged routines' too; here the same four); each owner's routines listed once,
-  // ⌈live/100⌉ pages (pageSize 100 is the most the API allows). The owners' e-mails are resolved
-  // with the users' (SCIM, counted there).
+  // topic a create sends, checked once the routines are read (here four); each owner's routines
+  // listed once, ⌈live/100⌉ pages (pageSize 100 is the most the API allows). The owners'
+  // e-mails are resolved with the users' (SCIM, counted there).
   const pages = (records) => Math.max(1, Math.ceil(records / PAGE));
   const reads = {
     'GET /api/v1/models': new Set(declared.map((r) => r.model)).size,
