@@ -47,10 +47,11 @@ function positiveIntegerParam(query: URLSearchParams, name: string, fallback: nu
   return Number(raw.trim());
 }
 
-function listResponse<T>(resources: T[], query: URLSearchParams): ScimList<T> {
+/** One page of `resources` (`startIndex`, `count`), each turned into its SCIM form only if on the page. */
+function listResponse<T, R = T>(resources: T[], query: URLSearchParams, form: (resource: T) => R = (resource) => resource as unknown as R): ScimList<R> {
   const startIndex = Math.max(1, positiveIntegerParam(query, 'startIndex', 1));
   const count = Math.min(MAX_COUNT, Math.max(0, positiveIntegerParam(query, 'count', DEFAULT_COUNT)));
-  const page = resources.slice(startIndex - 1, startIndex - 1 + count);
+  const page = resources.slice(startIndex - 1, startIndex - 1 + count).map(form);
   return { schemas: [LIST_SCHEMA], Resources: page, totalResults: resources.length, itemsPerPage: page.length, startIndex };
 }
 
@@ -95,15 +96,18 @@ function scim(context: RequestContext): void {
 function listUsers(context: RequestContext) {
   scim(context);
   const filter = parseFilter(context.query.get('filter'), ['id eq', 'userName co', 'embedExternalId co']);
-  const users = [...context.state.users]
-    .sort(byText((user) => user.email.toLowerCase()))
+  // Filtered, then ordered by e-mail (each key lowered once); only the page is put in SCIM form.
+  const users = context.state.users
     .filter((user) => {
       if (!filter) return true;
       if (filter.attribute === 'id') return matches(user.id, filter);
       if (filter.attribute === 'userName') return matches(user.email, filter);
       return matches(user.embedExternalId, filter);
-    });
-  return json(listResponse(users.map((user) => toScimUser(user, context.state)), context.query));
+    })
+    .map((user) => ({ user, key: user.email.toLowerCase() }))
+    .sort(byText((entry) => entry.key))
+    .map((entry) => entry.user);
+  return json(listResponse(users, context.query, (user) => toScimUser(user, context.state)));
 }
 
 function listGroups(context: RequestContext) {
