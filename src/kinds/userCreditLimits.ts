@@ -78,19 +78,31 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
     const steps: PlanStep[] = [];
     const declared = new Set<string>();
     for (const user of desired.users) {
-      declared.add(user.userId);
-      const base = { id: `userCreditLimits/${user.userId}`, kind: 'userCreditLimits' as const, key: user.display, dependsOn: [], ref: { userId: user.userId } };
-      const current = live.has(user.userId) ? { creditLimit: live.get(user.userId)! } : undefined;
+      const { userId } = user;
+      declared.add(userId);
+      // One lookup: a live limit is a number or null (unlimited), never undefined.
+      const liveLimit = live.get(userId);
+      const id = `userCreditLimits/${userId}`;
       if (user.creditLimit === 'default') {
-        if (current === undefined) continue;
+        if (liveLimit === undefined) continue;
         if (user.protect) throw protectedError(`the credit limit of ${user.display}`, 'the config resets it to the default');
-        steps.push({ ...base, action: 'delete', before: current, reason: 'reset to the default limit' });
+        steps.push({ id, kind: 'userCreditLimits', key: user.display, dependsOn: [], ref: { userId }, action: 'delete', before: { creditLimit: liveLimit }, reason: 'reset to the default limit' });
         continue;
       }
-      const after = { creditLimit: user.creditLimit };
-      if (current === undefined) steps.push({ ...base, action: 'create', after });
-      else if (current.creditLimit !== user.creditLimit) {
-        steps.push({ ...base, action: 'update', before: current, after, fields: [{ path: 'creditLimit', before: current.creditLimit, after: user.creditLimit }] });
+      if (liveLimit === undefined) {
+        steps.push({ id, kind: 'userCreditLimits', key: user.display, dependsOn: [], ref: { userId }, action: 'create', after: { creditLimit: user.creditLimit } });
+      } else if (liveLimit !== user.creditLimit) {
+        steps.push({
+          id,
+          kind: 'userCreditLimits',
+          key: user.display,
+          dependsOn: [],
+          ref: { userId },
+          action: 'update',
+          before: { creditLimit: liveLimit },
+          after: { creditLimit: user.creditLimit },
+          fields: [{ path: 'creditLimit', before: liveLimit, after: user.creditLimit }],
+        });
       }
     }
     if (desired.prune) {

@@ -94,16 +94,22 @@ export class IdentityBook {
     const users: DirectoryUser[] = [];
     const listed = new Set<string>();
     const add = (id: string, email: string | undefined) => {
-      if (email === undefined || listed.has(`${id}\0${emailKey(email)}`)) return;
+      if (email === undefined) return;
+      const address = emailKey(email);
+      const entry = `${id}\0${address}`;
+      if (listed.has(entry)) return;
       const shown = directory.emailOf(id);
       // An id's first entry is the e-mail it is shown by; another address of it comes after.
-      if (shown !== undefined && !listed.has(`${id}\0${emailKey(shown)}`)) {
-        listed.add(`${id}\0${emailKey(shown)}`);
-        users.push({ email: shown, id });
+      if (shown !== undefined) {
+        const shownEntry = `${id}\0${emailKey(shown)}`;
+        if (!listed.has(shownEntry)) {
+          listed.add(shownEntry);
+          users.push({ email: shown, id });
+        }
       }
-      if (listed.has(`${id}\0${emailKey(email)}`)) return;
-      listed.add(`${id}\0${emailKey(email)}`);
-      users.push({ email: emailKey(email), id });
+      if (listed.has(entry)) return;
+      listed.add(entry);
+      users.push({ email: address, id });
     };
     for (const kind of context.kinds) {
       for (const email of kind.emails(context.config)) add(directory.idOf(email), email);
