@@ -89,9 +89,10 @@ export interface ResourceKind<Desired = unknown, Live = unknown> {
   /**
    * Begins the part of the read that needs neither identities nor other kinds' live state (a
    * listing), as soon as the preflight has passed, so it runs while users and groups are being
-   * resolved; `read` receives the promise as `context.started`.
+   * resolved; `read` receives the promise as `context.started`. Once `signal` is aborted (the
+   * plan failed meanwhile) it sends no further request and rejects.
    */
-  start?(api: PlatformApi): Promise<unknown>;
+  start?(api: PlatformApi, signal: AbortSignal): Promise<unknown>;
   /** Reads the live state with the fewest requests (list endpoints only). */
   read(context: ReadContext, desired: Desired): Promise<Live>;
   /** The steps that turn live into desired. Pure: no I/O, no printing. */

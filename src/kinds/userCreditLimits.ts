@@ -62,7 +62,7 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
   },
 
   // The listing needs no e-mail resolved: it runs alongside SCIM, the longest chain of a large plan.
-  start: (api) => listLimits(api),
+  start: (api, signal) => listLimits(api, signal),
 
   async read({ api, directory, started }, desired) {
     const live = ((await started) as LiveUserLimits | undefined) ?? (await listLimits(api));
@@ -141,9 +141,13 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
   credits: creditLimitValues,
 };
 
-async function listLimits(api: PlatformApi): Promise<LiveUserLimits> {
+/** Every live limit; stops asking for pages once `signal` is aborted. */
+async function listLimits(api: PlatformApi, signal?: AbortSignal): Promise<LiveUserLimits> {
   const live: LiveUserLimits = new Map();
-  for await (const record of api.listUserCreditLimits()) live.set(record.userId, record.creditLimit);
+  for await (const record of api.listUserCreditLimits()) {
+    signal?.throwIfAborted();
+    live.set(record.userId, record.creditLimit);
+  }
   return live;
 }
 

@@ -40,6 +40,8 @@ export interface PlanRequest {
   identities?: IdentityBook;
   /** Told as each kind's read completes. */
   onRead?: ReadListener;
+  /** Aborted when the plan has failed elsewhere: reads begun early stop asking for pages. */
+  signal?: AbortSignal;
 }
 
 export interface PlanResult extends Observation {
@@ -77,7 +79,9 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   const earlyLive = readLive(early, { api: request.api, directory, onRead: request.onRead }, desired);
   earlyLive.catch(() => undefined); // awaited below; a resolution error may come first
   // The other kinds begin what of their read needs no identity (src/kinds/kind.ts `start`).
-  const started = startReads(readKinds.filter((kind) => !early.includes(kind)), request.api);
+  const stopping = new AbortController();
+  const signal = request.signal === undefined ? stopping.signal : AbortSignal.any([stopping.signal, request.signal]);
+  const started = startReads(readKinds.filter((kind) => !early.includes(kind)), request.api, signal);
   // Errors about declared users point at the config (file:line:col); see locateDeclared.
   const located = (error: unknown) => {
     throw locateDeclared(error, request.loaded, directory);
@@ -92,7 +96,9 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
       ? await resolveUserGroups(request.api, { config, locate: request.loaded.locate }, whoami.keyScope, request.identities)
       : config;
   } catch (error) {
-    await Promise.allSettled([earlyLive, ...started.values()]); // no read left running behind the error
+    // No read left running behind the error; a listing begun early stops at its next page.
+    stopping.abort();
+    await Promise.allSettled([earlyLive, ...started.values()]);
     throw error;
   }
   const rest = readKinds.filter((kind) => !early.includes(kind));
@@ -124,7 +130,13 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
   const identities = request.identities ?? new IdentityBook();
   // The topics of routines this plan creates are checked as soon as the routines are read, while
   // the other kinds are still being read (a plan that creates none reads no topics).
+  // A topic the deployment lacks stops the plan at once: the reads still running are stopped.
+  const reading = new AbortController();
   let topicCheck: Promise<void> | undefined;
+  let topicError: unknown;
+  let topicsFailed: (error: unknown) => void = () => undefined;
+  const topicFailure = new Promise<never>((_, reject) => (topicsFailed = reject));
+  topicFailure.catch(() => undefined);
   const onRead: ReadListener = (kind, live, desired) => {
     request.onRead?.(kind, live, desired);
     if (kind.kind !== 'routines') return;
@@ -136,14 +148,22 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
       return; // diffAll below reports it, at its position
     }
     topicCheck = checkRoutineTopics(request.api, steps, routineDesired.routines, request.loaded, identities);
-    topicCheck.catch(() => undefined); // awaited below
+    topicCheck.catch((error: unknown) => {
+      topicError = error;
+      reading.abort();
+      topicsFailed(error);
+    });
   };
+  const observing = observe({ ...request, identities, onRead, signal: reading.signal });
+  observing.catch(() => undefined); // raced below
   let observation: Observation;
   try {
-    observation = await observe({ ...request, identities, onRead });
+    observation = await Promise.race([observing, topicFailure]);
   } catch (error) {
-    await Promise.allSettled([topicCheck]); // no read left running behind the error
-    throw error;
+    reading.abort();
+    await Promise.allSettled([observing, topicCheck]); // no read left running behind the error
+    // Reads stopped because of a topic problem fail too: the topic problem is the one to tell.
+    throw topicError ?? error;
   }
   let diffed: ReturnType<typeof diffAll>;
   try {
@@ -176,11 +196,11 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
 }
 
 /** Starts the identity-free part of each kind's read that has one; failures surface in `read`. */
-function startReads(kinds: readonly ResourceKind[], api: PlatformApi): Map<Kind, Promise<unknown>> {
+function startReads(kinds: readonly ResourceKind[], api: PlatformApi, signal: AbortSignal): Map<Kind, Promise<unknown>> {
   const started = new Map<Kind, Promise<unknown>>();
   for (const kind of kinds) {
     if (kind.start === undefined) continue;
-    const promise = kind.start(api);
+    const promise = kind.start(api, signal);
     promise.catch(() => undefined); // awaited by the kind's read, or settled before an error is thrown
     started.set(kind.kind, promise);
   }

@@ -93,3 +93,48 @@ describe.each(PROFILES)('reads side by side (%s profile)', (profile) => {
     expect(proxy.listingBeforeScim(), proxy.arrivals.join(' ')).toBe(true);
   });
 });
+
+describe.each(PROFILES)('a plan that fails while a long listing runs (%s profile)', (profile) => {
+  /** 3,000 live limits (30 pages) behind 20 ms of latency: a listing of at least 600 ms. */
+  async function longListing(config: string) {
+    const seed = datasetSeed('demo');
+    const users = Array.from({ length: 3000 }, (_, i) => ({ id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`, email: `f${i}@acme.example`, displayName: `F ${i}`, role: 'MEMBER' as const }));
+    seed.users.push(...users);
+    seed.userCreditLimits = users.map((user) => ({ user: user.email, creditLimit: 10 }));
+    emulator = await startEmulator({ data: seed, port: 0, profile, latencyMs: 20 });
+    const directory = await mkdtemp(join(tmpdir(), 'steward-stop-'));
+    await writeFile(join(directory, 'environments.yaml'), 'version: 1\nenvironments:\n  prod:\n    baseUrl: https://acme.example\n    tokenEnv: TOKEN\n    requestsPerMinute: 100000\n');
+    await writeFile(join(directory, 'steward.yaml'), config);
+    let out = '';
+    const io: CommandIo = { stdout: (text) => void (out += text), stderr: (text) => void (out += text), env: { TOKEN: PRODUCTION_TOKEN, STEWARD_CACHE_DIR: 'off' }, cwd: directory, isTTY: false };
+    const code = await runPlan({ config: directory, env: 'prod', baseUrl: emulator.url }, io);
+    return { code, out, listed: emulator.stats().byRoute['GET /api/v1/ai/credit-controls/users'] ?? 0 };
+  }
+
+  it('an unknown e-mail stops the listing begun early instead of waiting for its 30 pages', async () => {
+    const { code, out, listed } = await longListing('version: 1\nuserCreditLimits:\n  - email: f1@acme.example\n    creditLimit: 5\n  - email: nobody@acme.example\n    creditLimit: 5\n');
+    expect(code).toBe(1);
+    expect(out).toContain('nobody@acme.example');
+    expect(listed).toBeGreaterThan(0);
+    expect(listed).toBeLessThan(15);
+  });
+
+  it('a topic the model lacks, on a routine to create, stops the other reads and is told at its position', async () => {
+    const routine = [
+      'routines:',
+      '  - name: New digest',
+      '    owner: ada@acme.example',
+      '    prompt: Summarise.',
+      '    schedule: "0 7 ? * MON *"',
+      '    timezone: UTC',
+      '    model: Marketing',
+      '    topicName: campaing',
+      '    destination: {type: email, recipientEmails: [ada@acme.example]}',
+    ].join('\n');
+    const { code, out, listed } = await longListing(`version: 1\nuserCreditLimits:\n  - email: f1@acme.example\n    creditLimit: 5\n${routine}\n`);
+    expect(code).toBe(1);
+    expect(out).toMatch(/steward\.yaml:12:16: routine "New digest": topic "campaing" is not a topic of model "Marketing"; its topics: "campaigns"/);
+    expect(out).toContain('did you mean "campaigns"?');
+    expect(listed, out).toBeLessThan(30);
+  });
+});
