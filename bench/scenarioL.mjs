@@ -242,8 +242,8 @@ async function run(profile, latencyMs = 0) {
   if (apply !== undefined && (apply.code !== 0 || (await runPlan({ ...options, detailedExitcode: true }, io())) !== 0)) {
     throw new Error(`scenario L (${profile} profile): apply exited ${apply.code}, or the plan after it is not empty`);
   }
-  // A saved plan, applied: made again from the seed, then `apply FILE` reads only the live state
-  // (the file holds the resolved ids of users, models and topics).
+  // A saved plan, applied: made again from the seed, then `apply FILE` reads the live state and
+  // the created routines' topics (the file holds the resolved ids of users and models).
   let applyFile;
   if (latencyMs === 0) {
     emulator.reset();
@@ -257,8 +257,12 @@ async function run(profile, latencyMs = 0) {
   return { plan, apply, applyFile, fewestPlan, fewestWrites };
 }
 
-/** Routes a saved plan does not read again: its resolved ids are in the file. */
-const RESOLVED_IN_PLAN_FILE = ['GET /api/scim/v2/Users', 'GET /api/v1/models', 'GET /api/v1/models/{modelId}/topic'];
+/**
+ * Routes a saved plan does not read again: its resolved ids are in the file. The topics of the
+ * routines it creates are read again (a topic taken off its model would fail a create after
+ * other writes), so they stay in its fewest.
+ */
+const RESOLVED_IN_PLAN_FILE = ['GET /api/scim/v2/Users', 'GET /api/v1/models'];
 
 const sum = (counts) => Object.values(counts).reduce((a, b) => a + b, 0);
 const rows = [];
@@ -295,7 +299,9 @@ const record = [];
 for (const profile of ['reference', 'other']) {
   const total = rows.find((row) => row.profile === profile && row.route === 'total');
   for (const [command, fewest, made] of [['plan', 'plan fewest', 'plan made'], ['apply', 'apply fewest', 'apply made'], ['apply FILE', 'apply FILE fewest', 'apply FILE made']]) {
-    record.push({ measure: `scenario L, ${profile} profile: requests of ${command}`, value: total[made], target: `= ${total[fewest]} (fewest)`, met: total[made] === total[fewest] ? 'yes' : 'NO' });
+    // Met when every route makes its fewest, not only the total (one route's excess could hide another's shortfall).
+    const each = rows.filter((row) => row.profile === profile && row.route !== 'total').every((row) => row[made] === row[fewest]);
+    record.push({ measure: `scenario L, ${profile} profile: requests of ${command} (every route)`, value: total[made], target: `= ${total[fewest]} (fewest)`, met: each ? 'yes' : 'NO' });
   }
 }
 if (!ROWS) {

@@ -16,6 +16,8 @@ import { REGISTRY } from '../kinds/registry.js';
 import { checkTargets } from '../plan/targeting.js';
 import { checkPlanFits, loadPlan, trustedIdentities } from '../plan/planFile.js';
 import { IdentityBook } from '../plan/identities.js';
+import { checkRoutineTopics } from '../plan/models.js';
+import type { DesiredRoutines } from '../kinds/routines.js';
 import { diffAll, makePlan, observe, readLive, withReadDependencies, type LiveState, type Observation } from '../plan/planner.js';
 import { refuseUnfounded } from '../plan/planFile.js';
 import type { Plan, PlanStep } from '../plan/types.js';
@@ -135,6 +137,7 @@ function savedIdentities(plan: Plan, io: CommandIo, token: string | undefined): 
  * A saved plan (already checked to fit): read the live state again, refuse stale steps, run the
  * rest. The names the plan resolved are not resolved again (`identities`): the live state is read
  * by those ids, so an object that changed since is stale, and one deleted since fails its write.
+ * The topics of routines to create are checked again (a topic is not an identity the file holds).
  */
 async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connection, options: ApplyOptions, io: CommandIo, identities: IdentityBook | undefined): Promise<number> {
   const { client, api } = connection;
@@ -156,6 +159,10 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connecti
   }
   const { steps: derived } = diffAll(observation.kinds, observation.desired, live);
   refuseUnfounded(checked.runnable, derived);
+  // A topic taken off its model since the plan would fail a create after other steps were
+  // written: the topics of the routines this apply creates are read again, before any write.
+  const routines = observation.desired.routines as DesiredRoutines | undefined;
+  if (routines !== undefined) await checkRoutineTopics(api, checked.runnable, routines.routines, loaded);
   // Judged again here, on the steps about to run: the config's policies may be newer than the plan.
   const overridden = enforcePolicies(evaluatePolicies(checked.runnable, loaded), connection.session.overrides);
   // Nobody saw this plan's violations yet in this run: they are shown before anything is written.

@@ -102,7 +102,7 @@ describe.each(PROFILES)('apply PLANFILE reuses the ids the plan resolved (%s pro
     expect(steps.filter((step) => step.reason?.startsWith('pruned')).map((step) => step.key).sort()).toEqual(['analyst01@acme.example', 'ken@acme.example', 'linus@acme.example']);
   });
 
-  it('makes no SCIM, models or topics request, only the live reads, the whoami preflight and the writes; then plans nothing', async () => {
+  it('makes no SCIM or models request, only the live reads, the whoami preflight, the created routine\'s topics and the writes; then plans nothing', async () => {
     const steward = await stewardFor(profile);
     const planned = await requestsOf(steward.emulator, async () => expect((await steward.plan({ out: 'plan.json' })).code).toBe(EXIT.destructive));
     // The plan resolved: the org's users (one SCIM page), Finance, Sales by name and its topics.
@@ -124,7 +124,7 @@ describe.each(PROFILES)('apply PLANFILE reuses the ids the plan resolved (%s pro
       'GET /api/scim/v2/Users': 0,
       'GET /api/scim/v2/Groups': 0,
       'GET /api/v1/models': 0,
-      'GET /api/v1/models/{modelId}/topic': 0,
+      'GET /api/v1/models/{modelId}/topic': 1, // checked again before the routine is created: a topic is not an id
       'PATCH /api/v1/ai/credit-controls/users': 1, // 3 sets and 3 resets in one bulk PATCH
       'PATCH /api/v1/ai/credit-controls/user-groups': 1,
       'POST /api/v1/ai/routines': 1,
@@ -158,8 +158,8 @@ describe.each(PROFILES)('apply PLANFILE reuses the ids the plan resolved (%s pro
         'GET /api/scim/v2/Users': trim === 'all' ? 1 : 0,
         'GET /api/scim/v2/Groups': 1,
         'GET /api/v1/models': 1,
-        // Topics are checked when the plan is made, for the routines it creates; not again at apply.
-        'GET /api/v1/models/{modelId}/topic': 0,
+        // The topics of the routine the plan creates are checked again before anything is written.
+        'GET /api/v1/models/{modelId}/topic': 1,
       });
       expect((await steward.plan()).code, trim).toBe(EXIT.ok);
     }
@@ -329,5 +329,24 @@ describe.each(PROFILES)('a plan file whose identities cannot be trusted (%s prof
     expect(result!.err).toContain('their seal does not match this API key');
     expect(applied['GET /api/scim/v2/Users']).toBe(1);
     expect((await steward.plan()).code).toBe(EXIT.ok);
+  });
+});
+
+describe.each(PROFILES)('a topic taken off its model between plan and apply PLANFILE (%s profile)', (profile) => {
+  it('is found before anything is written, at the routine\'s position, though the file holds the model', async () => {
+    const statePath = join(await mkdtemp(join(tmpdir(), 'steward-saved-identities-state-')), 'state.json');
+    const steward = await stewardFor(profile, statePath);
+    steward.emulator.reset();
+    expect((await steward.plan({ out: 'plan.json' })).code).toBe(EXIT.destructive);
+    await editState(statePath, (state) => {
+      const sales = state.models.find((model) => model.name === 'Sales')!;
+      sales.topics = sales.topics.filter((topic) => topic !== 'orders');
+    });
+    const writes = steward.emulator.stats().writes;
+
+    const refused = await steward.apply('plan.json');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/steward\.yaml:\d+:\d+: routine "Margaret's forecast": topic "orders" is not a topic of model "Sales"/);
+    expect(steward.emulator.stats().writes).toBe(writes);
   });
 });
