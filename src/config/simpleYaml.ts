@@ -23,6 +23,8 @@ const MAX_DEPTH = MAX_NESTING - 4;
 const UNUSUAL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
 /** A key: a plain name, then `:` and a space or the end of the line. */
 const KEY = /([A-Za-z_][A-Za-z0-9_-]*):(?: +|(?=\n)|$)/y;
+/** The longest implicit key YAML allows is 1024 characters; longer ones are the library's to report. */
+const MAX_KEY_LENGTH = 1000;
 /** A plain item of a one-line flow list: a word of letters, digits and `_ . @ / + -`, starting with a letter, digit or `_`. */
 const FLOW_WORD = /[A-Za-z0-9_][A-Za-z0-9_.@/+-]*/y;
 /** Characters that give a plain value another meaning when they start it. */
@@ -158,6 +160,7 @@ class Reader {
       if (match === null || match.index !== offset || offset + match[0].length > line.end) throw new Declined();
       const name = match[1]!;
       if (keys.has(name)) throw new Declined(); // the library's duplicate-key path reports it
+      if (name.length > MAX_KEY_LENGTH) throw new Declined(); // the library reports an implicit key that long
       keys.add(name);
       const key = this.scalar(name, 'PLAIN', [offset, offset + name.length, offset + name.length], true);
       // A key read as null or true (`null:`, `true:`) is reported by checkKeys; `__proto__` is

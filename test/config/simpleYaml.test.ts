@@ -181,6 +181,8 @@ describe('simple YAML fast path', () => {
       '  a: 1\n',
       'a: 1\n b: 2\n',
       'a:\n  - b\n  c: 1\n',
+      `${'k'.repeat(1025)}: 1\n`,
+      `a:\n  ${'k'.repeat(1030)}: 1\n`,
     ]) {
       expect(compare(text), JSON.stringify(text)).toBe('declined');
     }
