@@ -37,7 +37,9 @@ export class IdentityBook {
   /** Whether `text` (an error's message) names an id the saved plan resolved. */
   namesSavedId(text: string): boolean {
     const { users = [], groups = [], models = [] } = this.seed ?? {};
-    return [...users, ...groups, ...models, ...models.flatMap((model) => model.branches)].some((entry) => text.includes(entry.id));
+    // The id as a whole word of the text: a short group id must not match inside another word.
+    const words = new Set(text.split(/[^A-Za-z0-9_-]+/));
+    return [...users, ...groups, ...models, ...models.flatMap((model) => model.branches)].some((entry) => words.has(entry.id));
   }
 
   /** Teaches the directory the saved plan's users, so it asks SCIM only for the others. */
