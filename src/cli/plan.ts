@@ -11,6 +11,7 @@ import { savePlan } from '../plan/planFile.js';
 import { checkTargets, parseSelectors, type Targeting } from '../plan/targeting.js';
 import { isDestructive, type Plan } from '../plan/types.js';
 import { applyCost } from '../apply/cost.js';
+import { RESOLUTION_ROUTES } from '../plan/identities.js';
 import { POLICY_EXIT_CODE, violationDiagnostics } from '../policy/evaluate.js';
 import { renderPlan, type ApplyCost } from '../render/human.js';
 import { ReadProgress } from '../render/progress.js';
@@ -61,8 +62,11 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
         targeting,
         ...(io.now === undefined ? {} : { now: io.now }),
       }));
-      // Applying reads the live state again (a saved plan is checked against it), then writes.
-      cost = applyCost(plan.steps, client, plan.requests);
+      // Applying reads the live state again (a saved plan is checked against it), then writes;
+      // applying the saved file skips the name lookups whose ids it holds.
+      const { byRoute } = client.stats();
+      const spared = options.out === undefined ? 0 : RESOLUTION_ROUTES.reduce((sum, route) => sum + (byRoute[route] ?? 0), 0);
+      cost = applyCost(plan.steps, client, plan.requests - spared);
     } finally {
       progress.stop();
       await client.close();

@@ -104,7 +104,12 @@ describe.each(PROFILES)('apply PLANFILE reuses the ids the plan resolved (%s pro
 
   it('makes no SCIM or models request, only the live reads, the whoami preflight, the created routine\'s topics and the writes; then plans nothing', async () => {
     const steward = await stewardFor(profile);
-    const planned = await requestsOf(steward.emulator, async () => expect((await steward.plan({ out: 'plan.json' })).code).toBe(EXIT.destructive));
+    let plannedOut = '';
+    const planned = await requestsOf(steward.emulator, async () => {
+      const result = await steward.plan({ out: 'plan.json' });
+      expect(result.code).toBe(EXIT.destructive);
+      plannedOut = result.out;
+    });
     // The plan resolved: the org's users (one SCIM page), Finance, Sales by name and its topics.
     expect(Object.fromEntries(RESOLUTION_ROUTES.map((route) => [route, planned[route]]))).toEqual({
       'GET /api/scim/v2/Users': 1,
@@ -135,6 +140,9 @@ describe.each(PROFILES)('apply PLANFILE reuses the ids the plan resolved (%s pro
       'GET /api/v1/ai/credit-controls/user-groups': 1,
       'GET /api/v1/ai/routines': 1,
     });
+    // The plan's estimate of applying the saved file counts what the apply made.
+    const made = Object.values(applied).reduce((sum, count) => sum + count, 0);
+    expect(plannedOut).toContain(`Applying makes about ${made} requests`);
     expect((await steward.plan()).code).toBe(EXIT.ok);
   });
 
