@@ -189,19 +189,21 @@ function reinvite(state: EmulatorState, email: string, newId: string): void {
   state.users = [...state.users.filter((candidate) => candidate !== user), { ...user, id: newId }];
 }
 
+/** steward with its emulator's state in a file (edited between plan and apply), and a saved plan of `config` (default: CONFIG) made. */
+async function plannedWithState(profile: EmulatorProfile, config?: string): Promise<{ steward: Steward; statePath: string }> {
+  const statePath = join(await mkdtemp(join(tmpdir(), 'steward-saved-identities-state-')), 'state.json');
+  const steward = await stewardFor(profile, statePath);
+  if (config !== undefined) await writeFile(join(steward.directory, 'steward.yaml'), config);
+  // The state file exists from the first write on; a reset writes it.
+  steward.emulator.reset();
+  expect((await steward.plan({ out: 'plan.json' })).code).toBeGreaterThanOrEqual(EXIT.changes);
+  return { steward, statePath };
+}
+
 const NEW_ID = '00000000-0000-4000-8000-0000000000aa';
 
 describe.each(PROFILES)('a changed identity between plan and apply PLANFILE (%s profile)', (profile) => {
-  /** steward with its emulator's state in a file, and a saved plan of `config` made. */
-  async function planned(config: string): Promise<{ steward: Steward; statePath: string }> {
-    const statePath = join(await mkdtemp(join(tmpdir(), 'steward-saved-identities-state-')), 'state.json');
-    const steward = await stewardFor(profile, statePath);
-    await writeFile(join(steward.directory, 'steward.yaml'), config);
-    // The state file exists from the first write on; a reset writes it.
-    steward.emulator.reset();
-    expect((await steward.plan({ out: 'plan.json' })).code).toBeGreaterThanOrEqual(EXIT.changes);
-    return { steward, statePath };
-  }
+  const planned = (config: string) => plannedWithState(profile, config);
 
   const limitsOnly = CONFIG.slice(0, CONFIG.indexOf('userGroupCreditLimits:'));
 
@@ -257,10 +259,7 @@ describe.each(PROFILES)('a changed identity between plan and apply PLANFILE (%s 
 
 describe.each(PROFILES)('a model replaced between plan and apply PLANFILE (%s profile)', (profile) => {
   it('whoami\'s check of the saved model id answers 404: the plan is refused as stale, nothing is written', async () => {
-    const statePath = join(await mkdtemp(join(tmpdir(), 'steward-saved-identities-state-')), 'state.json');
-    const steward = await stewardFor(profile, statePath);
-    steward.emulator.reset();
-    expect((await steward.plan({ out: 'plan.json' })).code).toBe(EXIT.destructive);
+    const { steward, statePath } = await plannedWithState(profile);
     // "Sales" deleted and made again: same name, new id.
     await editState(statePath, (state) => {
       const sales = state.models.find((model) => model.name === 'Sales')!;
@@ -342,10 +341,7 @@ describe.each(PROFILES)('a plan file whose identities cannot be trusted (%s prof
 
 describe.each(PROFILES)('a topic taken off its model between plan and apply PLANFILE (%s profile)', (profile) => {
   it('is found before anything is written, at the routine\'s position, though the file holds the model', async () => {
-    const statePath = join(await mkdtemp(join(tmpdir(), 'steward-saved-identities-state-')), 'state.json');
-    const steward = await stewardFor(profile, statePath);
-    steward.emulator.reset();
-    expect((await steward.plan({ out: 'plan.json' })).code).toBe(EXIT.destructive);
+    const { steward, statePath } = await plannedWithState(profile);
     await editState(statePath, (state) => {
       const sales = state.models.find((model) => model.name === 'Sales')!;
       sales.topics = sales.topics.filter((topic) => topic !== 'orders');
