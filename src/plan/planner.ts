@@ -130,13 +130,10 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
   const identities = request.identities ?? new IdentityBook();
   // The topics of routines this plan creates are checked as soon as the routines are read, while
   // the other kinds are still being read (a plan that creates none reads no topics).
-  // A topic the deployment lacks stops the plan at once: the reads still running are stopped.
+  // A topic the deployment lacks stops the reads begun early (the others end on their own).
   const reading = new AbortController();
   let topicCheck: Promise<void> | undefined;
   let topicError: unknown;
-  let topicsFailed: (error: unknown) => void = () => undefined;
-  const topicFailure = new Promise<never>((_, reject) => (topicsFailed = reject));
-  topicFailure.catch(() => undefined);
   const onRead: ReadListener = (kind, live, desired) => {
     request.onRead?.(kind, live, desired);
     if (kind.kind !== 'routines') return;
@@ -151,17 +148,13 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     topicCheck.catch((error: unknown) => {
       topicError = error;
       reading.abort();
-      topicsFailed(error);
     });
   };
-  const observing = observe({ ...request, identities, onRead, signal: reading.signal });
-  observing.catch(() => undefined); // raced below
   let observation: Observation;
   try {
-    observation = await Promise.race([observing, topicFailure]);
+    observation = await observe({ ...request, identities, onRead, signal: reading.signal });
   } catch (error) {
-    reading.abort();
-    await Promise.allSettled([observing, topicCheck]); // no read left running behind the error
+    await Promise.allSettled([topicCheck]);
     // Reads stopped because of a topic problem fail too: the topic problem is the one to tell.
     throw topicError ?? error;
   }
