@@ -35,6 +35,8 @@ export type ClientEvent =
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 /** Default interval of the "still waiting" notices while an attempt has no answer. */
 export const SLOW_NOTICE_MS = 10_000;
+/** Keep-alive connections per client (more when more writes run at once). */
+export const POOL_CONNECTIONS = 8;
 
 export interface ClientOptions {
   /** Instance origin; may already end in /api; http:// only for loopback. */
@@ -212,7 +214,7 @@ export class ApiClient {
     this.pacer = shared.pacer;
     this.releasePacer = shared.release;
     this.writeLimit = pLimit(writeConcurrency);
-    this.transport = new Transport({ timeoutMs, connections: Math.max(8, writeConcurrency) }, this.redactor);
+    this.transport = new Transport({ timeoutMs, connections: Math.max(POOL_CONNECTIONS, writeConcurrency) }, this.redactor);
   }
 
   /** The instance origin requests go to (no path). */

@@ -7,6 +7,7 @@
 // Everything a routine names that the deployment lacks is one error, each at its file:line:col.
 // A saved plan's resolved models, branches and checked topics are reused (identities.ts).
 import type { PlatformApi } from '../api/platform.js';
+import { POOL_CONNECTIONS } from '../api/client.js';
 import { isNotFound } from '../api/errors.js';
 import type { ModelRecord } from '../api/types.js';
 import type { ConfigPath, LoadedConfig, RoutineConfig, SourceLocation, StewardConfig } from '../config/types.js';
@@ -84,7 +85,9 @@ export async function resolveRoutineModels(api: PlatformApi, loaded: Pick<Loaded
       byId.set(modelId, match);
     }),
   ];
-  await inParallel(lookUps, (lookUp) => lookUp());
+  // Nothing else is in flight yet (the lookups come before whoami, which checks the models they
+  // find): they may take every connection of the client's pool, so a config's few models take one round.
+  await inParallel(lookUps, (lookUp) => lookUp(), POOL_CONNECTIONS);
   const problems: ModelProblem[] = [];
   const resolved = routines.map((routine, index) => resolveOne(routine, index, byName, byId, problems));
   if (problems.length > 0) {

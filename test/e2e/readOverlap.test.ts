@@ -138,3 +138,67 @@ describe.each(PROFILES)('a plan that fails while a long listing runs (%s profile
     expect(listed, out).toBeLessThan(30);
   });
 });
+
+describe.each(PROFILES)('model lookups (%s profile)', (profile) => {
+  // Nothing else is in flight before whoami: the name lookups of a config's few models are one
+  // round, not two (they were four at a time). A proxy holds every lookup's answer until all five
+  // have arrived (or a grace period ends): a planner that waits for some before asking the others
+  // is caught.
+  it('asks for five models by name side by side, before whoami', async () => {
+    const seed = datasetSeed('demo');
+    const id = (i: number) => `0f0e0d0c-0000-4000-8000-${String(i + 1).padStart(12, '0')}`;
+    seed.models.push(
+      { id: id(0), name: 'Finance', defaultRole: 'QUERIER', topics: [] },
+      { id: id(1), name: 'Support', defaultRole: 'QUERIER', topics: [] },
+      { id: id(2), name: 'Product', defaultRole: 'QUERIER', topics: [] },
+    );
+    const names = ['Sales', 'Marketing', 'Finance', 'Support', 'Product'];
+    emulator = await startEmulator({ data: seed, port: 0, profile });
+    const arrivals: string[] = [];
+    let answered = 0;
+    let allBeforeAnyAnswer = false;
+    let allArrived: () => void = () => undefined;
+    const five = new Promise<void>((resolve) => (allArrived = resolve));
+    const target = emulator.url;
+    const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+      const path = request.url ?? '';
+      const lookup = path.startsWith('/api/v1/models?') && path.includes('name=');
+      arrivals.push(lookup ? 'model' : path.split('?')[0]!);
+      if (lookup && arrivals.filter((kind) => kind === 'model').length === names.length) {
+        allBeforeAnyAnswer = answered === 0;
+        allArrived();
+      }
+      const pass = () => {
+        if (lookup) answered += 1;
+        const upstream = forward(`${target}${path}`, { method: request.method, headers: request.headers }, (answer) => {
+          response.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(response);
+        });
+        request.pipe(upstream);
+      };
+      if (!lookup) return pass();
+      void Promise.race([five, new Promise((resolve) => setTimeout(resolve, GRACE_MS))]).then(pass);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const directory = await mkdtemp(join(tmpdir(), 'steward-models-'));
+      await writeFile(join(directory, 'environments.yaml'), 'version: 1\nenvironments:\n  prod:\n    baseUrl: https://acme.example\n    tokenEnv: TOKEN\n    requestsPerMinute: 100000\n');
+      const routines = names.map((model) =>
+        [`  - name: ${model} digest`, '    owner: ada@acme.example', '    prompt: Summarise.', '    schedule: "0 7 ? * MON *"', '    timezone: UTC', `    model: ${model}`, '    destination: {type: email, recipientEmails: [ada@acme.example]}'].join('\n'),
+      );
+      await writeFile(join(directory, 'routines.yaml'), `version: 1\nroutines:\n${routines.join('\n')}\n`);
+      let out = '';
+      const io: CommandIo = { stdout: (text) => void (out += text), stderr: (text) => void (out += text), env: { TOKEN: PRODUCTION_TOKEN, STEWARD_CACHE_DIR: 'off' }, cwd: directory, isTTY: false };
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+      const code = await runPlan({ config: directory, env: 'prod', baseUrl: url, detailedExitcode: true }, io);
+
+      expect(code, out).toBe(EXIT.changes);
+      expect(arrivals.slice(0, names.length), arrivals.join(' ')).toEqual(names.map(() => 'model'));
+      expect(arrivals[names.length]).toBe('/api/v1/whoami');
+      expect(allBeforeAnyAnswer, arrivals.join(' ')).toBe(true);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
