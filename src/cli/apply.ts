@@ -205,6 +205,7 @@ async function applyFresh(loaded: LoadedConfig, connection: Connection, options:
     stewardVersion: STEWARD_VERSION,
     requestCount: () => client.stats().requests,
     targeting: checkTargets(targetingOf(options), loaded.config),
+    recordIdentities: false, // applied here, not saved: neither the report nor its JSON shows them
   });
   const color = useColor(io, options.color);
   connection.reading.stop();

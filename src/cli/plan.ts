@@ -60,6 +60,8 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
         stewardVersion: STEWARD_VERSION,
         requestCount: () => client.stats().requests,
         targeting,
+        // The resolved ids go into a plan file and the JSON; the text of a plan does not show them.
+        recordIdentities: options.out !== undefined || options.json === true,
         ...(io.now === undefined ? {} : { now: io.now }),
       }));
       // Applying reads the live state again (a saved plan is checked against it), then writes;

@@ -38,6 +38,11 @@ export interface PlanRequest {
   now?: () => Date;
   /** Ids reused from a saved plan (apply PLANFILE), and where the ids this plan resolves are recorded. */
   identities?: IdentityBook;
+  /**
+   * Whether the plan carries the ids it resolved (`plan.identities`), for a plan file or JSON;
+   * default true. Listing them costs a pass over every user a plan names.
+   */
+  recordIdentities?: boolean;
   /** Told as each kind's read completes. */
   onRead?: ReadListener;
   /** Aborted when the plan has failed elsewhere: reads begun early stop asking for pages. */
@@ -183,7 +188,9 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     warnings,
     requests: request.requestCount(),
     policyViolations: evaluatePolicies(steps, request.loaded, request.registry ?? REGISTRY),
-    identities: identities.identities({ ...observation, kinds: withReadDependencies(request.registry ?? REGISTRY, observation.kinds), config: request.loaded.config, steps: diffed.steps }),
+    ...(request.recordIdentities === false
+      ? {}
+      : { identities: identities.identities({ ...observation, kinds: withReadDependencies(request.registry ?? REGISTRY, observation.kinds), config: request.loaded.config, steps: diffed.steps }) }),
   };
   return { plan, ...observation };
 }
