@@ -101,14 +101,17 @@ export function interpolate(
 
   const walk = (node: unknown, path: ConfigPath): unknown => {
     if (typeof node === 'string') return resolveString(node, path);
-    if (Array.isArray(node)) return node.map((item, index) => walk(item, [...path, index]));
+    if (Array.isArray(node)) return node.map((item, index) => child(item, path, index));
     if (node !== null && typeof node === 'object') {
       const copy: Record<string, unknown> = {};
-      for (const [key, child] of Object.entries(node)) copy[key] = walk(child, [...path, key]);
+      for (const [key, value] of Object.entries(node)) copy[key] = child(value, path, key);
       return copy;
     }
     return node;
   };
+  // Most values are text without `$` or numbers: they are kept as they are, with no path built.
+  const child = (node: unknown, path: ConfigPath, step: string | number): unknown =>
+    (typeof node === 'string' && !node.includes('$')) || node === null || (typeof node !== 'string' && typeof node !== 'object') ? node : walk(node, [...path, step]);
 
   const resolveString = (text: string, path: ConfigPath): unknown => {
     if (!text.includes('$')) return text;

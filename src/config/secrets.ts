@@ -11,9 +11,17 @@ export const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]*$/;
 
 /** True for key names that hold secrets (`token`, `apiKey`, `client_secret`, `password`, …). */
 export function isSecretKey(key: string): boolean {
-  const normalized = key.toLowerCase().replace(/[-_ ]/g, '');
-  return /(token|secret|password|passwd|apikey|credentials?|privatekey)$/.test(normalized) || normalized === 'authorization' || normalized === 'bearer';
+  // A config of thousands of entries repeats a few dozen keys: each is judged once.
+  let secret = secretKeys.get(key);
+  if (secret === undefined) {
+    const normalized = key.toLowerCase().replace(/[-_ ]/g, '');
+    secret = /(token|secret|password|passwd|apikey|credentials?|privatekey)$/.test(normalized) || normalized === 'authorization' || normalized === 'bearer';
+    if (secretKeys.size < 10_000) secretKeys.set(key, secret);
+  }
+  return secret;
 }
+
+const secretKeys = new Map<string, boolean>();
 
 /** Diagnostics codes whose source line must be shown with its value masked. */
 export function isSecretDiagnostic(code: string): boolean {

@@ -125,8 +125,12 @@ function checkCharacters(value: unknown, path: ConfigPath, findings: Findings): 
     }
     return;
   }
-  if (Array.isArray(value)) value.forEach((item, index) => checkCharacters(item, [...path, index], findings));
-  else if (isRecord(value)) for (const [key, child] of Object.entries(value)) checkCharacters(child, [...path, key], findings);
+  // A child's path is built only for what may hold a finding: most values are plain text or numbers.
+  const visit = (child: unknown, step: string | number) => {
+    if (typeof child === 'string' ? holdsNotableCharacter(child) : typeof child === 'object' && child !== null) checkCharacters(child, [...path, step], findings);
+  };
+  if (Array.isArray(value)) value.forEach((item, index) => visit(item, index));
+  else if (isRecord(value)) for (const [key, child] of Object.entries(value)) visit(child, key);
 }
 
 function checkEmail(findings: Findings, path: ConfigPath, value: string, what: string): void {
@@ -201,6 +205,9 @@ function scheduleHint(reason: string): string | undefined {
 function checkRoutines(section: unknown, findings: Findings): void {
   if (!Array.isArray(section)) return;
   const names = new Map<string, ConfigPath>();
+  // Hundreds of routines share a few schedules: each distinct one is checked once, at one clock.
+  const now = new Date();
+  const schedules = new Map<string, ReturnType<typeof checkSchedule>>();
   section.forEach((routine, index) => {
     if (!isRecord(routine)) return;
     const path: ConfigPath = ['routines', index];
@@ -225,7 +232,8 @@ function checkRoutines(section: unknown, findings: Findings): void {
     if (owner !== undefined) checkEmail(findings, [...path, 'owner'], owner, 'owner');
     const schedule = findings.text(routine, 'schedule', path);
     if (schedule !== undefined) {
-      const result = checkSchedule(schedule);
+      let result = schedules.get(schedule);
+      if (result === undefined) schedules.set(schedule, (result = checkSchedule(schedule, now)));
       if (!result.ok) {
         const hint = scheduleHint(result.reason);
         findings.add('routine.schedule', [...path, 'schedule'], `invalid schedule \`${schedule}\`: ${result.reason}`, hint === undefined ? {} : { hint });
