@@ -426,6 +426,14 @@ export class PlatformApi {
     return this.call<ScimList<ScimUser>>('GET', '/api/scim/v2/Users', 'listing users', { query: { startIndex, count }, shape: 'scimUserList', page });
   }
 
+  /**
+   * One page of the SCIM groups (1-based `startIndex`): for readers that choose between a full
+   * listing and filters from `totalResults`.
+   */
+  scimGroupsPage(startIndex: number, count: number, page: number): Promise<ScimList<ScimGroup>> {
+    return this.call<ScimList<ScimGroup>>('GET', '/api/scim/v2/Groups', 'listing user groups', { query: { startIndex, count }, shape: 'scimGroupList', page });
+  }
+
   /** Every SCIM group matching `filter` (an organization API key only). */
   listScimGroups(options: { filter?: string } = {}): AsyncIterable<ScimGroup> {
     return this.scim<ScimGroup>('scimGroupList', '/api/scim/v2/Groups', 'listing user groups', options.filter);

@@ -14,7 +14,6 @@ import { listKey, routines, type RoutineOwner } from '../kinds/routines.js';
 import { userCreditLimits } from '../kinds/userCreditLimits.js';
 import { entityGroupCreditLimits } from '../kinds/entityGroupCreditLimits.js';
 import { userGroupCreditLimits } from '../kinds/userGroupCreditLimits.js';
-import { UserGroups } from '../plan/groups.js';
 import { Directory, type CallerUser } from '../plan/directory.js';
 import { isRoutineModel, ROUTINE_MODEL_KIND } from '../plan/models.js';
 import { adminProblem, keyUser } from '../plan/preflight.js';
@@ -92,7 +91,9 @@ export async function readSnapshot(api: PlatformApi, request: SnapshotRequest): 
   const directory = new Directory(whoami.keyScope === 'organization' ? api : undefined, caller, whoami.keyScope);
   const named = request.owners ?? [];
   const emails = named.length === 0 && caller === undefined && whoami.keyScope === 'organization' ? request.ownersWithoutKeyUser ?? [] : named;
-  const owners = kinds.has('routines') ? await routineOwners(directory, emails) : [];
+  // Export names every live user limit's user after this: even one owner is looked up by the
+  // listing's page 1, which may hold those users too.
+  const owners = kinds.has('routines') ? await routineOwners(directory, emails, kinds.has('userCreditLimits')) : [];
   const context: ReadContext = { api, directory, live: {} };
   const snapshot: LiveSnapshot = { caller };
   if (kinds.has('routines') && owners.length === 0) {
@@ -137,8 +138,8 @@ function checkPermissions(whoami: Whoami, kinds: ReadonlySet<Kind>, owners: read
  * first (if it has one; by `userId` for an organization key), then each other e-mail once. The
  * key's own routines are written without `owner:` unless its user is named explicitly.
  */
-async function routineOwners(directory: Directory, emails: readonly string[]): Promise<(RoutineOwner & { email: string | undefined })[]> {
-  await directory.resolveEmails(emails);
+async function routineOwners(directory: Directory, emails: readonly string[], listingAhead: boolean): Promise<(RoutineOwner & { email: string | undefined })[]> {
+  await directory.resolveEmails(emails, { listingAhead });
   const caller = directory.caller;
   const owners = new Map<string, RoutineOwner & { email: string | undefined }>();
   if (directory.keyScope === 'user') owners.set('', { key: '', userId: undefined, display: undefined, email: undefined });
@@ -170,7 +171,7 @@ async function readUserLimits(context: ReadContext): Promise<LiveUserLimit[]> {
  */
 async function readGroupLimits(context: ReadContext): Promise<LiveGroupLimit[]> {
   const live = await userGroupCreditLimits.read(context, { limits: [], prune: false, isProtected: () => false });
-  const groups = new UserGroups(context.api);
+  const groups = context.directory.groups(context.api);
   if (live.limits.size > 0 && context.directory.keyScope === 'organization') await groups.listAll();
   return [...live.limits].map(([userGroupId, creditLimit]) => {
     const name = groups.nameOf(userGroupId);

@@ -8,10 +8,10 @@
 // SCIM id for a group named by display name; a server that wants uuids answers 404, and the
 // failure says so (and the plan warns when the live list already shows uuids).
 import { ApiError } from '../api/errors.js';
+import type { PlatformApi } from '../api/platform.js';
 import type { UserGroupCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX, idKey, UUID_PATTERN } from '../domain/rules.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
-import { UserGroups } from '../plan/groups.js';
 import { creditLimitValues, type ResourceKind } from './kind.js';
 import { limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { protectedInEnvironment } from './protection.js';
@@ -57,15 +57,17 @@ export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUse
     };
   },
 
-  async read({ api, directory }, desired) {
-    const limits = new Map<string, number | null>();
-    for await (const record of api.listUserGroupCreditLimits()) limits.set(record.userGroupId, record.creditLimit);
+  start: (api, signal) => listGroupLimits(api, signal),
+
+  async read({ api, directory, started }, desired) {
+    const limits = ((await started) as Map<string, number | null> | undefined) ?? (await listGroupLimits(api));
     const names = new Map<string, string>();
     // Only limits that pruning may reset need a name (for the plan and for name protection).
     const declared = new Set(desired.limits.map((limit) => limit.id));
     const undeclared = desired.prune && [...limits.keys()].some((id) => !declared.has(id));
     if (undeclared && directory.keyScope === 'organization') {
-      const groups = new UserGroups(api);
+      // The groups resolving the config's names looked up are known already (a listing is not read twice).
+      const groups = directory.groups(api);
       await groups.listAll();
       for (const id of limits.keys()) {
         const name = groups.nameOf(id);
@@ -158,4 +160,14 @@ function idFormWarnings(desired: DesiredUserGroupLimits, live: LiveUserGroupLimi
     code: 'userGroupCreditLimits.id-form',
     message: `this deployment lists user group credit limits under uuids (e.g. ${uuids[0]}), but SCIM gives the groups this config names by display name short ids (e.g. "${named[0]!.display}" is ${named[0]!.id}); if the credit-limit API wants uuids, the writes for those groups will fail with 404: name them by \`userGroupId:\` instead`,
   }];
+}
+
+/** Every live user group limit: userGroupId → limit; stops asking for pages once `signal` is aborted. */
+async function listGroupLimits(api: PlatformApi, signal?: AbortSignal): Promise<Map<string, number | null>> {
+  const limits = new Map<string, number | null>();
+  for await (const record of api.listUserGroupCreditLimits()) {
+    signal?.throwIfAborted();
+    limits.set(record.userGroupId, record.creditLimit);
+  }
+  return limits;
 }

@@ -13,10 +13,8 @@ import type { ScimUser } from '../api/types.js';
 import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { MAX_PAGE_SIZE } from '../api/pagination.js';
+import { UserGroups, type GroupsApi } from './groups.js';
 import { inParallel } from './parallel.js';
-
-/** SCIM groups (plan/groups.ts): up to this many names are filtered for one by one; more, listed. */
-export const FILTER_LOOKUP_MAX = 10;
 
 /** Users asked for per SCIM page (the most the API gives). */
 export const SCIM_PAGE_SIZE = MAX_PAGE_SIZE;
@@ -36,6 +34,10 @@ export class Directory {
   private readonly byEmail = new Map<string, DirectoryUser>();
   private readonly byId = new Map<string, DirectoryUser>();
   private listedAll = false;
+  /** What page 1 of the SCIM listing said, once read: how many users there are, and its length. */
+  private first: { total: number | undefined; size: number } | undefined;
+  /** Ids seen in pages of the listing (filters aside): the listing is whole when it holds the total. */
+  private readonly listed = new Set<string>();
 
   constructor(
     private readonly api: Pick<PlatformApi, 'listScimUsers' | 'scimUsersPage'> | undefined,
@@ -55,10 +57,23 @@ export class Directory {
     return directory;
   }
 
-  /** Resolves e-mails to ids; throws one error naming every address the instance does not know. */
-  async resolveEmails(emails: readonly string[]): Promise<void> {
+  /**
+   * The deployment's user groups looked up so far (src/plan/groups.ts): the names a plan resolves
+   * and the names pruning shows come from one cache, so a listing is read once.
+   */
+  groups(api: GroupsApi): UserGroups {
+    return (this.userGroups ??= new UserGroups(api));
+  }
+
+  private userGroups: UserGroups | undefined;
+
+  /**
+   * Resolves e-mails to ids; throws one error naming every address the instance does not know.
+   * `listingAhead`: the caller will resolve ids after these (see find).
+   */
+  async resolveEmails(emails: readonly string[], options: { listingAhead?: boolean } = {}): Promise<void> {
     const wanted = [...new Set(emails.map(emailKey))].filter((email) => !this.byEmail.has(email));
-    await this.find(wanted, (email) => `userName co ${quote(email)}`, (email) => this.byEmail.has(email));
+    await this.find(wanted, (email) => `userName co ${quote(email)}`, (email) => this.byEmail.has(email), options.listingAhead);
     const unknown = wanted.filter((email) => !this.byEmail.has(email));
     if (unknown.length > 0) {
       throw new StewardError(
@@ -126,36 +141,46 @@ export class Directory {
     for await (const user of this.api.listScimUsers({ filter })) this.rememberScim(user);
   }
 
-  /** Finds `wanted` names by filters or by listing, whichever costs fewer requests (see the top). */
-  private async find(wanted: readonly string[], filterOf: (name: string) => string, known: (name: string) => boolean): Promise<void> {
+  /**
+   * Finds `wanted` names by filters or by listing, whichever costs fewer requests (see the top).
+   * `listingAhead`: more users will be looked up after these (the ids of live limits that pruning
+   * names), so even one name is looked up by page 1 of the listing, the same one request, which
+   * may hold the later ones too. Page 1 is read once per directory, whoever asks first.
+   */
+  private async find(wanted: readonly string[], filterOf: (name: string) => string, known: (name: string) => boolean, listingAhead = false): Promise<void> {
     const api = this.api;
     if (wanted.length === 0 || this.listedAll || api === undefined) return;
     const filter = (names: readonly string[]) => inParallel(names, (name) => this.lookUp(filterOf(name)));
-    if (wanted.length === 1) return filter(wanted);
-    const first = await api.scimUsersPage(1, SCIM_PAGE_SIZE, 1);
-    const users = first.Resources ?? [];
-    for (const user of users) this.rememberScim(user);
-    const total = Number.isInteger(first.totalResults) ? first.totalResults : undefined;
-    if (users.length === 0 || (total !== undefined && users.length >= total)) {
-      this.listedAll = true;
-      return;
+    if (this.first === undefined) {
+      if (wanted.length === 1 && !listingAhead) return filter(wanted);
+      const page = await api.scimUsersPage(1, SCIM_PAGE_SIZE, 1);
+      const users = page.Resources ?? [];
+      for (const user of users) {
+        this.listed.add(user.id);
+        this.rememberScim(user);
+      }
+      const total = Number.isInteger(page.totalResults) ? page.totalResults : undefined;
+      this.first = { total, size: users.length };
+      if (users.length === 0 || (total !== undefined && users.length >= total)) {
+        this.listedAll = true;
+        return;
+      }
     }
     const left = wanted.filter((name) => !known(name));
     if (left.length === 0) return;
     // Without a total the listing's length is unknown: filters are the bounded choice.
-    const pageSize = users.length;
-    const rest = total === undefined ? [] : Array.from({ length: Math.ceil((total - pageSize) / pageSize) }, (_, index) => index + 2);
+    const { total, size } = this.first;
+    const rest = total === undefined ? [] : Array.from({ length: Math.ceil((total - size) / size) }, (_, index) => index + 2);
     if (total === undefined || rest.length > left.length) return filter(left);
-    const seen = new Set(users.map((user) => user.id));
     await inParallel(rest, async (page) => {
-      const list = await api.scimUsersPage(1 + (page - 1) * pageSize, pageSize, page);
+      const list = await api.scimUsersPage(1 + (page - 1) * size, size, page);
       for (const user of list.Resources ?? []) {
-        seen.add(user.id);
+        this.listed.add(user.id);
         this.rememberScim(user);
       }
     });
     // Users added or removed while paging shift the pages: whoever was missed is looked up by name.
-    if (seen.size >= total) this.listedAll = true;
+    if (this.listed.size >= total) this.listedAll = true;
     else await filter(wanted.filter((name) => !known(name)));
   }
 

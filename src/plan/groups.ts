@@ -1,16 +1,21 @@
 // User groups by display name (`group: Finance`): group ids differ between deployments, so each
 // plan resolves the names in its own deployment through SCIM (`GET /api/scim/v2/Groups`), with the
-// fewest requests: one `displayName eq` query per distinct name, or one listing of every group
-// when there are more names than that costs. The server's filter may ignore case: names are
-// compared exactly here. Per gaps.md, the credit-limit API is sent the SCIM id (whether it wants
-// that or a uuid is OPEN: a config may give `userGroupId:` directly instead).
+// fewest requests, chosen as for users (src/plan/directory.ts): one name is one `displayName eq`
+// query; for more, page 1 of the listing is read first (its `totalResults` is the number of
+// groups), then the remaining pages if they are no more than the names still unknown, else one
+// query per name still unknown. A plan that prunes undeclared group limits names them from the
+// listing, so when it will, the listing resolves the names too (see resolveUserGroups). The
+// server's filter may ignore case: names are compared exactly here. Per gaps.md, the credit-limit
+// API is sent the SCIM id (whether it wants that or a uuid is OPEN: a config may give
+// `userGroupId:` directly instead).
+import { MAX_PAGE_SIZE } from '../api/pagination.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { ScimGroup } from '../api/types.js';
 import { closest } from '../config/suggest.js';
 import type { ConfigPath, LoadedConfig, SourceLocation, StewardConfig, UserGroupCreditLimitConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
-import { FILTER_LOOKUP_MAX } from './directory.js';
 import type { IdentityBook } from './identities.js';
+import { inParallel } from './parallel.js';
 
 /** At most this many candidates are listed in an error; the rest are counted. */
 const CANDIDATES_SHOWN = 12;
@@ -21,23 +26,33 @@ export interface UserGroup {
   displayName: string;
 }
 
+export type GroupsApi = Pick<PlatformApi, 'listScimGroups' | 'scimGroupsPage'>;
+
 /** The groups of a deployment steward has looked up, by display name (exact) and by id. */
 export class UserGroups {
   private readonly byName = new Map<string, UserGroup[]>();
   private readonly byId = new Map<string, UserGroup>();
   private listedAll = false;
+  /** Ids seen in pages of the listing (filters aside): the listing is whole when it holds the total. */
+  private readonly listed = new Set<string>();
+  /** What page 1 of the listing said, once read: how many groups there are, and its length. */
+  private first: { total: number | undefined; size: number } | undefined;
 
-  constructor(private readonly api: Pick<PlatformApi, 'listScimGroups'>) {}
+  constructor(private readonly api: GroupsApi) {}
 
-  /** Looks up these display names: one filtered query each, or every group when that is fewer requests. */
+  /** Looks up these display names with the fewest requests (see the top of this file). */
   async lookUp(names: readonly string[]): Promise<void> {
-    const wanted = [...new Set(names)].filter((name) => !this.byName.has(name));
-    if (wanted.length === 0 || this.listedAll) return;
-    if (wanted.length > FILTER_LOOKUP_MAX) {
-      await this.listAll();
-      return;
+    const unknown = () => [...new Set(names)].filter((name) => !this.byName.has(name));
+    if (unknown().length === 0 || this.listedAll) return;
+    if (unknown().length > 1 && this.first === undefined) {
+      await this.readFirstPage();
+      if (this.listedAll || unknown().length === 0) return;
+      const rest = this.remainingPages();
+      // Without a total the listing's length is unknown: queries are the bounded choice.
+      if (rest !== undefined && rest.length <= unknown().length) await this.readPages(rest);
     }
-    for (const name of wanted) {
+    for (const name of unknown()) {
+      if (this.listedAll) return;
       // A filter that ignores case answered this name already, with every group of that name.
       if (this.byName.has(name)) continue;
       for await (const group of this.api.listScimGroups({ filter: `displayName eq ${quote(name)}` })) this.remember(group);
@@ -45,11 +60,49 @@ export class UserGroups {
     }
   }
 
-  /** Reads every group of the deployment (once). */
+  /** Reads every group of the deployment (once; a page read already is not read again). */
   async listAll(): Promise<void> {
     if (this.listedAll) return;
+    if (this.first === undefined) await this.readFirstPage();
+    if (this.listedAll) return;
+    const rest = this.remainingPages();
+    if (rest !== undefined) await this.readPages(rest);
+    if (this.listedAll) return;
+    // No total, or groups came and went while paging: the listing to its end, which checks itself.
     for await (const group of this.api.listScimGroups()) this.remember(group);
     this.listedAll = true;
+  }
+
+  private async readFirstPage(): Promise<void> {
+    const page = await this.api.scimGroupsPage(1, MAX_PAGE_SIZE, 1);
+    const groups = page.Resources ?? [];
+    for (const group of groups) {
+      this.listed.add(group.id);
+      this.remember(group);
+    }
+    const total = Number.isInteger(page.totalResults) ? page.totalResults : undefined;
+    this.first = { total, size: groups.length };
+    if (groups.length === 0 || (total !== undefined && groups.length >= total)) this.listedAll = true;
+  }
+
+  /** The listing's pages after the first (numbered from 2), when page 1 gave the total. */
+  private remainingPages(): number[] | undefined {
+    const { total, size } = this.first!;
+    if (total === undefined || size === 0) return undefined;
+    return Array.from({ length: Math.ceil((total - size) / size) }, (_, index) => index + 2);
+  }
+
+  /** Reads these pages of the listing side by side; all of it read when every group was seen. */
+  private async readPages(pages: readonly number[]): Promise<void> {
+    const { total, size } = this.first!;
+    await inParallel(pages, async (page) => {
+      const list = await this.api.scimGroupsPage(1 + (page - 1) * size, size, page);
+      for (const group of list.Resources ?? []) {
+        this.listed.add(group.id);
+        this.remember(group);
+      }
+    });
+    if (total !== undefined && this.listed.size >= total) this.listedAll = true;
   }
 
   /** The groups whose display name is exactly `name`. */
@@ -91,10 +144,16 @@ interface GroupProblem {
  * an error pointing at each of them.
  */
 export async function resolveUserGroups(
-  api: Pick<PlatformApi, 'listScimGroups'>,
+  api: GroupsApi,
   loaded: Pick<LoadedConfig, 'config' | 'locate'>,
   keyScope: 'user' | 'organization',
   identities?: IdentityBook,
+  /**
+   * `groups`: where the groups looked up are kept (the plan's Directory holds one, which the
+   * pruning read then uses); `liveLimits`: the live group limits, being listed, for a config that
+   * prunes them.
+   */
+  options: { groups?: UserGroups; liveLimits?: Promise<ReadonlyMap<string, unknown>> } = {},
 ): Promise<StewardConfig> {
   const config = loaded.config;
   const entries = config.userGroupCreditLimits ?? [];
@@ -112,8 +171,13 @@ export async function resolveUserGroups(
     });
     throw groupError(problems, loaded, 'use an organization API key, or name the groups by `userGroupId:`');
   }
-  const groups = new UserGroups(api);
-  await groups.lookUp(names.filter((name) => identities?.groupNamed(name) === undefined));
+  const groups = options.groups ?? new UserGroups(api);
+  const wanted = names.filter((name) => identities?.groupNamed(name) === undefined);
+  // Pruning names each undeclared live limit's group from the whole listing: when more limits are
+  // live than the config declares, some are undeclared, and that listing resolves the names too.
+  const live = wanted.length > 0 && config.prune?.userGroupCreditLimits === true ? await options.liveLimits : undefined;
+  if (live !== undefined && live.size > entries.length) await groups.listAll();
+  await groups.lookUp(wanted);
   const resolved = entries.map((entry, index): UserGroupCreditLimitConfig => {
     if (entry.group === undefined || entry.userGroupId !== undefined) return entry;
     const path: ConfigPath = ['userGroupCreditLimits', index, 'group'];

@@ -93,12 +93,18 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   };
   let withGroups: typeof config;
   try {
-    await directory.resolveEmails(emails).catch(located);
+    // A plan that prunes user limits names the undeclared ones' users after this: even one
+    // e-mail is looked up by the listing's page 1, which may hold them too.
+    const listingAhead = readKinds.some((kind) => kind.kind === 'userCreditLimits') && config.prune?.userCreditLimits === true;
+    await directory.resolveEmails(emails, { listingAhead }).catch(located);
     if (whoami.keyScope === 'organization') await directory.requireIds(readKinds.flatMap((kind) => kind.userIds?.(config) ?? [])).catch(located);
     if (readKinds.some((kind) => kind.kind === 'userCreditLimits')) requireDistinctUsers(request.loaded, directory);
     // Group display names become this deployment's user group ids (SCIM), each unknown one at its position.
     withGroups = readKinds.some((kind) => kind.kind === 'userGroupCreditLimits')
-      ? await resolveUserGroups(request.api, { config, locate: request.loaded.locate }, whoami.keyScope, request.identities)
+      ? await resolveUserGroups(request.api, { config, locate: request.loaded.locate }, whoami.keyScope, request.identities, {
+        groups: directory.groups(request.api),
+        liveLimits: started.get('userGroupCreditLimits') as Promise<ReadonlyMap<string, unknown>> | undefined,
+      })
       : config;
   } catch (error) {
     // No read left running behind the error; a listing begun early stops at its next page.

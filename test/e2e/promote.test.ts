@@ -76,6 +76,12 @@ describe.each(PROFILES)('steward diff --against (promotion) (%s profile)', (prof
     expect(stable(result.out)).toMatch(
       /^steward promotion from playground \(http:\/\/playground\) to production \(http:\/\/production\)\n\nNo changes\. production matches the live state of playground\.\n\nPlanning made \d+ API requests\.\n$/,
     );
+    // Each deployment's users and groups fit on page 1 of their listings: one request each, the
+    // routine owners and the users of the live limits (and the groups named and pruned) together.
+    for (const emulator of [deployments.playground, deployments.production]) {
+      expect(emulator.stats().byRoute['GET /api/scim/v2/Users']).toBe(1);
+      expect(emulator.stats().byRoute['GET /api/scim/v2/Groups']).toBe(1);
+    }
   });
 
   it('shows exactly what was changed in playground, with production\'s ids', async () => {

@@ -147,7 +147,7 @@ describe.each(PROFILES)('model lookups (%s profile)', (profile) => {
   it('asks for five models by name side by side, before whoami', async () => {
     const seed = datasetSeed('demo');
     const id = (i: number) => `0f0e0d0c-0000-4000-8000-${String(i + 1).padStart(12, '0')}`;
-    seed.models.push(
+    seed.models!.push(
       { id: id(0), name: 'Finance', defaultRole: 'QUERIER', topics: [] },
       { id: id(1), name: 'Support', defaultRole: 'QUERIER', topics: [] },
       { id: id(2), name: 'Product', defaultRole: 'QUERIER', topics: [] },

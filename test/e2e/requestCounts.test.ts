@@ -231,3 +231,17 @@ describe.each(PROFILES)('request counts of a smaller scenario L (%s profile)', (
     });
   });
 });
+
+describe.each(PROFILES)('one user named, the others pruned (%s profile)', (profile) => {
+  it('looks the one e-mail up by page 1 of the listing, which names the pruned users too: one SCIM request, not two', async () => {
+    // The demo has four live limits (grace, linus, ken, analyst01) and fewer than 100 users.
+    emulator = await startEmulator({ data: datasetSeed('demo'), port: 0, profile });
+    const { io, options } = await workspace('version: 1\nuserCreditLimits:\n  - email: grace@acme.example\n    creditLimit: 750\nprune:\n  userCreditLimits: true', emulator);
+    expect(await runPlan({ ...options, detailedExitcode: true }, io())).toBe(EXIT.destructive);
+    expect(emulator.stats().byRoute).toEqual({
+      'GET /api/v1/whoami': 1,
+      'GET /api/v1/ai/credit-controls/users': 1,
+      'GET /api/scim/v2/Users': 1, // page 1: grace's id, and the e-mails of the three limits pruned
+    });
+  });
+});

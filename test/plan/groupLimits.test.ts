@@ -137,17 +137,25 @@ describe('resolving group names through SCIM', () => {
     { schemas: [], id: 'ops1', displayName: 'Sales Ops', members: [] },
     { schemas: [], id: 'ops2', displayName: 'Sales Ops', members: [] },
   ];
-  /** A SCIM server whose `displayName eq` ignores case, as SCIM allows; counts its requests. */
-  const scim = () => {
-    const filters: (string | undefined)[] = [];
+  /**
+   * A SCIM server whose `displayName eq` ignores case, as SCIM allows, and whose listing pages
+   * hold at most `pageSize` groups; records its requests (`filter …` or `page STARTINDEX`).
+   */
+  const scim = (pageSize = 100) => {
+    const requests: string[] = [];
     const api = {
       async *listScimGroups(options: { filter?: string } = {}) {
-        filters.push(options.filter);
+        requests.push(options.filter === undefined ? 'listing' : `filter ${options.filter}`);
         const wanted = /^displayName eq "(.*)"$/.exec(options.filter ?? '')?.[1];
         for (const group of GROUPS) if (wanted === undefined || group.displayName.toLowerCase() === wanted.toLowerCase()) yield group;
       },
+      async scimGroupsPage(startIndex: number, count: number) {
+        requests.push(`page ${startIndex}`);
+        const Resources = GROUPS.slice(startIndex - 1, startIndex - 1 + Math.min(count, pageSize));
+        return { schemas: [], Resources, totalResults: GROUPS.length, itemsPerPage: Resources.length, startIndex };
+      },
     };
-    return { api, filters };
+    return { api, requests };
   };
   const at = (line: number): SourceLocation => ({ file: 'limits.yaml', line, col: 12 });
   const loaded = (groups: string[]) => ({
@@ -155,14 +163,46 @@ describe('resolving group names through SCIM', () => {
     locate: (path: readonly (string | number)[]) => at(Number(path[1]) * 2 + 3),
   });
 
-  it('matches exactly after filtering, with one query per distinct name (none for a name an earlier answer covered)', async () => {
-    const { api, filters } = scim();
+  it('finds one name with one query, matched exactly though the filter ignores case', async () => {
+    const { api, requests } = scim();
+    const config = await resolveUserGroups(api, loaded(['finance']), 'organization');
+    expect(config.userGroupCreditLimits?.map((entry) => entry.userGroupId)).toEqual(['fin2']);
+    expect(requests).toEqual(['filter displayName eq "finance"']);
+  });
+
+  it('reads page 1 of the listing for more names: a deployment whose groups it holds costs one request', async () => {
+    const { api, requests } = scim();
     const config = await resolveUserGroups(api, loaded(['Finance', 'finance', 'Finance', 'Sales Ops']), 'organization').catch((error: unknown) => error);
     expect((config as StewardError).message).toContain('user group "Sales Ops" names 2 groups');
     const exact = await resolveUserGroups(api, loaded(['Finance', 'finance', 'Finance']), 'organization');
     expect(exact.userGroupCreditLimits?.map((entry) => entry.userGroupId)).toEqual(['fin1', 'fin2', 'fin1']);
-    // The server's filter ignores case: its answer for "Finance" holds every "finance" as well.
-    expect(filters).toEqual(['displayName eq "Finance"', 'displayName eq "Sales Ops"', 'displayName eq "Finance"']);
+    expect(requests).toEqual(['page 1', 'page 1']);
+  });
+
+  it('then filters for the names page 1 lacks when that is fewer requests than the pages left', async () => {
+    // One group per page: 3 pages left, 2 names unknown after page 1.
+    const { api, requests } = scim(1);
+    const config = await resolveUserGroups(api, loaded(['Finance', 'finance', 'ops-team']), 'organization').catch((error: unknown) => error);
+    expect((config as StewardError).message).toContain('user group "ops-team" is not a group of this deployment');
+    // The error lists the deployment's groups: the listing is read for it, from page 2 on.
+    expect(requests).toEqual(['page 1', 'filter displayName eq "finance"', 'filter displayName eq "ops-team"', 'page 2', 'page 3', 'page 4']);
+  });
+
+  it('or reads the pages left when they are no more than the names page 1 lacks', async () => {
+    // Two groups per page: 1 page left, 2 names unknown after page 1.
+    const { api, requests } = scim(2);
+    const config = await resolveUserGroups(api, loaded(['Finance', 'Sales Ops', 'ops-team']), 'organization').catch((error: unknown) => error);
+    expect((config as StewardError).message).toContain('user group "ops-team" is not a group of this deployment; its groups: "Finance", "Sales Ops", "finance"');
+    expect(requests).toEqual(['page 1', 'page 3']);
+  });
+
+  it('lists the groups once when pruning will name undeclared limits: the listing resolves the names too', async () => {
+    const { api, requests } = scim();
+    const prune = { ...loaded(['finance']), config: { ...loaded(['finance']).config, prune: { userGroupCreditLimits: true } } };
+    const live = new Map([['fin2', 5], ['ops1', 7]]);
+    const config = await resolveUserGroups(api, prune, 'organization', undefined, { liveLimits: Promise.resolve(live) });
+    expect(config.userGroupCreditLimits?.map((entry) => entry.userGroupId)).toEqual(['fin2']);
+    expect(requests).toEqual(['page 1']);
   });
 
   it('names every unknown and ambiguous group at its position, with the groups the deployment has', async () => {
@@ -178,8 +218,8 @@ describe('resolving group names through SCIM', () => {
   });
 
   it('refuses names with a personal token, which cannot use SCIM', async () => {
-    const { api, filters } = scim();
+    const { api, requests } = scim();
     await expect(resolveUserGroups(api, loaded(['Finance']), 'user')).rejects.toThrow('SCIM needs an organization API key');
-    expect(filters).toEqual([]);
+    expect(requests).toEqual([]);
   });
 });
