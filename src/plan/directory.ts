@@ -185,9 +185,13 @@ export class Directory {
   }
 
   private rememberScim(user: ScimUser): void {
-    this.remember({ id: user.id, email: user.userName });
+    const known = { id: user.id, email: user.userName };
+    this.remember(known);
+    // Further addresses find the same user (most users have one, their userName).
     for (const email of user.emails ?? []) {
-      if (!this.byEmail.has(emailKey(email.value))) this.byEmail.set(emailKey(email.value), { id: user.id, email: user.userName });
+      if (email.value === user.userName) continue;
+      const key = emailKey(email.value);
+      if (!this.byEmail.has(key)) this.byEmail.set(key, known);
     }
   }
 
