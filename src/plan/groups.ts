@@ -47,6 +47,8 @@ export class UserGroups {
     if (unknown().length > 1 && this.first === undefined) {
       await this.readFirstPage();
       if (this.listedAll || unknown().length === 0) return;
+    }
+    if (this.first !== undefined) {
       const rest = this.remainingPages();
       // Without a total the listing's length is unknown: queries are the bounded choice.
       if (rest !== undefined && rest.length <= unknown().length) await this.readPages(rest);
