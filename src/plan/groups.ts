@@ -33,7 +33,13 @@ export class UserGroups {
   private readonly byName = new Map<string, UserGroup[]>();
   private readonly byId = new Map<string, UserGroup>();
   private listedAll = false;
-  /** Ids seen in pages of the listing (filters aside): the listing is whole when it holds the total. */
+  /**
+   * Names whose every group is known: answered by a query. Display names are not unique, so a
+   * name seen on some pages of the listing may have namesakes on the others; only a query or the
+   * whole listing answers it.
+   */
+  private readonly answered = new Set<string>();
+  /** Ids seen in pages of the listing (queries aside): the listing is whole when it holds the total. */
   private readonly listed = new Set<string>();
   /** What page 1 of the listing said, once read: how many groups there are, and its length. */
   private first: { total: number | undefined; size: number } | undefined;
@@ -42,37 +48,41 @@ export class UserGroups {
 
   /** Looks up these display names with the fewest requests (see the top of this file). */
   async lookUp(names: readonly string[]): Promise<void> {
-    const unknown = () => [...new Set(names)].filter((name) => !this.byName.has(name));
-    if (unknown().length === 0 || this.listedAll) return;
-    if (unknown().length > 1 && this.first === undefined) {
+    const open = () => (this.listedAll ? [] : [...new Set(names)].filter((name) => !this.answered.has(name)));
+    if (open().length === 0) return;
+    if (open().length > 1 && this.first === undefined) {
       await this.readFirstPage();
-      if (this.listedAll || unknown().length === 0) return;
+      if (open().length === 0) return;
     }
     if (this.first !== undefined) {
       const rest = this.remainingPages();
       // Without a total the listing's length is unknown: queries are the bounded choice.
-      if (rest !== undefined && rest.length <= unknown().length) await this.readPages(rest);
+      if (rest !== undefined && rest.length <= open().length) await this.readPages(rest);
     }
-    for (const name of unknown()) {
-      if (this.listedAll) return;
-      // A filter that ignores case answered this name already, with every group of that name.
-      if (this.byName.has(name)) continue;
-      for await (const group of this.api.listScimGroups({ filter: `displayName eq ${quote(name)}` })) this.remember(group);
-      if (!this.byName.has(name)) this.byName.set(name, []);
-    }
+    for (const name of open()) await this.query(name);
   }
 
-  /** Reads every group of the deployment (once; a page read already is not read again). */
+  /** Reads every group of the deployment (once; the pages after a page 1 read already, when it can). */
   async listAll(): Promise<void> {
     if (this.listedAll) return;
-    if (this.first === undefined) await this.readFirstPage();
-    if (this.listedAll) return;
-    const rest = this.remainingPages();
-    if (rest !== undefined) await this.readPages(rest);
-    if (this.listedAll) return;
-    // No total, or groups came and went while paging: the listing to its end, which checks itself.
+    if (this.first !== undefined) {
+      const rest = this.remainingPages();
+      if (rest !== undefined) await this.readPages(rest);
+      if (this.listedAll) return;
+    }
+    // From the start, as a listing that checks itself (records repeated or missing while paging).
     for await (const group of this.api.listScimGroups()) this.remember(group);
     this.listedAll = true;
+  }
+
+  /** One `displayName eq` query; a server whose filter ignores case answers every spelling of the name it returns. */
+  private async query(name: string): Promise<void> {
+    if (this.answered.has(name) || this.listedAll) return;
+    for await (const group of this.api.listScimGroups({ filter: `displayName eq ${quote(name)}` })) {
+      this.remember(group);
+      if (group.displayName.toLowerCase() === name.toLowerCase()) this.answered.add(group.displayName);
+    }
+    this.answered.add(name);
   }
 
   private async readFirstPage(): Promise<void> {
@@ -94,17 +104,24 @@ export class UserGroups {
     return Array.from({ length: Math.ceil((total - size) / size) }, (_, index) => index + 2);
   }
 
-  /** Reads these pages of the listing side by side; all of it read when every group was seen. */
+  /**
+   * Reads these pages of the listing side by side. The listing is whole when every page told the
+   * same total, no group was seen twice (groups added or removed meanwhile shift the pages), and
+   * every group was seen; otherwise the caller queries or lists again.
+   */
   private async readPages(pages: readonly number[]): Promise<void> {
     const { total, size } = this.first!;
+    let steady = true;
     await inParallel(pages, async (page) => {
       const list = await this.api.scimGroupsPage(1 + (page - 1) * size, size, page);
+      if (list.totalResults !== total) steady = false;
       for (const group of list.Resources ?? []) {
+        if (this.listed.has(group.id)) steady = false;
         this.listed.add(group.id);
         this.remember(group);
       }
     });
-    if (total !== undefined && this.listed.size >= total) this.listedAll = true;
+    if (steady && total !== undefined && this.listed.size >= total) this.listedAll = true;
   }
 
   /** The groups whose display name is exactly `name`. */

@@ -140,19 +140,23 @@ describe('resolving group names through SCIM', () => {
   /**
    * A SCIM server whose `displayName eq` ignores case, as SCIM allows, and whose listing pages
    * hold at most `pageSize` groups; records its requests (`filter …` or `page STARTINDEX`).
+   * `afterPage1` changes its groups once page 1 has been served (a group added meanwhile).
    */
-  const scim = (pageSize = 100) => {
+  const scim = (pageSize = 100, afterPage1?: (groups: ScimGroup[]) => void) => {
     const requests: string[] = [];
+    const groups = [...GROUPS];
     const api = {
       async *listScimGroups(options: { filter?: string } = {}) {
         requests.push(options.filter === undefined ? 'listing' : `filter ${options.filter}`);
         const wanted = /^displayName eq "(.*)"$/.exec(options.filter ?? '')?.[1];
-        for (const group of GROUPS) if (wanted === undefined || group.displayName.toLowerCase() === wanted.toLowerCase()) yield group;
+        for (const group of [...groups]) if (wanted === undefined || group.displayName.toLowerCase() === wanted.toLowerCase()) yield group;
       },
       async scimGroupsPage(startIndex: number, count: number) {
         requests.push(`page ${startIndex}`);
-        const Resources = GROUPS.slice(startIndex - 1, startIndex - 1 + Math.min(count, pageSize));
-        return { schemas: [], Resources, totalResults: GROUPS.length, itemsPerPage: Resources.length, startIndex };
+        const Resources = groups.slice(startIndex - 1, startIndex - 1 + Math.min(count, pageSize));
+        const page = { schemas: [], Resources, totalResults: groups.length, itemsPerPage: Resources.length, startIndex };
+        if (startIndex === 1) afterPage1?.(groups);
+        return page;
       },
     };
     return { api, requests };
@@ -179,21 +183,44 @@ describe('resolving group names through SCIM', () => {
     expect(requests).toEqual(['page 1', 'page 1']);
   });
 
-  it('then filters for the names page 1 lacks when that is fewer requests than the pages left', async () => {
-    // One group per page: 3 pages left, 2 names unknown after page 1.
+  it('then queries the names when that is fewer requests than the pages left', async () => {
+    // One group per page: 3 pages left, 2 names.
     const { api, requests } = scim(1);
-    const config = await resolveUserGroups(api, loaded(['Finance', 'finance', 'ops-team']), 'organization').catch((error: unknown) => error);
-    expect((config as StewardError).message).toContain('user group "ops-team" is not a group of this deployment');
+    const config = await resolveUserGroups(api, loaded(['Finance', 'ops-team']), 'organization').catch((error: unknown) => error);
+    expect((config as StewardError).message).toBe('user group "ops-team" is not a group of this deployment; its groups: "Finance", "Sales Ops", "finance"');
     // The error lists the deployment's groups: the listing is read for it, from page 2 on.
-    expect(requests).toEqual(['page 1', 'filter displayName eq "finance"', 'filter displayName eq "ops-team"', 'page 2', 'page 3', 'page 4']);
+    expect(requests).toEqual(['page 1', 'filter displayName eq "Finance"', 'filter displayName eq "ops-team"', 'page 2', 'page 3', 'page 4']);
   });
 
-  it('or reads the pages left when they are no more than the names page 1 lacks', async () => {
-    // Two groups per page: 1 page left, 2 names unknown after page 1.
+  it('or reads the pages left when they are no more than the names', async () => {
+    // Two groups per page: 1 page left, 3 names.
     const { api, requests } = scim(2);
     const config = await resolveUserGroups(api, loaded(['Finance', 'Sales Ops', 'ops-team']), 'organization').catch((error: unknown) => error);
+    expect((config as StewardError).message).toContain('user group "Sales Ops" names 2 groups of this deployment (ids ops1, ops2)');
     expect((config as StewardError).message).toContain('user group "ops-team" is not a group of this deployment; its groups: "Finance", "Sales Ops", "finance"');
     expect(requests).toEqual(['page 1', 'page 3']);
+  });
+
+  it('never takes a name seen on page 1 as answered: a namesake on a later page makes it ambiguous', async () => {
+    // Three groups per page: Sales Ops is on page 1 (ops1) and on page 2 (ops2).
+    const paged = scim(3);
+    const byPages = await resolveUserGroups(paged.api, loaded(['Sales Ops', 'Finance']), 'organization').catch((error: unknown) => error);
+    expect((byPages as StewardError).message).toBe('user group "Sales Ops" names 2 groups of this deployment (ids ops1, ops2)');
+    expect(paged.requests).toEqual(['page 1', 'page 4']);
+    // One group per page: the queries win, and the one for Sales Ops finds both.
+    const queried = scim(1);
+    const byQueries = await resolveUserGroups(queried.api, loaded(['Sales Ops', 'Finance']), 'organization').catch((error: unknown) => error);
+    expect((byQueries as StewardError).message).toBe('user group "Sales Ops" names 2 groups of this deployment (ids ops1, ops2)');
+    expect(queried.requests).toEqual(['page 1', 'filter displayName eq "Sales Ops"', 'filter displayName eq "Finance"']);
+  });
+
+  it('does not take pages that shifted while they were read for the whole listing', async () => {
+    // A group is added once page 1 is served: page 2 tells another total, so the pages read hold
+    // as many groups as page 1's total without holding them all.
+    const { api, requests } = scim(2, (groups) => groups.push({ schemas: [], id: 'new1', displayName: 'Analysts', members: [] }));
+    const config = await resolveUserGroups(api, loaded(['Analysts', 'finance']), 'organization');
+    expect(config.userGroupCreditLimits?.map((entry) => entry.userGroupId)).toEqual(['new1', 'fin2']);
+    expect(requests).toEqual(['page 1', 'page 3', 'filter displayName eq "Analysts"', 'filter displayName eq "finance"']);
   });
 
   it('lists the groups once when pruning will name undeclared limits: the listing resolves the names too', async () => {
@@ -202,7 +229,7 @@ describe('resolving group names through SCIM', () => {
     const live = new Map([['fin2', 5], ['ops1', 7]]);
     const config = await resolveUserGroups(api, prune, 'organization', undefined, { liveLimits: Promise.resolve(live) });
     expect(config.userGroupCreditLimits?.map((entry) => entry.userGroupId)).toEqual(['fin2']);
-    expect(requests).toEqual(['page 1']);
+    expect(requests).toEqual(['listing']);
   });
 
   it('names every unknown and ambiguous group at its position, with the groups the deployment has', async () => {
