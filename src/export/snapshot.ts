@@ -11,7 +11,7 @@ import { documentLabels } from '../kinds/documentLabels.js';
 import type { ReadContext } from '../kinds/kind.js';
 import { labels, type DesiredLabels } from '../kinds/labels.js';
 import { listKey, routines, type RoutineOwner } from '../kinds/routines.js';
-import { userCreditLimits } from '../kinds/userCreditLimits.js';
+import { userCreditLimits, type LiveUserLimits } from '../kinds/userCreditLimits.js';
 import { entityGroupCreditLimits } from '../kinds/entityGroupCreditLimits.js';
 import { userGroupCreditLimits } from '../kinds/userGroupCreditLimits.js';
 import { Directory, type CallerUser } from '../plan/directory.js';
@@ -91,9 +91,20 @@ export async function readSnapshot(api: PlatformApi, request: SnapshotRequest): 
   const directory = new Directory(whoami.keyScope === 'organization' ? api : undefined, caller, whoami.keyScope);
   const named = request.owners ?? [];
   const emails = named.length === 0 && caller === undefined && whoami.keyScope === 'organization' ? request.ownersWithoutKeyUser ?? [] : named;
-  // Export names every live user limit's user after this: even one owner is looked up by the
-  // listing's page 1, which may hold those users too.
-  const owners = kinds.has('routines') ? await routineOwners(directory, emails, kinds.has('userCreditLimits')) : [];
+  // The live user limits need no identity: listed while the routine owners are resolved. Their
+  // users are named after that, so when some are live, even one owner is looked up by the SCIM
+  // listing's page 1, which may name them too.
+  const stopping = new AbortController();
+  const userLimits = kinds.has('userCreditLimits') ? (userCreditLimits.start!(api, stopping.signal) as Promise<LiveUserLimits>) : undefined;
+  userLimits?.catch(() => undefined); // awaited below, or settled before an error is thrown
+  let owners: Awaited<ReturnType<typeof routineOwners>> = [];
+  try {
+    if (kinds.has('routines')) owners = await routineOwners(directory, emails, async () => ((await userLimits)?.size ?? 0) > 0);
+  } catch (error) {
+    stopping.abort();
+    await Promise.allSettled([userLimits]);
+    throw error;
+  }
   const context: ReadContext = { api, directory, live: {} };
   const snapshot: LiveSnapshot = { caller };
   if (kinds.has('routines') && owners.length === 0) {
@@ -103,7 +114,7 @@ export async function readSnapshot(api: PlatformApi, request: SnapshotRequest): 
   const documentsOf = request.documentsOf === undefined ? undefined : new Set(request.documentsOf.map(labelKey));
   await Promise.all([
     kinds.has('creditControls') ? creditControls.read(context, {}).then((live) => void (snapshot.creditControls = live)) : undefined,
-    kinds.has('userCreditLimits') ? readUserLimits(context).then((live) => void (snapshot.userCreditLimits = live)) : undefined,
+    userLimits !== undefined ? readUserLimits({ ...context, started: userLimits }).then((live) => void (snapshot.userCreditLimits = live)) : undefined,
     kinds.has('userGroupCreditLimits') ? readGroupLimits(context).then((live) => void (snapshot.userGroupCreditLimits = live)) : undefined,
     kinds.has('entityGroupCreditLimits')
       ? entityGroupCreditLimits.read(context, { limits: [], prune: false, isProtected: () => false }).then((live) => {
@@ -138,7 +149,7 @@ function checkPermissions(whoami: Whoami, kinds: ReadonlySet<Kind>, owners: read
  * first (if it has one; by `userId` for an organization key), then each other e-mail once. The
  * key's own routines are written without `owner:` unless its user is named explicitly.
  */
-async function routineOwners(directory: Directory, emails: readonly string[], listingAhead: boolean): Promise<(RoutineOwner & { email: string | undefined })[]> {
+async function routineOwners(directory: Directory, emails: readonly string[], listingAhead: () => Promise<boolean>): Promise<(RoutineOwner & { email: string | undefined })[]> {
   await directory.resolveEmails(emails, { listingAhead });
   const caller = directory.caller;
   const owners = new Map<string, RoutineOwner & { email: string | undefined }>();

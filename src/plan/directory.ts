@@ -69,9 +69,9 @@ export class Directory {
 
   /**
    * Resolves e-mails to ids; throws one error naming every address the instance does not know.
-   * `listingAhead`: the caller will resolve ids after these (see find).
+   * `listingAhead`: whether the caller will resolve more users after these (see find).
    */
-  async resolveEmails(emails: readonly string[], options: { listingAhead?: boolean } = {}): Promise<void> {
+  async resolveEmails(emails: readonly string[], options: { listingAhead?: () => Promise<boolean> } = {}): Promise<void> {
     const wanted = [...new Set(emails.map(emailKey))].filter((email) => !this.byEmail.has(email));
     await this.find(wanted, (email) => `userName co ${quote(email)}`, (email) => this.byEmail.has(email), options.listingAhead);
     const unknown = wanted.filter((email) => !this.byEmail.has(email));
@@ -143,16 +143,22 @@ export class Directory {
 
   /**
    * Finds `wanted` names by filters or by listing, whichever costs fewer requests (see the top).
-   * `listingAhead`: more users will be looked up after these (the ids of live limits that pruning
-   * names), so even one name is looked up by page 1 of the listing, the same one request, which
-   * may hold the later ones too. Page 1 is read once per directory, whoever asks first.
+   * `listingAhead`, asked only when one name is wanted: whether more users will be looked up after
+   * it (the users of live limits that pruning or an export names); then even one name is looked up
+   * by page 1 of the listing, the same one request, which may hold the later ones too. Page 1 is
+   * read once per directory, whoever asks first.
    */
-  private async find(wanted: readonly string[], filterOf: (name: string) => string, known: (name: string) => boolean, listingAhead = false): Promise<void> {
+  private async find(
+    wanted: readonly string[],
+    filterOf: (name: string) => string,
+    known: (name: string) => boolean,
+    listingAhead?: () => Promise<boolean>,
+  ): Promise<void> {
     const api = this.api;
     if (wanted.length === 0 || this.listedAll || api === undefined) return;
     const filter = (names: readonly string[]) => inParallel(names, (name) => this.lookUp(filterOf(name)));
     if (this.first === undefined) {
-      if (wanted.length === 1 && !listingAhead) return filter(wanted);
+      if (wanted.length === 1 && !(await listingAhead?.())) return filter(wanted);
       const page = await api.scimUsersPage(1, SCIM_PAGE_SIZE, 1);
       const users = page.Resources ?? [];
       for (const user of users) {
@@ -172,15 +178,19 @@ export class Directory {
     const { total, size } = this.first;
     const rest = total === undefined ? [] : Array.from({ length: Math.ceil((total - size) / size) }, (_, index) => index + 2);
     if (total === undefined || rest.length > left.length) return filter(left);
+    // Users added or removed since page 1 shift the pages: a page tells another total, or a user
+    // is seen twice. Then the listing is not whole, and whoever was missed is looked up by name.
+    let steady = true;
     await inParallel(rest, async (page) => {
       const list = await api.scimUsersPage(1 + (page - 1) * size, size, page);
+      if (list.totalResults !== total) steady = false;
       for (const user of list.Resources ?? []) {
+        if (this.listed.has(user.id)) steady = false;
         this.listed.add(user.id);
         this.rememberScim(user);
       }
     });
-    // Users added or removed while paging shift the pages: whoever was missed is looked up by name.
-    if (this.listed.size >= total) this.listedAll = true;
+    if (steady && this.listed.size >= total) this.listedAll = true;
     else await filter(wanted.filter((name) => !known(name)));
   }
 

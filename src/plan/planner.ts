@@ -93,9 +93,12 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   };
   let withGroups: typeof config;
   try {
-    // A plan that prunes user limits names the undeclared ones' users after this: even one
-    // e-mail is looked up by the listing's page 1, which may hold them too.
-    const listingAhead = readKinds.some((kind) => kind.kind === 'userCreditLimits') && config.prune?.userCreditLimits === true;
+    // A plan that prunes user limits names the users of the undeclared ones after this: when more
+    // limits are live than the config declares, some are undeclared (the live listing begun
+    // early tells), and even one e-mail is looked up by the listing's page 1, which may name them too.
+    const liveUserLimits = started.get('userCreditLimits') as Promise<ReadonlyMap<string, unknown>> | undefined;
+    const listingAhead = async () =>
+      config.prune?.userCreditLimits === true && liveUserLimits !== undefined && (await liveUserLimits).size > (config.userCreditLimits ?? []).length;
     await directory.resolveEmails(emails, { listingAhead }).catch(located);
     if (whoami.keyScope === 'organization') await directory.requireIds(readKinds.flatMap((kind) => kind.userIds?.(config) ?? [])).catch(located);
     if (readKinds.some((kind) => kind.kind === 'userCreditLimits')) requireDistinctUsers(request.loaded, directory);

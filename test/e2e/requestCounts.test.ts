@@ -244,4 +244,15 @@ describe.each(PROFILES)('one user named, the others pruned (%s profile)', (profi
       'GET /api/scim/v2/Users': 1, // page 1: grace's id, and the e-mails of the three limits pruned
     });
   });
+
+  it('queries the one e-mail when no undeclared limit is live: pruning names nobody', async () => {
+    // 150 users sorted before grace push her off page 1; her limit is the only one live.
+    const seed = datasetSeed('demo');
+    seed.users.push(...Array.from({ length: 150 }, (_, i) => ({ id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`, email: `aa${String(i).padStart(3, '0')}@acme.example`, displayName: `AA ${i}`, role: 'MEMBER' as const })));
+    seed.userCreditLimits = [{ user: 'grace@acme.example', creditLimit: 500 }];
+    emulator = await startEmulator({ data: seed, port: 0, profile });
+    const { io, options } = await workspace('version: 1\nuserCreditLimits:\n  - email: grace@acme.example\n    creditLimit: 750\nprune:\n  userCreditLimits: true', emulator);
+    expect(await runPlan({ ...options, detailedExitcode: true }, io())).toBe(EXIT.changes);
+    expect(emulator.stats().byRoute['GET /api/scim/v2/Users']).toBe(1); // her query; page 1 would not hold her
+  });
 });
