@@ -4,14 +4,23 @@
 /** How many independent reads one command keeps in flight. */
 export const READ_CONCURRENCY = 4;
 
-/** Runs `task` for every item, at most `bound` at once; rejects with the first failure. */
+/**
+ * Runs `task` for every item, at most `bound` at once; rejects with the first failure, after
+ * which no further task starts (the ones running end on their own).
+ */
 export async function inParallel<T>(items: readonly T[], task: (item: T) => Promise<void>, bound = READ_CONCURRENCY): Promise<void> {
   let next = 0;
+  let failed = false;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (!failed && next < items.length) {
       const item = items[next] as T;
       next += 1;
-      await task(item);
+      try {
+        await task(item);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(bound, items.length) }, worker));
