@@ -12,12 +12,9 @@ import type { PlatformApi } from '../api/platform.js';
 import type { ScimUser } from '../api/types.js';
 import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
-import { MAX_PAGE_SIZE } from '../api/pagination.js';
 import { UserGroups, type GroupsApi } from './groups.js';
 import { inParallel } from './parallel.js';
-
-/** Users asked for per SCIM page (the most the API gives). */
-export const SCIM_PAGE_SIZE = MAX_PAGE_SIZE;
+import { ScimListing } from './scimListing.js';
 
 export interface DirectoryUser {
   id: string;
@@ -34,10 +31,8 @@ export class Directory {
   private readonly byEmail = new Map<string, DirectoryUser>();
   private readonly byId = new Map<string, DirectoryUser>();
   private listedAll = false;
-  /** What page 1 of the SCIM listing said, once read: how many users there are, and its length. */
-  private first: { total: number | undefined; size: number } | undefined;
-  /** Ids seen in pages of the listing (filters aside): the listing is whole when it holds the total. */
-  private readonly listed = new Set<string>();
+  /** The SCIM users listing, read by pages as `find` chooses (organization keys). */
+  private readonly listing: ScimListing<ScimUser> | undefined;
 
   constructor(
     private readonly api: Pick<PlatformApi, 'listScimUsers' | 'scimUsersPage'> | undefined,
@@ -47,6 +42,7 @@ export class Directory {
     readonly keyScope: 'user' | 'organization' = api === undefined ? 'user' : 'organization',
   ) {
     if (caller?.email !== undefined) this.remember({ id: caller.id, email: caller.email });
+    if (api !== undefined) this.listing = new ScimListing((startIndex, count, page) => api.scimUsersPage(startIndex, count, page), (user) => this.rememberScim(user));
   }
 
   /** A directory that knows exactly these users and never calls the API (tests, offline diffs). */
@@ -154,44 +150,22 @@ export class Directory {
     known: (name: string) => boolean,
     listingAhead?: () => Promise<boolean>,
   ): Promise<void> {
-    const api = this.api;
-    if (wanted.length === 0 || this.listedAll || api === undefined) return;
+    const listing = this.listing;
+    if (wanted.length === 0 || this.listedAll || listing === undefined || listing.whole) return;
     const filter = (names: readonly string[]) => inParallel(names, (name) => this.lookUp(filterOf(name)));
-    if (this.first === undefined) {
+    if (!listing.started) {
       if (wanted.length === 1 && !(await listingAhead?.())) return filter(wanted);
-      const page = await api.scimUsersPage(1, SCIM_PAGE_SIZE, 1);
-      const users = page.Resources ?? [];
-      for (const user of users) {
-        this.listed.add(user.id);
-        this.rememberScim(user);
-      }
-      const total = Number.isInteger(page.totalResults) ? page.totalResults : undefined;
-      this.first = { total, size: users.length };
-      if (users.length === 0 || (total !== undefined && users.length >= total)) {
-        this.listedAll = true;
-        return;
-      }
+      await listing.readFirst();
+      if (listing.whole) return;
     }
     const left = wanted.filter((name) => !known(name));
     if (left.length === 0) return;
     // Without a total the listing's length is unknown: filters are the bounded choice.
-    const { total, size } = this.first;
-    const rest = total === undefined ? [] : Array.from({ length: Math.ceil((total - size) / size) }, (_, index) => index + 2);
-    if (total === undefined || rest.length > left.length) return filter(left);
-    // Users added or removed since page 1 shift the pages: a page tells another total, or a user
-    // is seen twice. Then the listing is not whole, and whoever was missed is looked up by name.
-    let steady = true;
-    await inParallel(rest, async (page) => {
-      const list = await api.scimUsersPage(1 + (page - 1) * size, size, page);
-      if (list.totalResults !== total) steady = false;
-      for (const user of list.Resources ?? []) {
-        if (this.listed.has(user.id)) steady = false;
-        this.listed.add(user.id);
-        this.rememberScim(user);
-      }
-    });
-    if (steady && this.listed.size >= total) this.listedAll = true;
-    else await filter(wanted.filter((name) => !known(name)));
+    const pages = listing.pagesLeft();
+    if (pages === undefined || pages > left.length) return filter(left);
+    await listing.readRest();
+    // A listing that shifted while it was read is not whole: whoever it missed is looked up by name.
+    if (!listing.whole) await filter(wanted.filter((name) => !known(name)));
   }
 
   private rememberScim(user: ScimUser): void {

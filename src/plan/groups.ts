@@ -8,14 +8,13 @@
 // server's filter may ignore case: names are compared exactly here. Per gaps.md, the credit-limit
 // API is sent the SCIM id (whether it wants that or a uuid is OPEN: a config may give
 // `userGroupId:` directly instead).
-import { MAX_PAGE_SIZE } from '../api/pagination.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { ScimGroup } from '../api/types.js';
 import { closest } from '../config/suggest.js';
 import type { ConfigPath, LoadedConfig, SourceLocation, StewardConfig, UserGroupCreditLimitConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
 import type { IdentityBook } from './identities.js';
-import { inParallel } from './parallel.js';
+import { ScimListing } from './scimListing.js';
 
 /** At most this many candidates are listed in an error; the rest are counted. */
 const CANDIDATES_SHOWN = 12;
@@ -32,6 +31,7 @@ export type GroupsApi = Pick<PlatformApi, 'listScimGroups' | 'scimGroupsPage'>;
 export class UserGroups {
   private readonly byName = new Map<string, UserGroup[]>();
   private readonly byId = new Map<string, UserGroup>();
+  /** Read to its end by the self-checking listing. */
   private listedAll = false;
   /**
    * Names whose every group is known: answered by a query. Display names are not unique, so a
@@ -39,89 +39,49 @@ export class UserGroups {
    * whole listing answers it.
    */
   private readonly answered = new Set<string>();
-  /** Ids seen in pages of the listing (queries aside): the listing is whole when it holds the total. */
-  private readonly listed = new Set<string>();
-  /** What page 1 of the listing said, once read: how many groups there are, and its length. */
-  private first: { total: number | undefined; size: number } | undefined;
+  /** The listing read by pages, as `lookUp` chooses. */
+  private readonly listing: ScimListing<ScimGroup>;
 
-  constructor(private readonly api: GroupsApi) {}
+  constructor(private readonly api: GroupsApi) {
+    this.listing = new ScimListing((startIndex, count, page) => api.scimGroupsPage(startIndex, count, page), (group) => this.remember(group));
+  }
 
   /** Looks up these display names with the fewest requests (see the top of this file). */
   async lookUp(names: readonly string[]): Promise<void> {
-    const open = () => (this.listedAll ? [] : [...new Set(names)].filter((name) => !this.answered.has(name)));
+    const open = () => (this.whole() ? [] : [...new Set(names)].filter((name) => !this.answered.has(name)));
     if (open().length === 0) return;
-    if (open().length > 1 && this.first === undefined) {
-      await this.readFirstPage();
+    if (open().length > 1 && !this.listing.started) {
+      await this.listing.readFirst();
       if (open().length === 0) return;
     }
-    if (this.first !== undefined) {
-      const rest = this.remainingPages();
-      // Without a total the listing's length is unknown: queries are the bounded choice.
-      if (rest !== undefined && rest.length <= open().length) await this.readPages(rest);
-    }
+    const pages = this.listing.pagesLeft();
+    // Without a total the listing's length is unknown: queries are the bounded choice.
+    if (pages !== undefined && pages <= open().length) await this.listing.readRest();
     for (const name of open()) await this.query(name);
   }
 
   /** Reads every group of the deployment (once; the pages after a page 1 read already, when it can). */
   async listAll(): Promise<void> {
-    if (this.listedAll) return;
-    if (this.first !== undefined) {
-      const rest = this.remainingPages();
-      if (rest !== undefined) await this.readPages(rest);
-      if (this.listedAll) return;
-    }
+    if (this.whole()) return;
+    if (this.listing.started) await this.listing.readRest();
+    if (this.whole()) return;
     // From the start, as a listing that checks itself (records repeated or missing while paging).
     for await (const group of this.api.listScimGroups()) this.remember(group);
     this.listedAll = true;
   }
 
+  private whole(): boolean {
+    return this.listedAll || this.listing.whole;
+  }
+
   /** One `displayName eq` query; a server whose filter ignores case answers every spelling of the name it returns. */
   private async query(name: string): Promise<void> {
-    if (this.answered.has(name) || this.listedAll) return;
+    if (this.answered.has(name) || this.whole()) return;
     for await (const group of this.api.listScimGroups({ filter: `displayName eq ${quote(name)}` })) {
       this.remember(group);
       if (group.displayName.toLowerCase() === name.toLowerCase()) this.answered.add(group.displayName);
     }
     this.answered.add(name);
-  }
-
-  private async readFirstPage(): Promise<void> {
-    const page = await this.api.scimGroupsPage(1, MAX_PAGE_SIZE, 1);
-    const groups = page.Resources ?? [];
-    for (const group of groups) {
-      this.listed.add(group.id);
-      this.remember(group);
-    }
-    const total = Number.isInteger(page.totalResults) ? page.totalResults : undefined;
-    this.first = { total, size: groups.length };
-    if (groups.length === 0 || (total !== undefined && groups.length >= total)) this.listedAll = true;
-  }
-
-  /** The listing's pages after the first (numbered from 2), when page 1 gave the total. */
-  private remainingPages(): number[] | undefined {
-    const { total, size } = this.first!;
-    if (total === undefined || size === 0) return undefined;
-    return Array.from({ length: Math.ceil((total - size) / size) }, (_, index) => index + 2);
-  }
-
-  /**
-   * Reads these pages of the listing side by side. The listing is whole when every page told the
-   * same total, no group was seen twice (groups added or removed meanwhile shift the pages), and
-   * every group was seen; otherwise the caller queries or lists again.
-   */
-  private async readPages(pages: readonly number[]): Promise<void> {
-    const { total, size } = this.first!;
-    let steady = true;
-    await inParallel(pages, async (page) => {
-      const list = await this.api.scimGroupsPage(1 + (page - 1) * size, size, page);
-      if (list.totalResults !== total) steady = false;
-      for (const group of list.Resources ?? []) {
-        if (this.listed.has(group.id)) steady = false;
-        this.listed.add(group.id);
-        this.remember(group);
-      }
-    });
-    if (steady && total !== undefined && this.listed.size >= total) this.listedAll = true;
   }
 
   /** The groups whose display name is exactly `name`. */
