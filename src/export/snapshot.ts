@@ -93,13 +93,14 @@ export async function readSnapshot(api: PlatformApi, request: SnapshotRequest): 
   const emails = named.length === 0 && caller === undefined && whoami.keyScope === 'organization' ? request.ownersWithoutKeyUser ?? [] : named;
   // The live user limits need no identity: listed while the routine owners are resolved. Their
   // users are named after that, so when some are live, even one owner is looked up by the SCIM
-  // listing's page 1, which may name them too.
+  // listing's page 1, which may name them too (a listing that failed says no: its error is its
+  // own read's, and an unknown owner is still told as such).
   const stopping = new AbortController();
   const userLimits = kinds.has('userCreditLimits') ? (userCreditLimits.start!(api, stopping.signal) as Promise<LiveUserLimits>) : undefined;
   userLimits?.catch(() => undefined); // awaited below, or settled before an error is thrown
   let owners: Awaited<ReturnType<typeof routineOwners>> = [];
   try {
-    if (kinds.has('routines')) owners = await routineOwners(directory, emails, async () => ((await userLimits)?.size ?? 0) > 0);
+    if (kinds.has('routines')) owners = await routineOwners(directory, emails, async () => (userLimits === undefined ? false : userLimits.then((live) => live.size > 0, () => false)));
   } catch (error) {
     stopping.abort();
     await Promise.allSettled([userLimits]);

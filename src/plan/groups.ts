@@ -60,12 +60,16 @@ export class UserGroups {
     for (const name of open()) await this.query(name);
   }
 
-  /** Reads every group of the deployment (once; the pages after a page 1 read already, when it can). */
+  /**
+   * Reads every group of the deployment, once: page 1 (unless read already), then the other pages
+   * side by side. Pages that shifted while being read, or a page 1 without a total, leave the
+   * listing to be read again from its start as a listing that checks itself.
+   */
   async listAll(): Promise<void> {
     if (this.whole()) return;
-    if (this.listing.started) await this.listing.readRest();
+    await this.listing.readFirst();
+    await this.listing.readRest();
     if (this.whole()) return;
-    // From the start, as a listing that checks itself (records repeated or missing while paging).
     for await (const group of this.api.listScimGroups()) this.remember(group);
     this.listedAll = true;
   }

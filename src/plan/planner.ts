@@ -95,10 +95,13 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   try {
     // A plan that prunes user limits names the users of the undeclared ones after this: when more
     // limits are live than the config declares, some are undeclared (the live listing begun
-    // early tells), and even one e-mail is looked up by the listing's page 1, which may name them too.
+    // early tells), and even one e-mail is looked up by the listing's page 1, which may name them
+    // too. A listing that failed says no here: its error is its own read's, and an unknown e-mail
+    // is still told as such.
     const liveUserLimits = started.get('userCreditLimits') as Promise<ReadonlyMap<string, unknown>> | undefined;
+    const declaredUsers = (config.userCreditLimits ?? []).length;
     const listingAhead = async () =>
-      config.prune?.userCreditLimits === true && liveUserLimits !== undefined && (await liveUserLimits).size > (config.userCreditLimits ?? []).length;
+      config.prune?.userCreditLimits === true && liveUserLimits !== undefined && (await liveUserLimits.then((live) => live.size > declaredUsers, () => false));
     await directory.resolveEmails(emails, { listingAhead }).catch(located);
     if (whoami.keyScope === 'organization') await directory.requireIds(readKinds.flatMap((kind) => kind.userIds?.(config) ?? [])).catch(located);
     if (readKinds.some((kind) => kind.kind === 'userCreditLimits')) requireDistinctUsers(request.loaded, directory);

@@ -229,7 +229,7 @@ describe('resolving group names through SCIM', () => {
     const live = new Map([['fin2', 5], ['ops1', 7]]);
     const config = await resolveUserGroups(api, prune, 'organization', undefined, { liveLimits: Promise.resolve(live) });
     expect(config.userGroupCreditLimits?.map((entry) => entry.userGroupId)).toEqual(['fin2']);
-    expect(requests).toEqual(['listing']);
+    expect(requests).toEqual(['page 1']);
   });
 
   it('names every unknown and ambiguous group at its position, with the groups the deployment has', async () => {
