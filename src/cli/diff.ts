@@ -43,6 +43,8 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
       baseUrl: baseUrlOf(loaded, options),
       stewardVersion: STEWARD_VERSION,
       requestCount: () => source.client.stats().requests + target.client.stats().requests,
+      // The resolved ids go into a plan file and the JSON, as for plan.
+      recordIdentities: options.out !== undefined || options.json === true,
     });
     const plan: Plan = {
       ...targetPlan,
