@@ -1,14 +1,49 @@
 // Source positions: maps a path into a parsed YAML file (`['routines', 2, 'schedule']`) to the
 // file:line:col of that value, or of its nearest existing ancestor when the key is missing.
-import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
+import type { Document } from 'yaml';
 import type { ConfigPath, SourceLocation } from './types.js';
+import { yaml } from './yamlLibrary.js';
+
+/** Turns a character offset into a 1-based line and column (the yaml library's LineCounter is one). */
+export interface LineIndex {
+  linePos(offset: number): { line: number; col: number };
+}
 
 /** One parsed file, as positions need it. */
 export interface PositionedDocument {
   /** The file name diagnostics show. */
   file: string;
   doc: Document;
-  lineCounter: LineCounter;
+  lineCounter: LineIndex;
+}
+
+/**
+ * The lines of a text, found when a position is first asked for (a file without findings never
+ * asks), with the yaml LineCounter's answers: a line starts after every `\n`.
+ */
+export class TextLines implements LineIndex {
+  private starts: number[] | undefined;
+
+  constructor(private readonly text: string) {}
+
+  linePos(offset: number): { line: number; col: number } {
+    const starts = (this.starts ??= lineStarts(this.text));
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (starts[mid]! < offset) low = mid + 1;
+      else high = mid;
+    }
+    if (starts[low] === offset) return { line: low + 1, col: 1 };
+    return { line: low, col: offset - starts[low - 1]! + 1 };
+  }
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return starts;
 }
 
 /** Point at the value of a key (default) or at the key itself (unknown or duplicate keys). */
@@ -43,6 +78,7 @@ export function rangeOf(doc: Document, path: ConfigPath): [number, number] | und
 }
 
 function walk(doc: Document, path: ConfigPath, target: PositionTarget): { node: unknown; anchor: number; complete: boolean } {
+  const { isAlias, isMap, isSeq, isScalar } = yaml();
   let node: unknown = doc.contents;
   let anchor = rangeStart(node) ?? 0;
   for (const [index, segment] of path.entries()) {
@@ -76,13 +112,14 @@ function walk(doc: Document, path: ConfigPath, target: PositionTarget): { node: 
 
 /** A `<<` key; with merge keys enabled the parser gives it a symbol as its value. */
 function isMergeKey(key: unknown): boolean {
-  if (!isScalar(key)) return false;
+  if (!yaml().isScalar(key)) return false;
   const value = key.value;
   return value === '<<' || (typeof value === 'symbol' && value.description === '<<');
 }
 
 /** The keys a merge key's value (`*alias` or `[*a, *b]`) brings into its map. */
 function mergedKeys(doc: Document, value: unknown): Set<string> {
+  const { isAlias, isMap, isScalar, isSeq } = yaml();
   const keys = new Set<string>();
   const sources = isSeq(value) ? value.items : [value];
   for (const source of sources) {
@@ -101,7 +138,7 @@ function rangeStart(node: unknown): number | undefined {
 // `key:` with nothing after it parses as a null scalar positioned after the colon; the key is
 // the better place to point at.
 function isEmptyScalar(node: unknown): boolean {
-  return isScalar(node) && node.value === null && node.range !== undefined && node.range !== null && node.range[0] === node.range[1];
+  return yaml().isScalar(node) && node.value === null && node.range !== undefined && node.range !== null && node.range[0] === node.range[1];
 }
 
 /** `routines[2].destination.type` — a path as users read it in messages. */

@@ -1,10 +1,10 @@
 // Literal secrets in configuration files: API tokens belong in environment variables, named by
 // `tokenEnv`, never in a file that is committed. Findings here are rendered without the value.
-import { isPair, isScalar } from 'yaml';
 import { locateInDocument, positionAt } from './positions.js';
 import { isRecord, type ConfigSource } from './sources.js';
 import { forEachInOrder } from './structure.js';
 import type { Diagnostic } from './types.js';
+import { yaml } from './yamlLibrary.js';
 
 /** Pattern of an environment variable name, which `tokenEnv` must be. */
 export const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]*$/;
@@ -31,17 +31,8 @@ export function isSecretDiagnostic(code: string): boolean {
 /** Every secret-looking key in the file, and every `tokenEnv` that is not a variable name. */
 export function checkSecrets(source: ConfigSource): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  forEachInOrder(source.doc, (pair) => {
-    if (!isPair(pair) || !isScalar(pair.key) || typeof pair.key.value !== 'string' || !isSecretKey(pair.key.value)) return;
-    if (pair.key.range === undefined || pair.key.range === null) return;
-    diagnostics.push({
-      severity: 'error',
-      code: 'secret.key',
-      summary: `\`${pair.key.value}\` looks like a literal secret; API tokens never go into a configuration file`,
-      hint: 'put the token in an environment variable and name that variable in the environment\'s `tokenEnv`',
-      location: positionAt(source, pair.key.range[0]),
-    });
-  });
+  // A file whose key names are known and none looks secret has nothing to find by walking it.
+  if (source.keys === undefined || [...source.keys].some(isSecretKey)) keyFindings(source, diagnostics);
   const environments = isRecord(source.value) ? source.value.environments : undefined;
   if (isRecord(environments)) {
     for (const [name, environment] of Object.entries(environments)) {
@@ -56,4 +47,20 @@ export function checkSecrets(source: ConfigSource): Diagnostic[] {
     }
   }
   return diagnostics;
+}
+
+/** A `secret.key` finding for every key of the file that looks like a secret. */
+function keyFindings(source: ConfigSource, diagnostics: Diagnostic[]): void {
+  const { isPair, isScalar } = yaml();
+  forEachInOrder(source.doc, (pair) => {
+    if (!isPair(pair) || !isScalar(pair.key) || typeof pair.key.value !== 'string' || !isSecretKey(pair.key.value)) return;
+    if (pair.key.range === undefined || pair.key.range === null) return;
+    diagnostics.push({
+      severity: 'error',
+      code: 'secret.key',
+      summary: `\`${pair.key.value}\` looks like a literal secret; API tokens never go into a configuration file`,
+      hint: 'put the token in an environment variable and name that variable in the environment\'s `tokenEnv`',
+      location: positionAt(source, pair.key.range[0]),
+    });
+  });
 }

@@ -1,23 +1,25 @@
 // A fast path for the YAML most configurations are written in: block maps and lists, one value
 // per line (plain text, numbers, true/false/null, or quoted text without escapes, or a one-line
-// list of such words as a map's value: `documents: [d1, d2]`), and comment lines. For such a file the parsed Document is built here, node by node, exactly as the yaml
-// library's parser and composer build it (the same values, ranges, sources and types; tested
-// against it on every fixture), at a small part of the cost: a file of 10,000 user limits took
-// most of a plan's CPU in the library's lexer and parser. Anything else (anchors, aliases,
-// tags, other flow collections, block scalars, escapes, values over several lines, a comment after
-// an empty value, tabs, carriage returns, duplicate keys, several documents, directives) is
-// declined, and the library parses the file as before; so are files where the library would
-// report an error or a warning, which this path never produces.
+// list of such words as a map's value: `documents: [d1, d2]`), and comment lines. Such a file is
+// read here straight into plain data, the value the yaml library's `parseDocument(…).toJS()`
+// gives (YAML 1.2's core schema resolves plain values; tested against the library on every
+// fixture and example), without the library's lexer, parser and Document: a file of 10,000 user
+// limits took most of a plan's CPU there. The Document is built by the library only when a
+// finding needs a position in it (sources.ts). Anything else (anchors, aliases, tags, other flow
+// collections, block scalars, escapes, values over several lines, a comment after an empty value,
+// tabs, carriage returns, duplicate keys, several documents, directives) is declined, and the
+// library parses the file as before; so are files where the library would report an error or a
+// warning, which this path never produces.
 import { MAX_NESTING } from './structure.js';
-import { Document, isScalar, LineCounter, Pair, Scalar, YAMLMap, YAMLSeq, type DocumentOptions, type ParseOptions, type ScalarTag, type SchemaOptions } from 'yaml';
 
-type Options = ParseOptions & DocumentOptions & SchemaOptions;
-
-/** Thrown inside the parser for anything outside the fast path's subset; caught below. */
+/** Thrown inside the reader for anything outside the fast path's subset; caught below. */
 class Declined extends Error {}
 
-/** Collections nest at most this deep on this path, so checkNesting's walk cannot fire on what it builds. */
-const MAX_DEPTH = MAX_NESTING - 4;
+/**
+ * Collections nest at most this deep on this path. The margin keeps what it takes below what
+ * checkNesting's text scan reports (it counts generously), so the scan is not needed here.
+ */
+export const MAX_SIMPLE_DEPTH = MAX_NESTING - 4;
 
 /** Characters that never appear in a file this path takes (controls, line separators, BOM, tab, CR). */
 const UNUSUAL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
@@ -30,11 +32,20 @@ const FLOW_WORD = /[A-Za-z0-9_][A-Za-z0-9_.@/+-]*/y;
 /** Characters that give a plain value another meaning when they start it. */
 const INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`]/;
 
+// YAML 1.2's core schema, as the library resolves plain values with it (yaml/dist/schema/core),
+// in the order it tries them: the first match wins, and text matching none is a string.
+const CORE_NULL = /^(?:~|[Nn]ull|NULL)?$/;
+const CORE_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const CORE_INT_OCT = /^0o[0-7]+$/;
+const CORE_INT = /^[-+]?[0-9]+$/;
+const CORE_INT_HEX = /^0x[0-9a-fA-F]+$/;
+const CORE_FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const CORE_FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+const CORE_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+
 interface Line {
   /** Offset of the line's first character. */
   start: number;
-  /** Offset just past its newline (or the end of the text). */
-  next: number;
   /** Offset of its line break (or the end of the text). */
   end: number;
   /** Spaces before its content. */
@@ -43,67 +54,54 @@ interface Line {
   afterComment: boolean;
 }
 
-/** A file the fast path took: its Document, and its content as plain data (what `doc.toJS()` gives). */
-export interface SimpleDocument {
-  doc: Document;
-  value: unknown;
-  /** Every scalar that holds a number, in document order (for checkNumbers, without a walk). */
-  numbers: Scalar[];
+/** A number as written, where it was written. */
+export interface WrittenNumber {
+  value: number;
+  /** The text it was read from. */
+  written: string;
+  /** Offset of that text in the file. */
+  offset: number;
 }
 
-/**
- * The Document of `text` when it is simple block YAML (see above), with `lineCounter` filled in
- * as the library's parser fills it; undefined when it is not, and the library must parse it.
- */
-export function parseSimpleDocument(text: string, options: Options, lineCounter?: LineCounter): SimpleDocument | undefined {
+/** A file the fast path took. */
+export interface SimpleYaml {
+  /** Its content as plain data (what the library's `doc.toJS()` gives). */
+  value: unknown;
+  /**
+   * Its numbers not written the way JavaScript writes a safe integer, in document order: only
+   * those can differ from what was written (checkNumbers), and a large file holds few of them.
+   */
+  numbers: WrittenNumber[];
+  /** Every key name it uses: checks that look for a few names need not walk the file. */
+  keys: ReadonlySet<string>;
+}
+
+/** The content of `text` when it is simple block YAML (see above); undefined when the library must parse it. */
+export function parseSimpleYaml(text: string): SimpleYaml | undefined {
   if (text.length === 0 || UNUSUAL.test(text)) return undefined;
-  const doc = new Document(undefined, options);
-  if (doc.schema.compat) return undefined;
-  let reader: Reader;
   try {
-    const { lines, commentsClose } = contentLines(text);
-    if (commentsClose || lines.length === 0 || lines[0]!.indent !== 0) return undefined;
-    reader = new Reader(text, lines, doc);
-    const contents = reader.map(0, 0, lines[0]!.start);
+    const lines = contentLines(text);
+    if (lines === undefined || lines.length === 0 || lines[0]!.indent !== 0) return undefined;
+    const reader = new Reader(text, lines);
+    const value = reader.map(0, 0, lines[0]!.start);
     if (reader.at < lines.length) return undefined;
-    doc.contents = contents;
-    doc.range = [lines[0]!.start, contents.range![2], text.length];
+    return { value, numbers: reader.numbers, keys: reader.keys };
   } catch (error) {
     if (error instanceof Declined) return undefined;
     throw error;
   }
-  if (lineCounter !== undefined) {
-    lineCounter.addNewLine(0);
-    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lineCounter.addNewLine(at + 1);
-  }
-  return { doc, value: plainData(doc.contents), numbers: reader.numbers };
 }
 
 /**
- * A node as plain data, as `toJS` makes it for what this path builds (every key a string other
- * than `__proto__`, no aliases or merge keys), without toJS's bookkeeping.
+ * Every line that holds content (not blank, not only a comment), in order; undefined when a
+ * comment line is indented deeper than the content line after it (or than column 0 at the end):
+ * the library makes it the trailing comment of the collections that line closes, a case this
+ * path leaves to it.
  */
-function plainData(node: unknown): unknown {
-  if (node instanceof YAMLMap) {
-    const data: Record<string, unknown> = {};
-    for (const pair of node.items) data[(pair.key as Scalar<string>).value] = plainData(pair.value);
-    return data;
-  }
-  if (node instanceof YAMLSeq) return node.items.map(plainData);
-  return (node as Scalar).value;
-}
-
-/**
- * Every line that holds content (not blank, not only a comment), in order, and whether a comment
- * line is indented deeper than the content line after it (or than column 0 at the end): the
- * library then makes it the trailing comment of the collections that line closes, which extends
- * their ranges.
- */
-function contentLines(text: string): { lines: Line[]; commentsClose: boolean } {
+function contentLines(text: string): Line[] | undefined {
   const lines: Line[] = [];
   let comment = false;
   let deepestComment = -1;
-  let commentsClose = false;
   let start = 0;
   while (start < text.length) {
     let end = text.indexOf('\n', start);
@@ -111,98 +109,79 @@ function contentLines(text: string): { lines: Line[]; commentsClose: boolean } {
     let indent = 0;
     while (text.charCodeAt(start + indent) === 32) indent += 1;
     const first = start + indent;
-    if (first < end && text[first] === '#') {
+    if (first < end && text.charCodeAt(first) === 35 /* # */) {
       comment = true;
       deepestComment = Math.max(deepestComment, indent);
     } else if (first < end) {
-      if (deepestComment > indent) commentsClose = true;
-      lines.push({ start, next: Math.min(end + 1, text.length), end, indent, afterComment: comment });
+      if (deepestComment > indent) return undefined;
+      lines.push({ start, end, indent, afterComment: comment });
       comment = false;
       deepestComment = -1;
     }
     start = end + 1;
   }
-  return { lines, commentsClose: commentsClose || deepestComment > 0 };
+  return deepestComment > 0 ? undefined : lines;
 }
 
 class Reader {
   /** Index of the next content line not yet read. */
   at = 0;
-  /** The scalars read as numbers, in document order. */
-  readonly numbers: Scalar[] = [];
-  /** The schema's tags that resolve plain values (and keys), in the schema's order, as the composer tries them. */
-  private readonly valueTags: readonly ScalarTag[];
-  private readonly keyTags: readonly ScalarTag[];
-  /** The tag each key name resolved to (a file repeats a few names thousands of times). */
-  private readonly keyTagOf = new Map<string, ScalarTag | undefined>();
+  readonly numbers: WrittenNumber[] = [];
+  readonly keys = new Set<string>();
 
   constructor(
     private readonly text: string,
     private readonly lines: readonly Line[],
-    private readonly doc: Document,
-  ) {
-    const tags = doc.schema.tags as ScalarTag[];
-    this.valueTags = tags.filter((tag) => tag.default === true && tag.test !== undefined);
-    this.keyTags = tags.filter((tag) => (tag.default === true || tag.default === 'key') && tag.test !== undefined);
-  }
+  ) {}
 
   /** A block map whose keys start at column `column`; its first key is at `first` on line `this.at`. */
-  map(column: number, depth: number, first: number): YAMLMap {
-    if (depth > MAX_DEPTH) throw new Declined();
-    const map = new YAMLMap(this.doc.schema);
-    const keys = new Set<string>();
+  map(column: number, depth: number, first: number): Record<string, unknown> {
+    if (depth > MAX_SIMPLE_DEPTH) throw new Declined();
+    const map: Record<string, unknown> = {};
     let offset = first;
-    let end = first;
     for (;;) {
       const line = this.lines[this.at]!;
       KEY.lastIndex = offset;
       const match = KEY.exec(this.text);
       if (match === null || match.index !== offset || offset + match[0].length > line.end) throw new Declined();
       const name = match[1]!;
-      if (keys.has(name)) throw new Declined(); // the library's duplicate-key path reports it
+      if (Object.hasOwn(map, name)) throw new Declined(); // the library's duplicate-key path reports it
       if (name.length > MAX_KEY_LENGTH) throw new Declined(); // the library reports an implicit key that long
-      keys.add(name);
-      const key = this.scalar(name, 'PLAIN', [offset, offset + name.length, offset + name.length], true);
       // A key read as null or true (`null:`, `true:`) is reported by checkKeys; `__proto__` is
       // set apart by toJS: both left to the library.
-      if (typeof key.value !== 'string' || name === '__proto__') throw new Declined();
+      if (CORE_NULL.test(name) || CORE_BOOL.test(name) || name === '__proto__') throw new Declined();
+      this.keys.add(name);
       const rest = offset + match[0].length;
-      let value: Scalar | YAMLMap | YAMLSeq;
+      let value: unknown;
       if (rest < line.end) {
-        value = this.text[rest] === '[' ? this.flowList(rest, line) : this.inlineValue(rest, line);
-        end = line.next;
+        value = this.text.charCodeAt(rest) === 91 /* [ */ ? this.flowList(rest, line) : this.inlineValue(rest, line);
         this.at += 1;
       } else {
         this.at += 1;
         const next = this.lines[this.at];
         if (next !== undefined && (next.indent > column || (next.indent === column && this.isItem(next)))) {
           value = this.isItem(next) ? this.seq(next.indent, depth + 1) : this.map(next.indent, depth + 1, next.start + next.indent);
-          end = value.range![2];
         } else {
-          // `key:` and nothing: null, placed after the colon and its spaces. A comment after it
-          // would become the null's comment (and move its end): left to the library.
-          // Nor does the path take a file that ends with one (the library ends the document before it).
+          // `key:` and nothing: null. A comment after it would become the null's comment: left
+          // to the library (the `color: #fff` pitfall is such a comment). Nor does the path take
+          // a file that ends with one (the library ends the document before it).
           if (next === undefined || next.afterComment) throw new Declined();
-          value = this.scalar('', 'PLAIN', [rest, rest, rest], false);
-          end = rest;
+          value = null;
         }
       }
-      map.items.push(new Pair(key, value));
+      map[name] = value;
       const next = this.lines[this.at];
       if (next === undefined || next.indent < column) break;
       if (next.indent > column || this.isItem(next)) throw new Declined();
       offset = next.start + next.indent;
     }
-    map.range = [first, end, end];
     return map;
   }
 
   /** A block list whose `-` are at column `column`, starting on line `this.at`. */
-  seq(column: number, depth: number): YAMLSeq {
-    if (depth > MAX_DEPTH) throw new Declined();
-    const seq = new YAMLSeq(this.doc.schema);
-    const first = this.lines[this.at]!.start + column;
-    let end = first;
+  seq(column: number, depth: number): unknown[] {
+    if (depth > MAX_SIMPLE_DEPTH) throw new Declined();
+    const seq: unknown[] = [];
     for (;;) {
       const line = this.lines[this.at]!;
       let content = line.start + column + 1;
@@ -211,12 +190,9 @@ class Reader {
       KEY.lastIndex = content;
       const keyed = KEY.exec(this.text);
       if (keyed !== null && keyed.index === content) {
-        const item = this.map(content - line.start, depth + 1, content);
-        seq.items.push(item);
-        end = item.range![2];
+        seq.push(this.map(content - line.start, depth + 1, content));
       } else {
-        seq.items.push(this.inlineValue(content, line));
-        end = line.next;
+        seq.push(this.inlineValue(content, line));
         this.at += 1;
       }
       const next = this.lines[this.at];
@@ -226,7 +202,6 @@ class Reader {
         throw new Declined();
       }
     }
-    seq.range = [first, end, end];
     return seq;
   }
 
@@ -237,27 +212,24 @@ class Reader {
   }
 
   /** The value written on the rest of a line from `start`: plain or quoted, maybe followed by a comment. */
-  private inlineValue(start: number, line: Line): Scalar {
+  private inlineValue(start: number, line: Line): unknown {
     const text = this.text;
-    const rest = text.slice(start, line.end); // searches stay within the line
-    const first = rest[0]!;
+    const first = text[start]!;
     if (first === '"' || first === "'") {
-      const closeAt = rest.indexOf(first, 1);
-      if (closeAt === -1) throw new Declined();
-      const close = start + closeAt;
+      const close = text.indexOf(first, start + 1);
+      if (close === -1 || close >= line.end) throw new Declined();
       const body = text.slice(start + 1, close);
       if (first === '"' && body.includes('\\')) throw new Declined();
       this.commentOnly(close + 1, line.end);
-      return this.scalar(body, first === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE', [start, close + 1, line.next], false);
+      return body;
     }
     if (INDICATOR.test(first) && !(first === '-' && /[0-9.]/.test(text[start + 1] ?? ''))) throw new Declined();
-    const hash = rest.indexOf(' #');
-    const stop = hash === -1 ? line.end : start + hash;
-    let last = stop;
+    let last = start;
+    while (last < line.end && !(text.charCodeAt(last) === 35 /* # */ && text.charCodeAt(last - 1) === 32)) last += 1;
     while (text.charCodeAt(last - 1) === 32) last -= 1;
     const written = text.slice(start, last);
     if (written.includes(': ') || written.endsWith(':')) throw new Declined();
-    return this.scalar(written, 'PLAIN', [start, last, line.next], false);
+    return this.plain(written, start);
   }
 
   /**
@@ -265,48 +237,40 @@ class Reader {
    * words, or quoted text without escapes, between commas. Anything else (nesting, text with
    * spaces, a trailing comma, a list over several lines) is declined.
    */
-  private flowList(start: number, line: Line): YAMLSeq {
+  private flowList(start: number, line: Line): unknown[] {
     const text = this.text;
-    const list = new YAMLSeq(this.doc.schema);
-    list.flow = true;
+    const list: unknown[] = [];
     let at = start + 1;
     const skipSpaces = () => {
       while (at < line.end && text.charCodeAt(at) === 32) at += 1;
     };
     skipSpaces();
     while (text[at] !== ']') {
-      const itemStart = at;
       const quote = text[at];
-      let type: 'PLAIN' | 'QUOTE_DOUBLE' | 'QUOTE_SINGLE' = 'PLAIN';
-      let source: string;
       if (quote === '"' || quote === "'") {
         const close = text.indexOf(quote, at + 1);
         if (close === -1 || close >= line.end) throw new Declined();
-        source = text.slice(at + 1, close);
+        const body = text.slice(at + 1, close);
         // `\` escapes in double quotes, `''` in single ones: the library's to unfold.
-        if ((quote === '"' && source.includes('\\')) || text[close + 1] === "'") throw new Declined();
-        type = quote === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE';
+        if ((quote === '"' && body.includes('\\')) || text[close + 1] === "'") throw new Declined();
+        list.push(body);
         at = close + 1;
       } else {
         FLOW_WORD.lastIndex = at;
         const word = FLOW_WORD.exec(text);
         if (word === null || word.index !== at) throw new Declined();
-        source = word[0];
-        at += source.length;
+        list.push(this.plain(word[0], at));
+        at += word[0].length;
       }
-      const valueEnd = at;
       skipSpaces();
       const delimiter = text[at];
       if (at >= line.end || (delimiter !== ',' && delimiter !== ']')) throw new Declined();
-      list.items.push(this.scalar(source, type, [itemStart, valueEnd, at], false));
       if (delimiter === ']') break;
       at += 1;
       skipSpaces();
       if (at >= line.end || text[at] === ']') throw new Declined(); // a trailing comma
     }
-    const close = at + 1;
-    this.commentOnly(close, line.end);
-    list.range = [start, close, line.next];
+    this.commentOnly(at + 1, line.end);
     return list;
   }
 
@@ -317,34 +281,25 @@ class Reader {
     if (at < end && !(this.text[at] === '#' && at > from)) throw new Declined();
   }
 
-  /** A scalar as the composer makes it: resolved by the schema's tags for plain text, a string when quoted. */
-  private scalar(source: string, type: 'PLAIN' | 'QUOTE_DOUBLE' | 'QUOTE_SINGLE', range: [number, number, number], atKey: boolean): Scalar {
-    let scalar: Scalar;
-    if (type === 'PLAIN') {
-      let tag: ScalarTag | undefined;
-      if (atKey && this.keyTagOf.has(source)) tag = this.keyTagOf.get(source);
-      else {
-        tag = (atKey ? this.keyTags : this.valueTags).find((candidate) => candidate.test!.test(source));
-        if (atKey) this.keyTagOf.set(source, tag);
-      }
-      if (tag === undefined || tag.resolve === undefined) {
-        scalar = new Scalar(source);
-      } else {
-        let failed = false;
-        const resolved = tag.resolve(source, () => {
-          failed = true;
-        }, this.doc.options);
-        if (failed) throw new Declined();
-        scalar = isScalar(resolved) ? resolved : new Scalar(resolved);
-        if (tag.format) scalar.format = tag.format;
-      }
-    } else {
-      scalar = new Scalar(source);
-    }
-    scalar.range = range;
-    scalar.source = source;
-    scalar.type = type;
-    if (typeof scalar.value === 'number') this.numbers.push(scalar);
-    return scalar;
+  /** A plain value as the core schema resolves it; `offset` is where it was written. */
+  private plain(written: string, offset: number): unknown {
+    const value = resolvePlain(written);
+    if (typeof value === 'number' && !(Number.isSafeInteger(value) && String(value) === written)) this.numbers.push({ value, written, offset });
+    return value;
   }
+}
+
+/** What YAML 1.2's core schema makes of a plain value (the library's resolution, yaml/dist/schema/core). */
+export function resolvePlain(text: string): unknown {
+  const first = text.charCodeAt(0);
+  // Most values are text starting with a letter other than those of null, true, false: strings.
+  if (first > 57 /* 9 */ && first !== 70 && first !== 78 && first !== 84 && first !== 102 && first !== 110 && first !== 116 && first !== 126) return text;
+  if (CORE_NULL.test(text)) return null;
+  if (CORE_BOOL.test(text)) return first === 116 /* t */ || first === 84 /* T */;
+  if (CORE_INT_OCT.test(text)) return parseInt(text.slice(2), 8);
+  if (CORE_INT.test(text)) return parseInt(text, 10);
+  if (CORE_INT_HEX.test(text)) return parseInt(text.slice(2), 16);
+  if (CORE_FLOAT_NAN.test(text)) return text.slice(-3).toLowerCase() === 'nan' ? NaN : text[0] === '-' ? -Infinity : Infinity;
+  if (CORE_FLOAT_EXP.test(text) || CORE_FLOAT.test(text)) return parseFloat(text);
+  return text;
 }

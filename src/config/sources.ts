@@ -3,10 +3,10 @@
 import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { isAlias, isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import type { Document } from 'yaml';
 import { decodeConfigFile } from './bytes.js';
-import { locateInDocument, positionAt, type PositionedDocument } from './positions.js';
-import { parseSimpleDocument } from './simpleYaml.js';
+import { locateInDocument, positionAt, TextLines, type PositionedDocument } from './positions.js';
+import { parseSimpleYaml } from './simpleYaml.js';
 import {
   checkAliasExpansion,
   checkDirectives,
@@ -21,6 +21,7 @@ import {
 } from './structure.js';
 import { syntaxDiagnostics } from './syntax.js';
 import type { Diagnostic } from './types.js';
+import { yaml } from './yamlLibrary.js';
 
 /** One file of a configuration, parsed. */
 export interface ConfigSource extends PositionedDocument {
@@ -34,6 +35,8 @@ export interface ConfigSource extends PositionedDocument {
   value: unknown;
   /** The YAML had errors, so `value` may be incomplete. */
   broken: boolean;
+  /** Every key name of the file, when the fast path read it (checks for a few names then skip the walk). */
+  keys?: ReadonlySet<string>;
 }
 
 export interface ConfigSources {
@@ -110,18 +113,47 @@ export async function readConfigSources(path: string, cwd: string): Promise<Conf
   return { root, files, diagnostics, digest: digestOf(files) };
 }
 
+/**
+ * Merge keys (`<<: *defaults`) are supported. logLevel 'error' keeps the library from printing
+ * warnings to stderr (they are diagnostics here) while still reporting several documents.
+ */
+const PARSE_OPTIONS = { uniqueKeys: false, prettyErrors: false, merge: true, logLevel: 'error' } as const;
+
 /** Parses one file's text; `name` is its name relative to the configuration, `file` its display path. */
 export function parseSource(text: string, path: string, name: string, file: string): { source: ConfigSource; diagnostics: Diagnostic[] } {
+  // Simple block YAML (most large files) is read by the fast path, without the library.
+  const simple = parseSimpleYaml(text);
+  if (simple !== undefined) {
+    let doc: Document | undefined;
+    const source: ConfigSource = {
+      path,
+      name,
+      file,
+      text,
+      // The library's Document of the same text, built when a finding needs a position in it.
+      get doc() {
+        doc ??= yaml().parseDocument(text, PARSE_OPTIONS);
+        return doc;
+      },
+      lineCounter: new TextLines(text),
+      value: simple.value,
+      broken: false,
+      keys: simple.keys,
+    };
+    // What the fast path takes has no syntax errors or warnings, aliases, tags, merge keys,
+    // duplicate keys, keys other than text, values starting with `*`, nor nesting near the
+    // limit (it leaves all of those to the library), and its value is already plain data: only
+    // numbers and directives are left to check.
+    const diagnostics = [...checkNumbers(source, simple.numbers), ...checkDirectives(source)];
+    if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) source.broken = true;
+    return { source, diagnostics };
+  }
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
-  // Merge keys (`<<: *defaults`) are supported. logLevel 'error' keeps the library from printing
-  // warnings to stderr (they are diagnostics here) while still reporting several documents.
-  // Simple block YAML (most large files) is built by the fast path, the same Document faster.
-  const options = { uniqueKeys: false, prettyErrors: false, merge: true, logLevel: 'error' } as const;
-  const simple = parseSimpleDocument(text, options, lineCounter);
-  const doc = simple?.doc ?? parseDocument(text, { ...options, lineCounter });
+  const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter });
   const source: ConfigSource = { path, name, file, text, doc, lineCounter, value: undefined, broken: doc.errors.length > 0 };
   // Nesting is checked first: every other check below walks the document.
-  const tooDeep = checkNesting(source, simple === undefined);
+  const tooDeep = checkNesting(source);
   if (tooDeep !== undefined) {
     source.broken = true;
     return { source, diagnostics: [tooDeep] };
@@ -130,15 +162,6 @@ export function parseSource(text: string, path: string, name: string, file: stri
   const stars = findStarValues(text);
   const starLines = new Set(stars.map((star) => star.line));
   const diagnostics: Diagnostic[] = [...stars.map((star) => starValueDiagnostic(file, star))];
-  if (simple !== undefined) {
-    // What the fast path builds has no syntax errors or warnings, aliases, tags, merge keys,
-    // duplicate keys or keys other than text (it leaves all of those to the library), and its
-    // value is already plain data: only numbers and directives are left to check.
-    diagnostics.push(...checkNumbers(source, simple.numbers), ...checkDirectives(source));
-    if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) source.broken = true;
-    source.value = simple.value;
-    return { source, diagnostics };
-  }
   diagnostics.push(
     ...[...syntaxDiagnostics(source), ...unresolvedAliases(source)].filter(
       (diagnostic) => (diagnostic.location === undefined || !starLines.has(diagnostic.location.line)) && !/^unresolved tag/i.test(diagnostic.summary),
@@ -162,6 +185,7 @@ export function parseSource(text: string, path: string, name: string, file: stri
 
 /** `a:` twice in one map is an error naming both places (YAML would silently keep the last). */
 function duplicateKeys(source: ConfigSource): Diagnostic[] {
+  const { isMap, isScalar } = yaml();
   const diagnostics: Diagnostic[] = [];
   forEachInOrder(source.doc, (map) => {
     if (!isMap(map)) return;
@@ -188,6 +212,7 @@ function duplicateKeys(source: ConfigSource): Diagnostic[] {
 }
 
 function unresolvedAliases(source: ConfigSource): Diagnostic[] {
+  const { isAlias } = yaml();
   const diagnostics: Diagnostic[] = [];
   forEachInOrder(source.doc, (alias) => {
     // An empty alias (a lone `*`) is a syntax error already.

@@ -3,8 +3,10 @@
 // hold exactly (YAML would round 12345678901234567890123 silently), plain values that start
 // with `*` (YAML reads them as aliases; a cron schedule is the usual victim), tags beyond the
 // core schema, merge keys that merge no map, and a `%YAML 1.1` directive.
-import { isAlias, isMap, isPair, isScalar, isSeq, type Alias, type Document, type Node, type Scalar } from 'yaml';
+import type { Alias, Document, Node } from 'yaml';
 import { positionAt, type PositionedDocument } from './positions.js';
+import type { WrittenNumber } from './simpleYaml.js';
+import { yaml } from './yamlLibrary.js';
 import type { Diagnostic } from './types.js';
 import { grouped } from '../render/numbers.js';
 
@@ -15,13 +17,12 @@ export const MAX_ALIAS_EXPANSION = 100_000;
 
 /**
  * The first place nesting goes past MAX_NESTING, or where the parser gave up because it did.
- * `walk: false` when the document is known to nest less (the simple-YAML path stops at 60
- * levels): the text is still scanned.
+ * (Files the simple-YAML path takes nest less than its text scan can report, and skip this.)
  */
-export function checkNesting(source: PositionedDocument & { text: string }, walk = true): Diagnostic | undefined {
+export function checkNesting(source: PositionedDocument & { text: string }): Diagnostic | undefined {
   const scanned = scanNesting(source.text);
   if (scanned !== undefined) return nestingDiagnostic(source, scanned);
-  if (!walk) return undefined;
+  const { isMap, isPair, isSeq } = yaml();
   const overflow = source.doc.errors.find((error) => /call stack/i.test(error.message));
   if (overflow !== undefined) return nestingDiagnostic(source, overflow.pos[0]);
   const stack: { node: unknown; depth: number }[] = [{ node: source.doc.contents, depth: 0 }];
@@ -121,6 +122,7 @@ function nestingDiagnostic(source: PositionedDocument, offset: number): Diagnost
 
 /** The alias at which the values aliases repeat pass MAX_ALIAS_EXPANSION, if any. */
 export function checkAliasExpansion(source: PositionedDocument): Diagnostic | undefined {
+  const { isAlias, isMap, isPair, isSeq } = yaml();
   const sizes = new Map<unknown, number>();
   const sizeOf = (node: unknown): number => {
     if (isAlias(node)) {
@@ -156,6 +158,7 @@ export function checkAliasExpansion(source: PositionedDocument): Diagnostic | un
 }
 
 function aliasesInOrder(doc: Document): Alias[] {
+  const { isAlias, isMap, isPair, isSeq } = yaml();
   const found: Alias[] = [];
   const stack: unknown[] = [doc.contents];
   while (stack.length > 0) {
@@ -173,6 +176,7 @@ function aliasesInOrder(doc: Document): Alias[] {
 
 /** Keys that are lists, maps or aliases: a configuration's keys are names. */
 export function checkKeys(source: PositionedDocument): Diagnostic[] {
+  const { isAlias, isMap, isScalar, isSeq } = yaml();
   const diagnostics: Diagnostic[] = [];
   forEachNode(source.doc, (node) => {
     if (!isMap(node)) return;
@@ -195,26 +199,30 @@ export function checkKeys(source: PositionedDocument): Diagnostic[] {
 /**
  * Numbers that are not what was written once stored: past ±(2^53 − 1), more digits than a
  * double holds, or not finite (`.inf`, `.nan`). The server would receive a different value.
- * `numbers`, when the parser listed them in document order, spares the walk; they are taken
- * last to first, the order the walk meets them in.
+ * `numbers`, when the fast path listed the candidates in document order, spares the walk; they
+ * are taken last to first, the order the walk meets them in.
  */
-export function checkNumbers(source: PositionedDocument, numbers?: readonly Scalar[]): Diagnostic[] {
+export function checkNumbers(source: PositionedDocument, numbers?: readonly WrittenNumber[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const check = (node: unknown) => {
-    if (!isScalar(node) || typeof node.value !== 'number') return;
-    const written = (node.source ?? String(node.value)).trim();
-    const problem = numberProblem(node.value, written);
+  const check = ({ value, written, offset }: WrittenNumber) => {
+    const problem = numberProblem(value, written);
     if (problem === undefined) return;
     diagnostics.push({
       severity: 'error',
       code: 'number.inexact',
       summary: `\`${written}\` ${problem}`,
-      hint: Number.isFinite(node.value) ? 'use a smaller number, with at most 15 significant digits' : 'write a finite number, or null',
-      location: positionAt(source, node.range?.[0] ?? 0),
+      hint: Number.isFinite(value) ? 'use a smaller number, with at most 15 significant digits' : 'write a finite number, or null',
+      location: positionAt(source, offset),
     });
   };
-  if (numbers === undefined) forEachNode(source.doc, check);
-  else for (let index = numbers.length - 1; index >= 0; index -= 1) check(numbers[index]);
+  if (numbers !== undefined) {
+    for (let index = numbers.length - 1; index >= 0; index -= 1) check(numbers[index]!);
+    return diagnostics;
+  }
+  const { isScalar } = yaml();
+  forEachNode(source.doc, (node) => {
+    if (isScalar(node) && typeof node.value === 'number') check({ value: node.value, written: (node.source ?? String(node.value)).trim(), offset: node.range?.[0] ?? 0 });
+  });
   return diagnostics;
 }
 
@@ -310,6 +318,7 @@ export function checkTags(source: PositionedDocument & { text: string }): Diagno
 
 /** `<<` merges maps: a value that is no map (nor an alias of one, nor a list of those) is refused at the key. */
 export function checkMergeKeys(source: PositionedDocument): Diagnostic[] {
+  const { isAlias, isMap, isSeq } = yaml();
   const diagnostics: Diagnostic[] = [];
   // An alias to no anchor is reported as such; here it passes.
   const isMapSource = (node: unknown): boolean => (isAlias(node) ? (node.resolve(source.doc) === undefined || isMap(node.resolve(source.doc))) : isMap(node));
@@ -333,7 +342,7 @@ export function checkMergeKeys(source: PositionedDocument): Diagnostic[] {
 
 /** A `<<` key; with merge keys enabled the parser gives it a symbol as its value. */
 export function isMergeKey(key: unknown): boolean {
-  if (!isScalar(key)) return false;
+  if (!yaml().isScalar(key)) return false;
   const value = key.value;
   return value === '<<' || (typeof value === 'symbol' && value.description === '<<');
 }
@@ -359,6 +368,7 @@ export function checkDirectives(source: PositionedDocument & { text: string }): 
  * builds a frozen path for every node, which at 10,000 entries costs more than the check).
  */
 export function forEachInOrder(doc: Document, visit: (node: unknown) => void): void {
+  const { isMap, isPair, isSeq } = yaml();
   const stack: unknown[] = [doc.contents];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -375,6 +385,7 @@ export function forEachInOrder(doc: Document, visit: (node: unknown) => void): v
 
 /** Calls `visit` for every node of the document, without recursion (nesting may be deep). */
 function forEachNode(doc: Document, visit: (node: unknown) => void): void {
+  const { isMap, isPair, isSeq } = yaml();
   const stack: unknown[] = [doc.contents];
   while (stack.length > 0) {
     const node = stack.pop();

@@ -1,9 +1,10 @@
 // YAML syntax errors and warnings as diagnostics, in words a configuration author knows. An
 // unclosed `[` or `{` is reported where it opens: the parser only notices at the next line that
 // is not indented enough (the next key, or an empty line at the end), away from the mistake.
-import { CST, Parser, type YAMLError } from 'yaml';
+import type { YAMLError } from 'yaml';
 import { positionAt, type PositionedDocument } from './positions.js';
 import type { Diagnostic } from './types.js';
+import { yaml } from './yamlLibrary.js';
 
 /** A flow collection (`[...]` or `{...}`) whose closing bracket the parser never found. */
 interface UnclosedFlow {
@@ -44,6 +45,7 @@ function unclosedOpener(error: YAMLError): '[' | '{' | undefined {
 
 /** Every flow collection of the text without any closing bracket, in source order. */
 function unclosedFlows(text: string): UnclosedFlow[] {
+  const { CST, Parser } = yaml();
   const found: UnclosedFlow[] = [];
   for (const token of new Parser().parse(text)) {
     if (token.type !== 'document') continue;

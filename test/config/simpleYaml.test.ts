@@ -1,15 +1,16 @@
-// The fast path builds exactly the Document the yaml library builds (the same nodes, values,
-// ranges, sources, scalar types and formats, and the same line starts) for every file it takes,
-// and declines every file it does not understand. Checked on every fixture and example, on
-// variants of each (comments, blank lines, no final newline, quoting, indentation), and on a
-// list of constructs the library must handle.
+// The fast path reads exactly the value the yaml library reads (and the numbers and key names
+// the checks need from it) for every file it takes, and declines every file it does not
+// understand; what it takes would draw no finding from the checks it skips. Checked on every
+// fixture and example, on variants of each (comments, blank lines, no final newline, quoting,
+// indentation), and on a list of constructs the library must handle.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseSimpleDocument } from '../../src/config/simpleYaml.js';
-import { checkNesting, checkNumbers } from '../../src/config/structure.js';
+import { TextLines } from '../../src/config/positions.js';
+import { MAX_SIMPLE_DEPTH, parseSimpleYaml, resolvePlain } from '../../src/config/simpleYaml.js';
+import { checkAliasExpansion, checkKeys, checkMergeKeys, checkNesting, checkNumbers, checkTags, findStarValues, forEachInOrder, scanNesting } from '../../src/config/structure.js';
 
 const OPTIONS = { uniqueKeys: false, prettyErrors: false, merge: true, logLevel: 'error' } as const;
 const ROOTS = ['../fixtures/', '../../examples/'].map((path) => fileURLToPath(new URL(path, import.meta.url)));
@@ -22,35 +23,39 @@ function yamlFiles(dir: string): string[] {
   });
 }
 
-/** A node as data: what the checks, positions and toJS read of it (comments aside). */
-function shape(node: unknown): unknown {
-  if (isMap(node) || isSeq(node)) {
-    return { kind: isMap(node) ? 'map' : 'seq', range: node.range, flow: node.flow, tag: node.tag, anchor: node.anchor, items: node.items.map(shape) };
-  }
-  if (isPair(node)) return { key: shape(node.key), value: shape(node.value) };
-  if (isScalar(node)) {
-    const { value, range, source, type, format, tag, anchor, minFractionDigits } = node;
-    return { kind: 'scalar', value: typeof value === 'symbol' ? String(value) : value, range, source, type, format, tag, anchor, minFractionDigits };
-  }
-  return { other: String(node) };
+/** Every key name of a document, as the fast path lists them. */
+function keyNames(doc: Document): Set<string> {
+  const names = new Set<string>();
+  forEachInOrder(doc, (node) => {
+    if (isPair(node) && isScalar(node.key)) names.add(String(node.key.value));
+  });
+  return names;
 }
 
-/** Parses with both paths; the fast one may decline, but what it builds must be the library's. */
+/** Parses with both paths; the fast one may decline, but what it reads must be the library's. */
 function compare(text: string): 'taken' | 'declined' {
   const named = JSON.stringify(text.slice(0, 300));
-  const fastLines = new LineCounter();
-  const simple = parseSimpleDocument(text, OPTIONS, fastLines);
+  const simple = parseSimpleYaml(text);
   if (simple === undefined) return 'declined';
-  const fast = simple.doc;
   const libraryLines = new LineCounter();
   const library = parseDocument(text, { ...OPTIONS, lineCounter: libraryLines });
   expect(library.errors, named).toEqual([]);
   expect(library.warnings, named).toEqual([]);
-  expect(shape(fast.contents), named).toEqual(shape(library.contents));
-  expect(fast.range, named).toEqual(library.range);
-  expect(fastLines.lineStarts, named).toEqual(libraryLines.lineStarts);
   expect(simple.value, named).toEqual(library.toJS({ maxAliasCount: -1 }));
-  expect(fast.toJS({ maxAliasCount: -1 }), named).toEqual(library.toJS({ maxAliasCount: -1 }));
+  expect(simple.keys, named).toEqual(keyNames(library));
+  // Positions are asked of the fast path's line index and the library's Document.
+  const lines = new TextLines(text);
+  for (const offset of [0, 1, Math.floor(text.length / 3), Math.floor(text.length / 2), text.length - 1, text.length]) {
+    expect(lines.linePos(offset), `${named} at ${offset}`).toEqual(libraryLines.linePos(offset));
+  }
+  const fastSource = { file: 'f.yaml', doc: library, lineCounter: lines, text };
+  const librarySource = { file: 'f.yaml', doc: library, lineCounter: libraryLines, text };
+  expect(checkNumbers(fastSource, simple.numbers), named).toEqual(checkNumbers(librarySource));
+  // The checks the fast path skips would find nothing in what it takes.
+  expect(checkNesting(librarySource), named).toBeUndefined();
+  expect(findStarValues(text), named).toEqual([]);
+  expect([...checkKeys(librarySource), ...checkTags(librarySource), ...checkMergeKeys(librarySource)], named).toEqual([]);
+  expect(checkAliasExpansion(librarySource), named).toBeUndefined();
   return 'taken';
 }
 
@@ -74,7 +79,7 @@ function variants(text: string): string[] {
 }
 
 describe('simple YAML fast path', () => {
-  it('builds the library\'s Document for every fixture and example it takes, and their variants', () => {
+  it('reads the library\'s value for every fixture and example it takes, and their variants', () => {
     const files = ROOTS.flatMap(yamlFiles);
     expect(files.length).toBeGreaterThan(150);
     let taken = 0;
@@ -108,26 +113,46 @@ describe('simple YAML fast path', () => {
     }
   });
 
-  it('lists its numbers so that checkNumbers finds what its walk finds, in the same order', () => {
-    const text = 'a: 12345678901234567890\nlist:\n  - n: 0.1000000000000000055511151231257827\n  - n: 3\n  - m: 9007199254740993\nb: 1.50\n';
-    const lines = new LineCounter();
-    const simple = parseSimpleDocument(text, OPTIONS, lines)!;
+  it('lists the numbers checkNumbers must look at, so that it finds what its walk finds, in the same order', () => {
+    const text = 'a: 12345678901234567890\nlist:\n  - n: 0.1000000000000000055511151231257827\n  - n: 3\n  - m: 9007199254740993\nb: 1.50\nc: [0.5, 1e400]\n';
+    const simple = parseSimpleYaml(text)!;
     expect(simple).toBeDefined();
-    const source = { file: 'f.yaml', doc: simple.doc, lineCounter: lines };
-    const listed = checkNumbers(source, simple.numbers);
-    expect(listed.length).toBe(3);
-    expect(listed).toEqual(checkNumbers(source));
+    // 3 is written as JavaScript writes it: exact, and not listed.
+    expect(simple.numbers.map((number) => number.written)).toEqual(['12345678901234567890', '0.1000000000000000055511151231257827', '9007199254740993', '1.50', '0.5', '1e400']);
     const library = parseDocument(text, { ...OPTIONS, lineCounter: new LineCounter() });
-    expect(listed.map((finding) => finding.summary)).toEqual(checkNumbers({ file: 'f.yaml', doc: library, lineCounter: new LineCounter() }).map((finding) => finding.summary));
+    const listed = checkNumbers({ file: 'f.yaml', doc: library, lineCounter: new TextLines(text) }, simple.numbers);
+    expect(listed.length).toBe(4);
+    expect(listed).toEqual(checkNumbers({ file: 'f.yaml', doc: library, lineCounter: new TextLines(text) }));
   });
 
-  it('declines nesting deep enough for checkNesting to look at, so skipping its walk is safe', () => {
-    const deep = (levels: number) => Array.from({ length: levels }, (_, level) => `${'  '.repeat(level)}k${level}:`).join('\n') + ' 1\n';
-    expect(parseSimpleDocument(deep(40), OPTIONS)).toBeDefined();
-    const tooDeep = deep(70);
-    expect(parseSimpleDocument(tooDeep, OPTIONS)).toBeUndefined();
-    const library = parseDocument(tooDeep, OPTIONS);
-    expect(checkNesting({ file: 'f.yaml', doc: library, lineCounter: new LineCounter(), text: tooDeep })).toBeDefined();
+  it('resolves plain values as the core schema does', () => {
+    const written = ['', '~', 'null', 'Null', 'NULL', 'nULL', 'true', 'True', 'TRUE', 'tRUE', 'false', 'False', 'FALSE', 'yes', 'no', 'on', 'off', 'y', 'n',
+      '0', '-0', '+0', '007', '-12', '+12', '0o17', '0o8', '0x1F', '0xg', '0X1F', '1_000', '1,000', '.5', '5.', '-.5', '+5.0', '1.50', '1e3', '1E-3', '-1.5e+3', '.5e1', '1e', 'e1',
+      '.inf', '-.Inf', '+.INF', '.nan', '.NaN', '.NAN', 'inf', 'nan', '.Nan', '0.1.2', '1:2', '12345678901234567890', '0x' + 'f'.repeat(20), 'a@b.c', 'd0000001', 'TRUEISH', 'nullable', 'Nope', '~x', 'f'];
+    for (const text of written) {
+      const library = parseDocument(`a: ${text}\n`, OPTIONS).toJS() as { a: unknown } | null;
+      expect(resolvePlain(text), JSON.stringify(text)).toEqual(text === '' ? null : library!.a);
+    }
+  });
+
+  it('takes nothing nested deep enough for checkNesting to report, so skipping it is safe', () => {
+    const maps = (levels: number) => Array.from({ length: levels }, (_, level) => `${'  '.repeat(level)}k${level}:`).join('\n') + ' 1\n';
+    const lists = (levels: number) => `root:\n${Array.from({ length: levels }, (_, level) => `${'  '.repeat(level + 1)}- k${level}:`).join('\n')} 1\n`;
+    const mixed = (levels: number) => Array.from({ length: levels }, (_, level) => `${'    '.repeat(level)}k${level}:\n${'    '.repeat(level)}  - x: 1`).join('\n') + '\n';
+    for (const build of [maps, lists, mixed]) {
+      let deepest = 0;
+      for (let levels = 1; levels <= 80; levels += 1) {
+        const text = build(levels);
+        if (parseSimpleYaml(text) === undefined) continue;
+        deepest = levels;
+        expect(scanNesting(text), `${levels} levels`).toBeUndefined();
+      }
+      expect(deepest, build(3)).toBeGreaterThan(10);
+    }
+    expect(parseSimpleYaml(maps(40))).toBeDefined();
+    expect(parseSimpleYaml(maps(MAX_SIMPLE_DEPTH + 2))).toBeUndefined();
+    const tooDeep = maps(70);
+    expect(checkNesting({ file: 'f.yaml', doc: parseDocument(tooDeep, OPTIONS), lineCounter: new LineCounter(), text: tooDeep })).toBeDefined();
   });
 
   it('leaves everything else to the library', () => {
