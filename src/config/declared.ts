@@ -60,8 +60,12 @@ export function locateDeclared(error: unknown, loaded: Located, users?: Resolved
  * naming both places.
  */
 export function requireDistinctUsers(loaded: Located, users: ResolvedUsers): void {
-  const seen = new Map<string, { path: ConfigPath; written: string }>();
-  for (const [index, entry] of (loaded.config.userCreditLimits ?? []).entries()) {
+  const entries = loaded.config.userCreditLimits ?? [];
+  // The first entry of each user, by index: paths are built only for the error.
+  const seen = new Map<string, number>();
+  const pathOf = (index: number): ConfigPath => ['userCreditLimits', index, entries[index]!.email !== undefined ? 'email' : 'userId'];
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index]!;
     const written = entry.email ?? entry.userId;
     if (written === undefined) continue;
     let id: string;
@@ -70,20 +74,21 @@ export function requireDistinctUsers(loaded: Located, users: ResolvedUsers): voi
     } catch {
       continue; // unresolved: reported as an unknown user
     }
-    const path: ConfigPath = ['userCreditLimits', index, entry.email !== undefined ? 'email' : 'userId'];
-    const first = seen.get(id);
-    if (first === undefined) {
-      seen.set(id, { path, written });
+    const firstIndex = seen.get(id);
+    if (firstIndex === undefined) {
+      seen.set(id, index);
       continue;
     }
-    const at = loaded.locate(first.path);
+    const first = entries[firstIndex]!;
+    const firstWritten = (first.email ?? first.userId)!;
+    const at = loaded.locate(pathOf(firstIndex));
     const error = new StewardError(
       'plan.duplicate-user',
-      `\`${written}\` and \`${first.written}\`${at === undefined ? '' : ` (at ${at.file}:${at.line}:${at.col})`} are the same user of this instance; a user has one credit limit`,
+      `\`${written}\` and \`${firstWritten}\`${at === undefined ? '' : ` (at ${at.file}:${at.line}:${at.col})`} are the same user of this instance; a user has one credit limit`,
       'user',
       { hint: 'keep one entry for the user, preferably by e-mail' },
     );
-    throw atPositions(error, loaded, [path, first.path]);
+    throw atPositions(error, loaded, [pathOf(index), pathOf(firstIndex)]);
   }
 }
 

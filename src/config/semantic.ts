@@ -153,33 +153,38 @@ function checkName(findings: Findings, path: ConfigPath, value: string, what: st
 
 function checkUserCreditLimits(section: unknown, findings: Findings): void {
   if (!Array.isArray(section)) return;
-  const seen = new Map<string, { path: ConfigPath; written: string }>();
+  // The first entry of each user, by index: a path is built only for what is reported.
+  const seen = new Map<string, number>();
   section.forEach((entry, index) => {
     if (!isRecord(entry)) return;
     const path: ConfigPath = ['userCreditLimits', index];
     const email = findings.text(entry, 'email', path);
     const userId = findings.text(entry, 'userId', path);
-    if (email !== undefined) checkEmail(findings, [...path, 'email'], email, 'user');
+    if (email !== undefined && emailProblem(email) !== undefined) checkEmail(findings, [...path, 'email'], email, 'user');
     if (userId !== undefined) checkUserId(findings, [...path, 'userId'], userId);
-    const identity = email !== undefined ? { key: `email:${emailKey(email)}`, field: 'email', written: email } : userId !== undefined ? { key: `id:${idKey(userId)}`, field: 'userId', written: userId } : undefined;
-    if (identity === undefined) return;
-    const first = seen.get(identity.key);
-    if (first === undefined) {
-      seen.set(identity.key, { path: [...path, identity.field], written: identity.written });
+    const key = email !== undefined ? `email:${emailKey(email)}` : userId !== undefined ? `id:${idKey(userId)}` : undefined;
+    if (key === undefined) return;
+    const firstIndex = seen.get(key);
+    if (firstIndex === undefined) {
+      seen.set(key, index);
       return;
     }
-    const caseNote = first.written !== identity.written ? ` (${identity.field === 'email' ? 'e-mails' : 'user ids'} compare case-insensitively)` : '';
+    const field = email !== undefined ? 'email' : 'userId';
+    const written = (email ?? userId)!;
+    const firstWritten = (section[firstIndex] as Record<string, unknown>)[field] as string;
+    const firstPath: ConfigPath = ['userCreditLimits', firstIndex, field];
+    const caseNote = firstWritten !== written ? ` (${field === 'email' ? 'e-mails' : 'user ids'} compare case-insensitively)` : '';
     findings.add(
       'userCreditLimit.duplicate',
-      [...path, identity.field],
-      `user \`${identity.written}\` is declared twice${caseNote}; the first declaration is at ${findings.context.describe(first.path)}`,
+      [...path, field],
+      `user \`${written}\` is declared twice${caseNote}; the first declaration is at ${findings.context.describe(firstPath)}`,
       { hint: 'keep one entry per user' },
     );
     // Both places are errors: either entry may be the one to remove.
     findings.add(
       'userCreditLimit.duplicate',
-      first.path,
-      `user \`${first.written}\` is declared again at ${findings.context.describe([...path, identity.field])}${caseNote}`,
+      firstPath,
+      `user \`${firstWritten}\` is declared again at ${findings.context.describe([...path, field])}${caseNote}`,
       { hint: 'keep one entry per user' },
     );
   });
