@@ -1,7 +1,7 @@
 // The validation pipeline behind loadConfig and `steward validate`: read and parse the files,
 // check each against the schema, merge, select the environment(s), interpolate, re-check the
 // interpolated values, run the semantic checks, and return every finding in source order.
-import { interpolate, type Interpolation, type Reference, type VariableValue } from './interpolate.js';
+import { asWritten, interpolate, type Interpolation, type Reference, type VariableValue } from './interpolate.js';
 import { locateMerged, describeLocation, mergeSources, type MergedConfig } from './merge.js';
 import { checkYamlPitfalls } from './pitfalls.js';
 import { locateInDocument, pathKey, positionAt, rangeOf } from './positions.js';
@@ -99,7 +99,13 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
   for (const [name, environment] of Object.entries(rawEnvironments)) {
     if (isRecord(environment) && typeof environment.tokenEnv === 'string' && ENV_VAR_NAME.test(environment.tokenEnv)) tokenVariables.set(environment.tokenEnv, name);
   }
-  const environmentPass = interpolate(rawEnvironments, { processEnv, tokenVariables }, { basePath: ['environments'], variablesAllowed: false });
+  // Files the fast path read hold their values exactly as written (no escapes): when none holds a
+  // `$`, interpolation changes nothing, and no text value holds a character the files' byte check
+  // did not already refuse. Both walks of every value are then skipped.
+  const verbatim = sources.files.every((source) => source.verbatim === true && !source.text.includes('$'));
+  const environmentPass = verbatim
+    ? asWritten(rawEnvironments)
+    : interpolate(rawEnvironments, { processEnv, tokenVariables }, { basePath: ['environments'], variablesAllowed: false });
   diagnostics.push(...referenceDiagnostics(environmentPass, merged));
   const environments = environmentPass.value as Record<string, unknown>;
 
@@ -107,7 +113,7 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
   for (const name of selection.checked.length > 0 ? selection.checked : [undefined]) {
     const environment = name === undefined ? undefined : environments[name];
     const variables = isRecord(environment) && isRecord(environment.variables) ? (environment.variables as Record<string, VariableValue>) : {};
-    const pass = interpolate(sections, { ...(name === undefined ? {} : { environment: { name, variables } }), processEnv, tokenVariables });
+    const pass = verbatim ? asWritten(sections) : interpolate(sections, { ...(name === undefined ? {} : { environment: { name, variables } }), processEnv, tokenVariables });
     diagnostics.push(...referenceDiagnostics(pass, merged));
     // Checks see the values as written (messages quote them); the loaded configuration is normalised.
     const config = { ...merged.value, ...(pass.value as Record<string, unknown>), environments };
@@ -128,6 +134,7 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
     }
     diagnostics.push(
       ...checkSemantics(config, {
+        verbatimText: verbatim,
         locate,
         describe: (target, at) => describeLocation(merged, target, at),
         skip: (target) => unresolved.size > 0 && unresolved.has(pathKey(target)),

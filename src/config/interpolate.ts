@@ -49,6 +49,11 @@ export interface Interpolation {
 
 const REFERENCE_BODY = /^(var|env)\.([A-Za-z_][A-Za-z0-9_]*)$/;
 
+/** The interpolation of a value known to hold no `$` anywhere: the value itself, nothing substituted. */
+export function asWritten(value: unknown): Interpolation {
+  return { value, problems: [], substituted: new Map(), unresolved: new Set() };
+}
+
 /** Splits a string into literal text and references; `$${` becomes a literal `${`. */
 export function parseTemplate(text: string): TemplatePart[] {
   const parts: TemplatePart[] = [];

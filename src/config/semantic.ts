@@ -38,6 +38,11 @@ export interface SemanticContext {
   skip(path: ConfigPath): boolean;
   /** True when the schema reported a problem at or under `path`: findings there would only repeat it. */
   invalid(path: ConfigPath): boolean;
+  /**
+   * Every text value is as a file wrote it, in files whose bytes were checked for control and
+   * invisible characters (no escapes unfolded, nothing substituted): no character check is needed.
+   */
+  verbatimText?: boolean;
 }
 
 /** Collects diagnostics with positions; shared by the semantic check modules. */
@@ -75,7 +80,7 @@ export class Findings {
 /** Every semantic finding of a merged, interpolated configuration. */
 export function checkSemantics(config: Record<string, unknown>, context: SemanticContext): Diagnostic[] {
   const findings = new Findings(context);
-  checkCharacters(config, [], findings);
+  if (context.verbatimText !== true) checkCharacters(config, [], findings);
   checkCreditControls(config.creditControls, findings);
   checkUserCreditLimits(config.userCreditLimits, findings);
   checkGroupCreditLimits(config, findings);

@@ -37,6 +37,8 @@ export interface ConfigSource extends PositionedDocument {
   broken: boolean;
   /** Every key name of the file, when the fast path read it (checks for a few names then skip the walk). */
   keys?: ReadonlySet<string>;
+  /** The fast path read it: every value is a piece of the text as written (no escapes, no block text). */
+  verbatim?: boolean;
 }
 
 export interface ConfigSources {
@@ -139,6 +141,7 @@ export function parseSource(text: string, path: string, name: string, file: stri
       value: simple.value,
       broken: false,
       keys: simple.keys,
+      verbatim: true,
     };
     // What the fast path takes has no syntax errors or warnings, aliases, tags, merge keys,
     // duplicate keys, keys other than text, values starting with `*`, nor nesting near the
