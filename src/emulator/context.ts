@@ -27,6 +27,12 @@ export interface RequestContext {
   origin: string;
   /** How this emulator answers the open points of gaps.md. */
   knobs: EmulatorKnobs;
+  /**
+   * A value derived from the state, computed once until the state next changes (the sorted
+   * records of a listing, shared by its pages); computed afresh within a write. Never changed
+   * by its caller.
+   */
+  memo<T>(name: string, compute: () => T): T;
 }
 
 export type Handler = (context: RequestContext) => Reply;

@@ -66,15 +66,26 @@ export interface Page<T> {
   pageInfo: Required<PageInfo>;
 }
 
-/**
- * One page of `records` (in any order: they are sorted here) after the query's `cursor`, with
- * `pageInfo`. 400 for an invalid `pageSize` or `cursor`.
- */
-export function paginate<T>(records: readonly T[], query: URLSearchParams, spec: PageSpec<T>): Page<T> {
-  const pageSize = parsePageSize(query, spec.defaultPageSize);
-  const list = `${spec.list}:${spec.directions.join(',')}`;
+/** Records in a listing's order with their sort keys: what paginate works on, kept to serve several pages. */
+export interface Ordered<T> {
+  keyed: readonly { record: T; key: SortKey }[];
+}
+
+/** `records` (in any order) in the order of `spec`. */
+export function ordered<T>(records: readonly T[], spec: Pick<PageSpec<T>, 'keyOf' | 'directions'>): Ordered<T> {
   const keyed = records.map((record) => ({ record, key: spec.keyOf(record) }));
   keyed.sort((a, b) => compareKeys(a.key, b.key, spec.directions));
+  return { keyed };
+}
+
+/**
+ * One page of `records` (in any order: they are sorted here; or already ordered) after the
+ * query's `cursor`, with `pageInfo`. 400 for an invalid `pageSize` or `cursor`.
+ */
+export function paginate<T>(records: readonly T[] | Ordered<T>, query: URLSearchParams, spec: PageSpec<T>): Page<T> {
+  const pageSize = parsePageSize(query, spec.defaultPageSize);
+  const list = `${spec.list}:${spec.directions.join(',')}`;
+  const { keyed } = 'keyed' in records ? records : ordered(records, spec);
   const cursor = query.get('cursor');
   let start = 0;
   if (cursor !== null) {

@@ -114,6 +114,7 @@ function answer(parts: ServerParts, request: IncomingMessage, method: string, ur
       now: new Date(parts.clock()),
       origin: parts.origin(),
       knobs: parts.knobs,
+      memo: (name, compute) => parts.store.memo(name, compute),
     };
     if (!isWrite) return match.route.handler(context);
     return parts.store.transaction((live) => match.route.handler({ ...context, state: live }));

@@ -53,6 +53,7 @@ describe('creates within one millisecond', () => {
       now,
       origin: 'http://127.0.0.1',
       knobs: PROFILE_KNOBS.reference,
+      memo: (_name, compute) => compute(),
     });
     const ids = [0, 1, 2].map(() => (create(context()).body as { id: string }).id);
     const createdAt = ids.map((id) => state.routines.find((routine) => routine.id === id)!.createdAt);
@@ -64,7 +65,7 @@ describe('creates within one millisecond', () => {
     const state = seedToState(datasetSeed('demo'), 'dataset demo');
     const caller = authenticate(`Bearer ${TOKENS.adaPersonal}`, state);
     const create = routineRoutes('put').find((route) => route.method === 'POST' && route.template === ROUTINES)!.handler;
-    const base = { method: 'POST' as const, params: {}, query: new URLSearchParams(), body: aRoutine(), caller, state, origin: '', knobs: PROFILE_KNOBS.other };
+    const base = { method: 'POST' as const, params: {}, query: new URLSearchParams(), body: aRoutine(), caller, state, origin: '', knobs: PROFILE_KNOBS.other, memo: <T>(_name: string, compute: () => T) => compute() };
     create({ ...base, now: new Date('2025-06-01T12:00:00.000Z') });
     create({ ...base, now: new Date('2025-06-01T12:00:05.000Z') });
     expect(state.routines.slice(-2).map((routine) => routine.createdAt)).toEqual(['2025-06-01T12:00:00.000Z', '2025-06-01T12:00:05.000Z']);

@@ -10,7 +10,7 @@ import type { EmulatorKnobs, UserGroupIdForm } from '../profiles.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../../domain/rules.js';
 import type { RequestContext, Route } from '../context.js';
 import { badRequest, json, notFound } from '../http.js';
-import { paginate } from '../pagination.js';
+import { ordered, paginate, type PageSpec } from '../pagination.js';
 import { findUser, type EmulatorState } from '../state.js';
 import { creditValue, isObject, rejectUnknownFields, requireObject, stringValue } from '../validate.js';
 import { requireCreditControls } from './creditControls.js';
@@ -145,13 +145,9 @@ export const creditLimitRoutes: Route[] = [
     template: '/api/v1/ai/credit-controls/users',
     handler: (context) => {
       requireCreditControls(context);
-      return json(
-        paginate(userCreditLimitRecords(context.state), context.query, {
-          list: 'user-credit-limits',
-          keyOf: (record) => [record.userId],
-          directions: ['asc'],
-        }),
-      );
+      const spec: PageSpec<UserCreditLimitRecord> = { list: 'user-credit-limits', keyOf: (record) => [record.userId], directions: ['asc'] };
+      // The listing's order is kept until the limits change: its pages share it.
+      return json(paginate(context.memo('user credit limits', () => ordered(userCreditLimitRecords(context.state), spec)), context.query, spec));
     },
   },
   {

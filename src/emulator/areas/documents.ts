@@ -7,7 +7,7 @@ import { labelKey } from '../../domain/rules.js';
 import { actingUser } from '../auth.js';
 import type { RequestContext, Route } from '../context.js';
 import { badRequest, HttpProblem, json, noContent, notFound } from '../http.js';
-import { paginate, type SortKey } from '../pagination.js';
+import { ordered, paginate, type SortKey } from '../pagination.js';
 import type { EmulatorState, StoredDocument, StoredLabel } from '../state.js';
 import { enumQuery, rejectUnknownFields, requireObject, stringArray } from '../validate.js';
 import { existingLabel, findLabel, LABEL_NOT_FOUND } from './labels.js';
@@ -77,13 +77,14 @@ function listDocuments(context: RequestContext) {
       : wantedIds.some((id) => carries(document, id)));
   const folderId = query.get('folderId');
   const creatorId = query.get('creatorId');
-  const documents = state.documents.filter(
-    (document) =>
-      (include.has('includeDeleted') || !document.deleted) &&
-      matchesLabels(document) &&
-      (folderId === null || document.folder?.id === folderId) &&
-      (creatorId === null || document.ownerId === creatorId),
-  );
+  const documents = () =>
+    state.documents.filter(
+      (document) =>
+        (include.has('includeDeleted') || !document.deleted) &&
+        matchesLabels(document) &&
+        (folderId === null || document.folder?.id === folderId) &&
+        (creatorId === null || document.ownerId === creatorId),
+    );
   const keyOf = (document: StoredDocument): SortKey => {
     switch (sortField) {
       case 'name':
@@ -96,11 +97,10 @@ function listDocuments(context: RequestContext) {
         return [0, document.identifier];
     }
   };
-  const page = paginate(documents, query, {
-    list: `documents:${sortField}`,
-    keyOf,
-    directions: [sortDirection, sortDirection],
-  });
+  const spec = { list: `documents:${sortField}`, keyOf, directions: [sortDirection, sortDirection] };
+  // One listing's order is kept until the documents change: its pages share it.
+  const selection = JSON.stringify([sortField, sortDirection, include.has('includeDeleted'), wantedIds, context.knobs.documentLabelsFilter, folderId, creatorId]);
+  const page = paginate(context.memo(`documents ${selection}`, () => ordered(documents(), spec)), query, spec);
   const shape = { labels: include.has('labels'), counts: include.has('_count') };
   return json({
     records: page.records.map((document) => toDocumentRecord(document, state, context.origin, shape)),

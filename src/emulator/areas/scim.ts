@@ -97,16 +97,21 @@ function listUsers(context: RequestContext) {
   scim(context);
   const filter = parseFilter(context.query.get('filter'), ['id eq', 'userName co', 'embedExternalId co']);
   // Filtered, then ordered by e-mail (each key lowered once); only the page is put in SCIM form.
-  const users = context.state.users
-    .filter((user) => {
-      if (!filter) return true;
-      if (filter.attribute === 'id') return matches(user.id, filter);
-      if (filter.attribute === 'userName') return matches(user.email, filter);
-      return matches(user.embedExternalId, filter);
-    })
-    .map((user) => ({ user, key: user.email.toLowerCase() }))
-    .sort(byText((entry) => entry.key))
-    .map((entry) => entry.user);
+  // The whole listing's order is kept until the users change: its pages share it.
+  const ordered = (users: StoredUser[]) =>
+    users
+      .map((user) => ({ user, key: user.email.toLowerCase() }))
+      .sort(byText((entry) => entry.key))
+      .map((entry) => entry.user);
+  const users = filter
+    ? ordered(
+        context.state.users.filter((user) => {
+          if (filter.attribute === 'id') return matches(user.id, filter);
+          if (filter.attribute === 'userName') return matches(user.email, filter);
+          return matches(user.embedExternalId, filter);
+        }),
+      )
+    : context.memo('scim users by e-mail', () => ordered(context.state.users));
   return json(listResponse(users, context.query, (user) => toScimUser(user, context.state)));
 }
 
