@@ -4,6 +4,9 @@
 import type { EmulatorState } from './state.js';
 import type { StateFile } from './stateFile.js';
 
+/** Most listings whose sorted records are kept between two changes of the state. */
+const MAX_MEMOS = 32;
+
 /** The live state, its seed and (optionally) its state file. */
 export class Store {
   private current: EmulatorState;
@@ -46,7 +49,12 @@ export class Store {
       this.memos.clear();
       this.memoVersion = this.version;
     }
-    if (!this.memos.has(name)) this.memos.set(name, compute());
+    if (!this.memos.has(name)) {
+      // Listings differ by their filters: a long run of reads with ever new filters and no write
+      // between them keeps only the latest few.
+      if (this.memos.size >= MAX_MEMOS) this.memos.clear();
+      this.memos.set(name, compute());
+    }
     return this.memos.get(name) as T;
   }
 

@@ -28,6 +28,15 @@ describe('Store.memo', () => {
     expect([read(), read()]).toEqual([5, 5]);
   });
 
+  it('keeps a bounded number of values between two changes', () => {
+    const memoStore = store();
+    let computed = 0;
+    for (let round = 0; round < 2; round += 1) for (let index = 0; index < 100; index += 1) memoStore.memo(`listing ${index}`, () => (computed += 1));
+    // More names than it keeps: each round computes them all again, and nothing grows without bound.
+    expect(computed).toBe(200);
+    expect(memoStore.memo('listing 99', () => -1)).toBe(200);
+  });
+
   it('computes afresh within a write, which sees its own changes', () => {
     const memoStore = store();
     const users = () => memoStore.memo('users', () => memoStore.state.users.length);
