@@ -373,6 +373,7 @@ export class ApiClient {
         withinTotalBudget(decideRetry(method, failure, retries, waitedMs, this.retryPolicy), this.retryWaitedMs, this.totalRetryBudgetMs),
         spentMs,
         retries,
+        failure.kind === 'status' && failure.retryAfterMs !== undefined,
       );
       if (!decision.retry) {
         const extra = {
@@ -411,12 +412,26 @@ export class ApiClient {
     }
   }
 
-  /** Stops retrying once the request's own time limit would be passed by the wait and a new attempt. */
-  private withinRequestTimeout(decision: RetryDecision, spentMs: number, retries: number): RetryDecision {
-    if (!decision.retry || spentMs + decision.delayMs < this.requestTimeoutMs) return decision;
+  /**
+   * Stops retrying once the request's own time limit would be passed by the wait and a new
+   * attempt. A backoff of steward's own is shortened so that the attempt after it keeps at least
+   * a quarter of the limit (at most a second): an attempt left a few milliseconds can only time
+   * out, and that timeout would hide what the server did (a cut body, a reset). A wait the server
+   * asked for (Retry-After) is never shortened.
+   */
+  private withinRequestTimeout(decision: RetryDecision, spentMs: number, retries: number, serverAsked: boolean): RetryDecision {
+    if (!decision.retry) return decision;
+    if (serverAsked && spentMs + decision.delayMs < this.requestTimeoutMs) return decision;
+    const room = this.requestTimeoutMs - spentMs - Math.min(1000, this.requestTimeoutMs / 4);
+    if (!serverAsked && room > 0) return decision.delayMs <= room ? decision : { ...decision, delayMs: Math.floor(room) };
     const spent = retries === 0 ? '' : `gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}; `;
     const limit = `the request's time limit of ${seconds(this.requestTimeoutMs)}`;
-    const why = spentMs >= this.requestTimeoutMs ? `${limit} is spent` : `waiting ${seconds(decision.delayMs)} more would pass ${limit}`;
+    const why =
+      spentMs >= this.requestTimeoutMs
+        ? `${limit} is spent`
+        : serverAsked
+          ? `waiting ${seconds(decision.delayMs)} more would pass ${limit}`
+          : `too little of ${limit} is left for another attempt`;
     return { retry: false, outcomeUnknown: false, note: `${spent}${why}` };
   }
 

@@ -70,7 +70,7 @@ describe('a server that accepts the connection and never answers', () => {
     expect(error.code).toBe('api.timeout');
     expect(error.fault).toBe('server');
     expect(error.message).toMatch(
-      /^listing labels: GET \/api\/v1\/labels: no complete response within \d+ ms \(gave up after \d+ retr(y|ies); the request's time limit of 700 ms is spent\)$/,
+      /^listing labels: GET \/api\/v1\/labels: no complete response within \d+ ms \(gave up after \d+ retr(y|ies); (the request's time limit of 700 ms is spent|too little of the request's time limit of 700 ms is left for another attempt)\)$/,
     );
     oneSentence(error.message);
     // 700 ms at 200 ms per attempt: three or four attempts, never the nine of old.
@@ -102,6 +102,17 @@ describe('a body shorter than its Content-Length', () => {
     expect(error.message).not.toMatch(/UND_ERR|terminated|other side closed/);
     expect(server.countOf('GET /api/v1/labels')).toBe(3);
     expectNoSecret(token, error);
+  });
+
+  it('is still seen on the last attempt when the backoff draws its longest waits', async () => {
+    // Jitter near 1 asks for waits that would leave the last attempt a few milliseconds of the
+    // 700 ms limit: it would time out before the server cuts the body, and tell a timeout of its
+    // own making. The backoff is shortened so that every attempt keeps a quarter of the limit.
+    const { api, server } = await against({ 'GET /api/v1/labels': cutShort({ labels: [labelRecord('finance')] }) }, { random: () => 0.999, maxRetries: 2 });
+    const error = (await rejectionOf(api.listLabels())) as ApiError;
+    expect(error.code).toBe('api.truncated-response');
+    expect(error.message).toMatch(/the response body was cut short \(\d+ bytes were announced\) \(gave up after 1 retry; too little of the request's time limit of 700 ms is left for another attempt\)$/);
+    expect(server.countOf('GET /api/v1/labels')).toBe(2);
   });
 
   it('leaves the outcome of a cut write unknown, sent once', async () => {
