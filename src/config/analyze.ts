@@ -102,7 +102,7 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
   // Files the fast path read hold their values exactly as written (no escapes): when none holds a
   // `$`, interpolation changes nothing, and no text value holds a character the files' byte check
   // did not already refuse. Both walks of every value are then skipped.
-  const verbatim = sources.files.every((source) => source.verbatim === true && !source.text.includes('$'));
+  const verbatim = sources.files.every((source) => source.simple !== undefined && !source.text.includes('$'));
   const environmentPass = verbatim
     ? asWritten(rawEnvironments)
     : interpolate(rawEnvironments, { processEnv, tokenVariables }, { basePath: ['environments'], variablesAllowed: false });

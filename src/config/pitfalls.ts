@@ -10,7 +10,7 @@ import { yaml } from './yamlLibrary.js';
 export function checkYamlPitfalls(source: ConfigSource): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   // A file whose key names are known and hold no `color` has nothing to find by walking it.
-  if (source.keys !== undefined && !source.keys.has('color')) return diagnostics;
+  if (source.simple !== undefined && !source.simple.keys.has('color')) return diagnostics;
   const { isPair, isScalar } = yaml();
   forEachInOrder(source.doc, (pair) => {
     if (!isPair(pair) || !isScalar(pair.key) || pair.key.value !== 'color' || !isScalar(pair.value)) return;

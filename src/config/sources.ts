@@ -35,10 +35,11 @@ export interface ConfigSource extends PositionedDocument {
   value: unknown;
   /** The YAML had errors, so `value` may be incomplete. */
   broken: boolean;
-  /** Every key name of the file, when the fast path read it (checks for a few names then skip the walk). */
-  keys?: ReadonlySet<string>;
-  /** The fast path read it: every value is a piece of the text as written (no escapes, no block text). */
-  verbatim?: boolean;
+  /**
+   * Set when the fast path read the file: every value is then a piece of the text as written (no
+   * escapes, no block text), and `keys` names every key (checks for a few names skip their walk).
+   */
+  simple?: { keys: ReadonlySet<string> };
 }
 
 export interface ConfigSources {
@@ -140,8 +141,7 @@ export function parseSource(text: string, path: string, name: string, file: stri
       lineCounter: new TextLines(text),
       value: simple.value,
       broken: false,
-      keys: simple.keys,
-      verbatim: true,
+      simple: { keys: simple.keys },
     };
     // What the fast path takes has no syntax errors or warnings, aliases, tags, merge keys,
     // duplicate keys, keys other than text, values starting with `*`, nor nesting near the
