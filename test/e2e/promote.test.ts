@@ -82,6 +82,25 @@ describe.each(PROFILES)('steward diff --against (promotion) (%s profile)', (prof
       expect(emulator.stats().byRoute['GET /api/scim/v2/Users']).toBe(1);
       expect(emulator.stats().byRoute['GET /api/scim/v2/Groups']).toBe(1);
     }
+    // Every read, on each side, is the fewest: one preflight whoami; each managed kind's listing
+    // once (one page each here); the routines of the config's two owners, one listing each; the
+    // 126 documents as one listing of 2 pages, cheaper than the 3 per-label queries. Playground
+    // names its routines' models from one listing; production looks up the config's 2 model
+    // names (as its plan does). Nothing is created, so no model topics are read.
+    const each = {
+      'GET /api/v1/whoami': 1,
+      'GET /api/v1/ai/credit-controls': 1,
+      'GET /api/v1/ai/credit-controls/users': 1,
+      'GET /api/v1/ai/credit-controls/user-groups': 1,
+      'GET /api/v1/ai/credit-controls/entity-groups': 1,
+      'GET /api/v1/labels': 1,
+      'GET /api/v1/documents': 2,
+      'GET /api/v1/ai/routines': 2,
+      'GET /api/scim/v2/Users': 1,
+      'GET /api/scim/v2/Groups': 1,
+    };
+    expect(deployments.playground.stats().byRoute).toEqual({ ...each, 'GET /api/v1/models': 1 });
+    expect(deployments.production.stats().byRoute).toEqual({ ...each, 'GET /api/v1/models': 2 });
   });
 
   it('shows exactly what was changed in playground, with production\'s ids', async () => {

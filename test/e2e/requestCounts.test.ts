@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runApply } from '../../src/cli/apply.js';
 import type { CommandIo } from '../../src/cli/context.js';
+import { runDrift } from '../../src/cli/drift.js';
 import { EXIT, runPlan } from '../../src/cli/plan.js';
 import { datasetSeed, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { PROFILES, PRODUCTION_TOKEN } from './helpers.js';
@@ -134,6 +135,10 @@ function scenario() {
 
 const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
 
+/** The requests per route made between two snapshots of the emulator's counts. */
+const since = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.fromEntries(Object.entries(after).map(([route, count]) => [route, count - (before[route] ?? 0)]).filter(([, count]) => count !== 0));
+
 /** A config directory holding `config`, and how to run commands on it against `running`. */
 async function workspace(config: string, running: RunningEmulator) {
   const directory = await mkdtemp(join(tmpdir(), 'steward-counts-'));
@@ -181,8 +186,13 @@ describe.each(PROFILES)('request counts of a smaller scenario L (%s profile)', (
     const afterPlan = emulator.stats().byRoute;
     expect(afterPlan).toEqual(reads);
 
+    // drift is a plan read as a report: the same reads, no more.
+    expect(await runDrift(options, io())).toBe(EXIT.changes);
+    const afterDrift = emulator.stats().byRoute;
+    expect(since(afterPlan, afterDrift)).toEqual(reads);
+
     expect(await runApply(undefined, { ...options, autoApprove: true }, io())).toBe(0);
-    const applied = Object.fromEntries(Object.entries(emulator.stats().byRoute).map(([route, count]) => [route, count - (afterPlan[route] ?? 0)]));
+    const applied = since(afterDrift, emulator.stats().byRoute);
     expect(applied).toEqual({
       ...reads,
       // 180 creates + 60 updates + 30 resets in one bulk PATCH; one PATCH per document moved.
