@@ -44,10 +44,22 @@ export class Redactor {
     this.#pattern = sorted.length === 0 ? undefined : new RegExp(sorted.map(escapeRegExp).join('|'), 'gi');
   }
 
-  /** Returns the text with every form of the secret and every `Bearer …` value replaced. */
+  /**
+   * Returns a message with every form of the secret and every `Bearer …` value replaced: for
+   * what the server or the network says (error details, the request log), where a credential of
+   * any kind is noise at best.
+   */
   redact(text: string): string {
-    const out = this.#pattern === undefined ? text : text.replace(this.#pattern, REDACTED);
-    return out.replace(/(Bearer\s+)(?!\[REDACTED\])\S+/gi, `$1${REDACTED}`);
+    return this.redactSecret(text).replace(/(Bearer\s+)(?!\[REDACTED\])\S+/gi, `$1${REDACTED}`);
+  }
+
+  /**
+   * Returns the text with every form of the secret replaced, and nothing else: for whole outputs
+   * (a plan, an export), which show live data. A label described as "Bearer bonds desk" is data,
+   * and masking its second word would show a change that is none, and write the mask back.
+   */
+  redactSecret(text: string): string {
+    return this.#pattern === undefined ? text : text.replace(this.#pattern, REDACTED);
   }
 }
 

@@ -114,9 +114,9 @@ function redactOutput(io: CommandIo, token: string): void {
   const redactor = new Redactor(token);
   const { stdout, stderr } = io;
   const earlier = io.redact;
-  io.stdout = (text) => stdout(redactor.redact(text));
-  io.stderr = (text) => stderr(redactor.redact(text));
-  io.redact = (text) => redactor.redact(earlier === undefined ? text : earlier(text));
+  io.stdout = (text) => stdout(redactor.redactSecret(text));
+  io.stderr = (text) => stderr(redactor.redactSecret(text));
+  io.redact = (text) => redactor.redactSecret(earlier === undefined ? text : earlier(text));
 }
 
 /** The options a follow-up command needs to reach the same config and instance, as typed. */

@@ -112,8 +112,14 @@ describe('Redactor', () => {
     expect(new Redactor('q"uote').redact(JSON.stringify({ t: 'q"uote' }))).toBe(`{"t":"${REDACTED}"}`);
   });
 
-  it('removes any bearer credential, even one it was not told about', () => {
+  it('removes any bearer credential from a message, even one it was not told about', () => {
     expect(redactor.redact('Authorization: Bearer someoneElsesToken')).toBe(`Authorization: Bearer ${REDACTED}`);
+  });
+
+  it('removes only the secret from whole outputs, which show live data: "Bearer bonds" is a description', () => {
+    expect(redactor.redactSecret('description: Bearer bonds desk')).toBe('description: Bearer bonds desk');
+    expect(redactor.redactSecret(`token: Bearer ${secret}`)).toBe(`token: Bearer ${REDACTED}`);
+    expect(redactor.redactSecret(Buffer.from(`Bearer ${secret}`).toString('base64'))).toBe(REDACTED);
   });
 
   it('formats an attempt line with pacing when there was any', () => {

@@ -264,6 +264,13 @@ labels:
     });
   });
 
+  it('exports data that reads like a credential as it is: a label described "Bearer bonds desk" round-trips unchanged', async () => {
+    expect((await deployments.call('production', 'PUT', '/api/v1/labels/finance', { description: 'Bearer bonds desk' })).status).toBe(200);
+    const exported = await expectRoundTrip('production', { kind: ['labels'] });
+    expect(exported).toContain('description: Bearer bonds desk');
+    expect(exported).not.toContain('[REDACTED]');
+  });
+
   it('writes --out FILE, whose schema line points at the steward.schema.json beside it or above it', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'steward-adopt-'));
     await copyFile(join(deployments.gitops, 'environments.yaml'), join(directory, 'environments.yaml'));
