@@ -47,6 +47,7 @@ import type {
 } from './types.js';
 import { checkShape, type ShapeName } from './shapes.js';
 import { fillPath, type QueryValue } from './url.js';
+import { StewardError } from '../errors.js';
 
 /** Told after each page of a listing: its 1-based number and the pages the server announces. */
 export type PageListener = (page: number, totalPages: number | undefined) => void;
@@ -293,11 +294,18 @@ export class PlatformApi {
 
   /** Deletes a routine (the answer, `{deleted, id}` or nothing, is checked but not returned). */
   async deleteRoutine(id: string, options: RoutineCallOptions = {}): Promise<void> {
-    await this.call<unknown>('DELETE', '/api/v1/ai/routines/{routineId}', `deleting routine ${this.routineName(id, options)}`, {
+    const operation = `deleting routine ${this.routineName(id, options)}`;
+    const answer = await this.call<{ deleted?: boolean } | null>('DELETE', '/api/v1/ai/routines/{routineId}', operation, {
       params: { routineId: id },
       query: { userId: options.userId },
       shape: 'deletedRoutine',
     });
+    // A success status whose body says otherwise is not a delete.
+    if (answer?.deleted === false) {
+      throw new StewardError('apply.not-taken', `${operation}: the server answered \`deleted: false\`; the routine is still there`, 'server', {
+        hint: 'the next plan will show the delete again; check the routine in the app',
+      });
+    }
   }
 
   /** Starts a run now; returns the run id (409 while a run is in progress). */

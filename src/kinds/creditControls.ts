@@ -6,7 +6,7 @@ import { CREDIT_CONTROL_FIELDS } from '../api/types.js';
 import { StewardError } from '../errors.js';
 import { changedFields, pick } from '../plan/fields.js';
 import type { PlanStep } from '../plan/types.js';
-import type { ResourceKind } from './kind.js';
+import { expectTaken, type ResourceKind } from './kind.js';
 
 export type DesiredCreditControls = Partial<CreditControlSettings>;
 
@@ -64,7 +64,7 @@ export const creditControls: ResourceKind<DesiredCreditControls, CreditControls>
     for (const step of steps) {
       await attempt([step], async () => {
         if (step.action !== 'update') throw new StewardError('apply.invalid-step', `credit controls cannot be ${step.action}d`, 'tool');
-        await api.patchCreditControls(step.after);
+        expectTaken('updating credit controls', step.after, { ...(await api.patchCreditControls(step.after)) });
       });
     }
   },

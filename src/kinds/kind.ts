@@ -5,6 +5,7 @@ import { ApiError, isOutcomeUnknown } from '../api/errors.js';
 import type { PlatformApi } from '../api/platform.js';
 import { StewardError } from '../errors.js';
 import type { EnvironmentConfig, Kind, StewardConfig } from '../config/types.js';
+import { changedFields, pick } from '../plan/fields.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
 import type { Directory } from '../plan/directory.js';
 
@@ -168,4 +169,25 @@ export async function createOnceMore<T>(create: () => Promise<T>): Promise<T> {
       { cause: error },
     );
   }
+}
+
+/**
+ * Fails a write that the server answered as done when the object in its answer holds other
+ * values than were sent: a field it ignores, clamps or rewrites. The next plan would show the
+ * same change again, so reporting it done would be the surprise (the check Terraform calls an
+ * inconsistent result after apply). Fields are compared as the plan compares them, and only
+ * those the answer holds; `answered` is the answer in the plan's terms.
+ */
+export function expectTaken(what: string, sent: Record<string, unknown>, answered: Record<string, unknown>): void {
+  const keys = Object.keys(sent).filter((key) => key in answered);
+  const differing = changedFields(pick(answered, keys), pick(sent, keys));
+  if (differing.length === 0) return;
+  const shown = (value: unknown) => {
+    const text = value === undefined ? '(none)' : JSON.stringify(value);
+    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  };
+  const fields = differing.map((field) => `${field.path} ${shown(field.before)} (sent ${shown(field.after)})`).join(', ');
+  throw new StewardError('apply.not-taken', `${what}: the server accepted the write, but its answer holds ${fields}; the change did not take`, 'server', {
+    hint: 'the server ignored or rewrote the value, and the next plan will show the change again; check the object in the app',
+  });
 }

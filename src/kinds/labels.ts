@@ -5,7 +5,7 @@ import type { Label, LabelCreate, LabelUpdate } from '../api/types.js';
 import { labelKey } from '../domain/rules.js';
 import { changedFields, pick } from '../plan/fields.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
-import type { DesiredInput, ResourceKind } from './kind.js';
+import { expectTaken, type DesiredInput, type ResourceKind } from './kind.js';
 import { protectedInEnvironment, PRUNED_REASON } from './protection.js';
 
 export const LABEL_FIELDS = ['color', 'description', 'verified', 'homepage'] as const;
@@ -111,7 +111,7 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
         case 'keep':
         case 'rename': {
           const after = { name: fate.desired.name, ...fate.desired.fields };
-          const before = pick(fate.live as unknown as Record<string, unknown>, Object.keys(after));
+          const before = asTarget(pick(fate.live as unknown as Record<string, unknown>, Object.keys(after)), after);
           const fields = changedFields(before, after);
           if (fate.fate === 'keep') warnOnLeftoverFormerNames(fate.desired, live, warnings);
           if (fields.length === 0) break;
@@ -146,7 +146,7 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
     const target = step.action === 'delete' ? step.before : step.after;
     const names = [String(target.name), step.ref.liveName].filter((name): name is string => name !== undefined);
     const label = names.map((name) => live.find((candidate) => labelKey(candidate.name) === labelKey(name))).find(Boolean);
-    return label === undefined ? undefined : pick(label as unknown as Record<string, unknown>, Object.keys(target));
+    return label === undefined ? undefined : asTarget(pick(label as unknown as Record<string, unknown>, Object.keys(target)), target);
   },
 
   async apply(steps, { api, attempt }) {
@@ -158,21 +158,38 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
 
 async function applyLabelStep(step: PlanStep, api: Parameters<ResourceKind['apply']>[1]['api']): Promise<void> {
   switch (step.action) {
-    case 'create':
+    case 'create': {
       // A lost response is judged by the executor, which reads the labels back before any resend.
-      await api.createLabel(step.after as unknown as LabelCreate);
+      const created = await api.createLabel(step.after as unknown as LabelCreate);
+      expectTaken(`creating label "${String(step.after.name)}"`, step.after, asTarget({ ...created }, step.after));
       return;
+    }
     case 'update':
     case 'replace': {
       const changes: LabelUpdate = {};
       for (const field of step.fields) Object.assign(changes, { [field.path]: field.after });
-      await api.updateLabel(step.ref.liveName ?? String(step.before.name), changes);
+      const name = step.ref.liveName ?? String(step.before.name);
+      const updated = await api.updateLabel(name, changes);
+      expectTaken(`updating label "${name}"`, changes, asTarget({ ...updated }, changes));
       return;
     }
     case 'delete':
       await api.deleteLabel(step.ref.liveName ?? String(step.before.name));
       return;
   }
+}
+
+/**
+ * Live label fields as the plan compares them with `target`: a colour is hex, whose letters
+ * carry no meaning in either case, so a server that writes `#0366D6` for `#0366d6` holds the
+ * colour asked for (and is not planned as a change forever).
+ */
+function asTarget(live: Record<string, unknown>, target: Record<string, unknown>): Record<string, unknown> {
+  const { color } = live;
+  if (typeof color === 'string' && typeof target.color === 'string' && color !== target.color && color.toLowerCase() === target.color.toLowerCase()) {
+    return { ...live, color: target.color };
+  }
+  return live;
 }
 
 function base(name: string) {

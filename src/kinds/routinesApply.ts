@@ -7,7 +7,7 @@ import type { Routine, RoutineCreate, RoutinePatch, RoutinePut } from '../api/ty
 import { StewardError } from '../errors.js';
 import type { CreateStep, PlanStep, ReplaceStep } from '../plan/types.js';
 import { matches, pick } from '../plan/fields.js';
-import { createOnceMore, type ApplyContext, type ReadBackVerdict } from './kind.js';
+import { createOnceMore, expectTaken, type ApplyContext, type ReadBackVerdict } from './kind.js';
 import type { LiveRoutines } from './routines.js';
 import { settleRaces, type CreatedByStep } from './routineRaces.js';
 import { liveState, type RoutineState } from './routineState.js';
@@ -169,10 +169,12 @@ class RoutineWriter {
     const after = step.after as unknown as Partial<RoutineState>;
     const changed = new Set(step.fields.map((field) => field.path.split('.')[0]!));
     const content = [...changed].filter((field) => field !== 'paused');
+    const what = `updating routine "${routine.name}"`;
     if (content.length > 0) {
       if (this.patchWorks) {
         try {
-          await this.api.patchRoutine(routine.id, patchBody(after, content), options);
+          const patched = await this.api.patchRoutine(routine.id, patchBody(after, content), options);
+          expectTaken(what, pick(after, content), stateOf(patched));
         } catch (error) {
           if (!isMethodNotAllowed(error)) throw error;
           this.patchWorks = false;
@@ -180,7 +182,8 @@ class RoutineWriter {
       }
       if (!this.patchWorks) {
         // The full body carries `isActive` too, so a pause or resume rides along.
-        await this.api.putRoutine(routine.id, putBody(routine, after), options);
+        const put = await this.api.putRoutine(routine.id, putBody(routine, after), options);
+        expectTaken(what, pick(after, [...changed]), stateOf(put));
         return;
       }
     }
@@ -193,7 +196,8 @@ class RoutineWriter {
    */
   private async setActive(id: string, state: RoutineState, isActive: boolean, options: { userId: string } | undefined): Promise<void> {
     try {
-      await this.api.putRoutine(id, { ...putFromState(state), isActive }, options);
+      const put = await this.api.putRoutine(id, { ...putFromState(state), isActive }, options);
+      expectTaken(`${isActive ? 'resuming' : 'pausing'} routine "${state.name}"`, { paused: !isActive }, stateOf(put));
     } catch (error) {
       if (!isMethodNotAllowed(error)) throw error;
       throw new StewardError(
@@ -217,6 +221,11 @@ class RoutineWriter {
   private namesakes(ownerId: string | undefined, name: string): Routine[] {
     return (this.live.get(ownerId ?? '') ?? []).filter((routine) => routine.name === name);
   }
+}
+
+/** A routine in an answer, as the plan compares routines. */
+function stateOf(routine: Routine): Record<string, unknown> {
+  return liveState(routine) as unknown as Record<string, unknown>;
 }
 
 function createBody(state: RoutineState): RoutineCreate {

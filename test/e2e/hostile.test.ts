@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runApply } from '../../src/cli/apply.js';
 import { runPlan } from '../../src/cli/plan.js';
 import { cutShort, json, neverAnswer, startHostileServer, type Behaviour, type HostileServer } from '../api/hostileServer.js';
-import { labelRecord, LAST_PAGE, routineRecord, whoamiBody } from '../api/wire.js';
+import { creditControlsBody, labelRecord, LAST_PAGE, routineRecord, whoamiBody } from '../api/wire.js';
 import { captureIo, type Result } from './helpers.js';
 
 const TOKEN = 'hostile-e2e-token-Zq8XvN3kLp0aTe9R';
@@ -218,5 +218,70 @@ describe('whoami without a user', () => {
     const result = io.result(await runPlan({ config: directory, baseUrl: server.url, requestTimeout: 0.6 }, io));
     expect(result.err).not.toMatch(/Cannot read properties/);
     expect(result.code).toBe(0);
+  });
+});
+
+describe('steward apply against a server whose answer shows the write did not take', () => {
+  async function apply(kind: keyof typeof CONFIGS, routes: Record<string, Behaviour>, extra = ''): Promise<Result> {
+    server = await startHostileServer(withWhoami(routes));
+    const directory = await configDirectory(kind);
+    if (extra !== '') await writeFile(join(directory, 'extra.yaml'), `version: 1\n${extra}`);
+    const io = captureIo({ STEWARD_PRODUCTION_TOKEN: TOKEN }, directory);
+    return io.result(await runApply(undefined, { config: directory, baseUrl: server.url, requestTimeout: 0.6, autoApprove: true }, io));
+  }
+
+  it('a label update answered with the old colour fails, naming the field, sent and kept', async () => {
+    const result = await apply('labels', {
+      'GET /api/v1/labels': json(200, { labels: [labelRecord('finance', { color: '#0366d6' })] }),
+      'PUT /api/v1/labels/finance': json(200, labelRecord('finance', { color: '#0366d6' })),
+    });
+    expect(result.code).toBe(1);
+    expect(result.out).toContain(
+      'updating label "finance": the server accepted the write, but its answer holds color "#0366d6" (sent "#1a7f37"); the change did not take',
+    );
+    expect(result.out).toMatch(/Apply: 0 done, 0 already applied, 1 failed/);
+  });
+
+  it('a colour the server writes in capitals is the colour asked for: applied once, then no change', async () => {
+    const result = await apply('labels', {
+      'GET /api/v1/labels': json(200, { labels: [] }),
+      'POST /api/v1/labels': json(200, labelRecord('finance', { color: '#1A7F37' })),
+    });
+    expect(result.code).toBe(0);
+    await server!.close();
+    const again = await plan('labels', { 'GET /api/v1/labels': json(200, { labels: [labelRecord('finance', { color: '#1A7F37' })] }) });
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('No changes.');
+  });
+
+  it('a credit-controls update answered with the old threshold fails', async () => {
+    const result = await apply('labels', {
+      'GET /api/v1/labels': json(200, { labels: [labelRecord('finance', { color: '#1a7f37' })] }),
+      'GET /api/v1/ai/credit-controls': json(200, creditControlsBody({ shutoffCredits: 11000 })),
+      'PATCH /api/v1/ai/credit-controls': json(200, creditControlsBody({ shutoffCredits: 11000 })),
+    }, 'creditControls:\n  shutoffCredits: 12000\n');
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('updating credit controls: the server accepted the write, but its answer holds shutoffCredits 11000 (sent 12000); the change did not take');
+  });
+
+  it('a routine update by PUT (PATCH answered 405) whose answer drops the timezone fails', async () => {
+    const live = routineRecord('r1', { name: 'Weekly digest', prompt: 'Summarise last week.', timezone: 'UTC', destination: { type: 'email', recipientEmails: ['ada@acme.example'], userGroupIds: [] } });
+    const result = await apply('routines', {
+      'GET /api/v1/ai/routines': json(200, routinePage([live], null)),
+      'PATCH /api/v1/ai/routines/r1': json(405, { detail: 'Method Not Allowed', status: 405 }),
+      'PUT /api/v1/ai/routines/r1': json(200, live),
+    });
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('updating routine "Weekly digest": the server accepted the write, but its answer holds timezone "UTC" (sent "Europe/Berlin"); the change did not take');
+  });
+
+  it('a routine delete answered `deleted: false` fails', async () => {
+    const kept = routineRecord('r1', { name: 'Weekly digest', prompt: 'Summarise last week.', destination: { type: 'email', recipientEmails: ['ada@acme.example'], userGroupIds: [] } });
+    const result = await apply('routines', {
+      'GET /api/v1/ai/routines': json(200, routinePage([kept, routineRecord('r2', { name: 'Old digest' })], null)),
+      'DELETE /api/v1/ai/routines/r2': json(200, { deleted: false }),
+    }, 'prune:\n  routines: true\n');
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('FAILED - routine "Old digest": deleting routine r2: the server answered `deleted: false`; the routine is still there');
   });
 });
