@@ -30,6 +30,12 @@ export interface CallerUser {
 export class Directory {
   private readonly byEmail = new Map<string, DirectoryUser>();
   private readonly byId = new Map<string, DirectoryUser>();
+  /** E-mails that are the userName of one user, whose second user with it makes them ambiguous. */
+  private readonly named = new Set<string>();
+  /** E-mails that are the userName of more than one user, with those users' ids. */
+  private readonly ambiguous = new Map<string, Set<string>>();
+  /** Users SCIM lists as not active, to say so when they make an e-mail ambiguous. */
+  private readonly inactive = new Set<string>();
   private listedAll = false;
   /** The SCIM users listing, read by pages as `find` chooses (organization keys). */
   private readonly listing: ScimListing<ScimUser> | undefined;
@@ -79,6 +85,8 @@ export class Directory {
         { hint: 'check the spelling, or invite the user first' },
       );
     }
+    const ambiguous = [...new Set(emails.map(emailKey))].filter((email) => this.ambiguous.has(email));
+    if (ambiguous.length > 0) throw this.ambiguity(ambiguous);
   }
 
   /** Finds the e-mails of ids (for display and export); ids the instance does not know stay unresolved. */
@@ -103,9 +111,28 @@ export class Directory {
 
   /** The id of a resolved e-mail. */
   idOf(email: string): string {
-    const user = this.byEmail.get(emailKey(email));
+    const key = emailKey(email);
+    if (this.ambiguous.has(key)) throw this.ambiguity([key]);
+    const user = this.byEmail.get(key);
     if (!user) throw new StewardError('internal.unresolved-email', `e-mail ${email} was not resolved before use`, 'tool');
     return user.id;
+  }
+
+  /**
+   * Two users with one userName: which one the config means cannot be told, and taking either
+   * (a deactivated account, say) would set the other's limit or routine on the wrong person.
+   */
+  private ambiguity(emails: readonly string[]): StewardError {
+    const each = emails.map((email) => {
+      const ids = [...this.ambiguous.get(email)!].map((id) => (this.inactive.has(id) ? `${id} (not active)` : id));
+      return `${email} (users ${ids.join(', ')})`;
+    });
+    return new StewardError(
+      'plan.ambiguous-user',
+      `${emails.length === 1 ? 'this e-mail address is' : 'these e-mail addresses are'} the userName of more than one user of the instance: ${each.join('; ')}`,
+      'server',
+      { hint: 'remove the duplicate account in the identity provider, or name the user by `userId:` where the config allows it' },
+    );
   }
 
   /**
@@ -169,8 +196,9 @@ export class Directory {
   }
 
   private rememberScim(user: ScimUser): void {
+    if (user.active === false) this.inactive.add(user.id);
     const known = { id: user.id, email: user.userName };
-    this.remember(known);
+    this.remember(known, true);
     // Further addresses find the same user (most users have one, their userName).
     for (const email of user.emails ?? []) {
       if (email.value === user.userName) continue;
@@ -179,8 +207,18 @@ export class Directory {
     }
   }
 
-  private remember(user: DirectoryUser): void {
-    this.byEmail.set(emailKey(user.email), user);
+  /** `listed`: the user comes from a SCIM answer, where two users with one userName are ambiguous. */
+  private remember(user: DirectoryUser, listed = false): void {
+    const key = emailKey(user.email);
+    const earlier = this.byEmail.get(key);
+    if (listed) {
+      if (earlier !== undefined && earlier.id !== user.id && this.named.has(key)) {
+        const ids = this.ambiguous.get(key) ?? new Set([earlier.id]);
+        this.ambiguous.set(key, ids.add(user.id));
+      }
+      this.named.add(key);
+    }
+    this.byEmail.set(key, user);
     this.byId.set(user.id, user);
   }
 }

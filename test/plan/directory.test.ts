@@ -6,14 +6,16 @@ import type { ScimList, ScimUser } from '../../src/api/types.js';
 import { Directory } from '../../src/plan/directory.js';
 
 /** A fake SCIM users endpoint over `size` users, counting the requests of each kind. */
-function org(size: number) {
-  const users: ScimUser[] = Array.from({ length: size }, (_, i) => ({ id: `u${i}`, userName: `user${i}@acme.example` }) as ScimUser);
+function org(size: number, extra: ScimUser[] = []) {
+  const users: ScimUser[] = [...Array.from({ length: size }, (_, i) => ({ id: `u${i}`, userName: `user${i}@acme.example` }) as ScimUser), ...extra];
+  size = users.length;
   const calls = { filters: 0, pages: 0 };
   const api = {
     async *listScimUsers(options: { filter?: string } = {}) {
       calls.filters += 1;
       const wanted = /"(.*)"/.exec(options.filter ?? '')?.[1];
-      yield* users.filter((user) => user.userName.includes(wanted ?? '') || user.id === wanted);
+      // `co` matches regardless of case, as SCIM's does.
+      yield* users.filter((user) => user.userName.toLowerCase().includes((wanted ?? '').toLowerCase()) || user.id === wanted);
     },
     async scimUsersPage(startIndex: number, count: number): Promise<ScimList<ScimUser>> {
       calls.pages += 1;
@@ -24,6 +26,29 @@ function org(size: number) {
 }
 
 const emails = (indexes: number[]) => indexes.map((i) => `user${i}@acme.example`);
+
+describe('an e-mail that is the userName of two users', () => {
+  const twin = { id: 'u3-old', userName: 'USER3@acme.example', active: false } as ScimUser;
+
+  it.each([
+    ['a filter', 1],
+    ['the listing', 300],
+  ])('is refused when found by %s, naming both users, not resolved to the last one', async (_, count) => {
+    const { directory } = org(200, [twin]);
+    const wanted = count === 1 ? emails([3]) : emails(Array.from({ length: count }, (_, i) => i % 200));
+    await expect(directory.resolveEmails(wanted)).rejects.toThrow(
+      'this e-mail address is the userName of more than one user of the instance: user3@acme.example (users u3, u3-old (not active))',
+    );
+    expect(() => directory.idOf('user3@acme.example')).toThrow('more than one user');
+  });
+
+  it('is no ambiguity when the second address is only another user\'s secondary e-mail', async () => {
+    const alias = { id: 'u9', userName: 'nine@acme.example', emails: [{ value: 'user3@acme.example' }] } as ScimUser;
+    const { directory } = org(200, [alias]);
+    await directory.resolveEmails(emails([3]));
+    expect(directory.idOf('user3@acme.example')).toBe('u3');
+  });
+});
 
 describe('resolving e-mails', () => {
   it('filters for one name', async () => {
