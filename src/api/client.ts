@@ -352,8 +352,9 @@ export class ApiClient {
           this.counters.rateLimited += 1;
           const contentType = response.headers.get('content-type');
           // A quota is not lifted by waiting: a final error, the user's to resolve, and no
-          // reason to slow the other requests down.
-          if (namesQuota(readErrorBody(response.text, contentType).serverMessage)) {
+          // reason to slow the other requests down. A 429 that says when to come back
+          // (Retry-After) is waited out, whatever its words.
+          if (response.headers.get('retry-after') === null && namesQuota(readErrorBody(response.text, contentType).serverMessage)) {
             throw quotaError(context, { text: response.text, contentType }, this.redactor);
           }
           this.pacer.penalize();

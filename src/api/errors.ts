@@ -190,10 +190,12 @@ export function apiErrorFromResponse(
 /**
  * True when a 429's words name a maximum (a quota such as "User has reached the maximum of 100
  * routines") rather than a request rate: waiting does not lift a quota, so it is not retried.
+ * Words that ask to come back later ("try again shortly") make it a rate limit, quota or not.
  */
 export function namesQuota(serverMessage: string | undefined): boolean {
   if (serverMessage === undefined) return false;
   if (/rate.?limit|requests? (per|a|each) (second|minute|hour)|too many requests|per minute|per second/i.test(serverMessage)) return false;
+  if (/\btry (it )?again\b|\bretry\b|\bslow down\b|\btemporar/i.test(serverMessage)) return false;
   return /\bmaximum\b|\bquota\b|\blimit of \d|\bat most \d|\bmax(imum)? (number )?of \d|\bno more than \d/i.test(serverMessage);
 }
 

@@ -210,6 +210,8 @@ describe('a 429 that names a quota', () => {
     'Rate limit exceeded',
     'Rate limit exceeded: maximum of 60 requests per minute',
     'Too many requests: at most 60 per minute',
+    'API quota exceeded, try again shortly',
+    'Quota exceeded; retry later',
     '',
   ])('reads %j as a rate limit to wait out', (words) => {
     expect(namesQuota(words)).toBe(false);

@@ -252,6 +252,18 @@ describe('a 429 that names a quota', () => {
     expect(server.countOf('GET /api/v1/labels')).toBe(2);
     expect(notices).toEqual(['rate limited (429) on GET /api/v1/labels: waiting 0 ms before retry 1']);
   });
+
+  it('waits out a 429 that names a quota but says when to come back (Retry-After)', async () => {
+    const { api, server, notices } = await against({
+      'GET /api/v1/labels': (request, response) =>
+        request.count === 1
+          ? json(429, { detail: 'API quota exceeded', status: 429 }, { 'retry-after': '0' })(request, response)
+          : json(200, { labels: [] })(request, response),
+    });
+    expect(await api.listLabels()).toEqual([]);
+    expect(server.countOf('GET /api/v1/labels')).toBe(2);
+    expect(notices).toEqual(['rate limited (429) on GET /api/v1/labels: waiting 0 ms before retry 1']);
+  });
 });
 
 describe('a 401', () => {
