@@ -48,6 +48,7 @@ import type {
 import { checkShape, type ShapeName } from './shapes.js';
 import { fillPath, type QueryValue } from './url.js';
 import { StewardError } from '../errors.js';
+import { labelKey } from '../domain/rules.js';
 
 /** Told after each page of a listing: its 1-based number and the pages the server announces. */
 export type PageListener = (page: number, totalPages: number | undefined) => void;
@@ -327,6 +328,21 @@ export class PlatformApi {
   /** Every label of the organization (the endpoint is not paginated). */
   async listLabels(): Promise<Label[]> {
     const list = await this.call<LabelList>('GET', '/api/v1/labels', 'listing labels', { shape: 'labelList' });
+    // Names identify labels regardless of case: two of one name leave no telling which the
+    // config means, and planning on either would rename or delete the other.
+    const seen = new Map<string, string>();
+    for (const { name } of list.labels) {
+      const earlier = seen.get(labelKey(name));
+      if (earlier !== undefined) {
+        throw new StewardError(
+          'api.duplicate',
+          `listing labels: GET /api/v1/labels: the label ${quoted(earlier)} comes twice${earlier === name ? '' : ` (also as ${quoted(name)})`}; label names are unique regardless of case`,
+          'server',
+          { hint: 'nothing was planned; remove the duplicate label in the app, or ask the platform why it lists one' },
+        );
+      }
+      seen.set(labelKey(name), name);
+    }
     return list.labels;
   }
 

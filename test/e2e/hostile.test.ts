@@ -141,6 +141,12 @@ describe('steward plan against a hostile server', () => {
     expect(errorLine(result)).toBe('Error: listing labels: GET /api/v1/labels: labels is an object, not a list');
   });
 
+  it('a label listed twice under one name in two cases: refused, not collapsed into a rename', async () => {
+    const result = await plan('labels', { 'GET /api/v1/labels': json(200, { labels: [labelRecord('finance'), labelRecord('FINANCE')] }) });
+    expectCleanFailure(result);
+    expect(errorLine(result)).toBe('Error: listing labels: GET /api/v1/labels: the label "finance" comes twice (also as "FINANCE"); label names are unique regardless of case');
+  });
+
   it('a field of the wrong type', async () => {
     const result = await plan('routines', {
       'GET /api/v1/ai/routines': json(200, routinePage([{ ...routineRecord('r1'), disabled: 'false' }], null)),
