@@ -32,9 +32,15 @@ export interface CheckedSteps {
 export function checkSteps(steps: readonly PlanStep[], live: LiveState, registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): CheckedSteps {
   const checked: CheckedSteps = { runnable: [], alreadyApplied: [], stale: [] };
   for (const step of steps) {
-    const current = registry.get(step.kind)!.current(step, live[step.kind]);
+    const kind = registry.get(step.kind)!;
+    const current = kind.current(step, live[step.kind]);
     const verdict = judge(step, current);
-    if (verdict === 'run') checked.runnable.push(step);
+    // Done as far as its object shows, yet something it was to remove is still there (a
+    // replacement whose old routine survived): not applied, and running it again would create
+    // a second copy. A new plan removes the leftover.
+    const leftover = verdict === 'applied' ? kind.readBack?.(step, live[step.kind]) : undefined;
+    if (leftover !== undefined) checked.stale.push({ step, detail: `${leftover.found.replace(/ \(the next apply deletes it\)$/, '')}; a new plan removes it` });
+    else if (verdict === 'run') checked.runnable.push(step);
     else if (verdict === 'applied') checked.alreadyApplied.push(step);
     else checked.stale.push({ step, detail: verdict.stale });
   }

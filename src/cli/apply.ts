@@ -58,7 +58,7 @@ export interface ApplyHooks {
 export async function runApply(planFile: string | undefined, options: ApplyOptions, io: CommandIo, hooks: ApplyHooks = {}): Promise<number> {
   let client: ApiClient | undefined;
   const stop = hooks.stop ?? new ApplyStop();
-  const session: Session = { stop, hooks, listener: undefined, overrides: [] };
+  const session: Session = { stop, hooks, listener: undefined, overrides: [], rerun: rerunCommand(options, planFile) };
   try {
     session.overrides = parseOverrides(options.overridePolicy);
     const saved = planFile === undefined ? undefined : await loadPlan(resolve(io.cwd, planFile));
@@ -103,6 +103,8 @@ interface Session {
   listener: ((event: ClientEvent) => void) | undefined;
   /** Rules named with --override-policy. */
   overrides: PolicyRuleName[];
+  /** The command that finishes this apply if it is interrupted: the same plan file, if any. */
+  rerun: string;
 }
 
 interface Connection {
@@ -147,18 +149,20 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connecti
   const { live } = observation;
   const checked = checkSteps(plan.steps, live);
   const color = useColor(io, options.color);
-  if (checked.stale.length > 0) {
+  // A step that the planner no longer derives is refused as edited; one it derives writing the
+  // same values, while its object changed in other fields, is stale like those checkSteps found.
+  const { steps: derived } = diffAll(observation.kinds, observation.desired, live);
+  const stale = [...checked.stale, ...refuseUnfounded(checked.runnable, derived)];
+  if (stale.length > 0) {
     if (!options.json) {
-      io.stderr(renderStale(checked.stale, { color }));
+      io.stderr(renderStale(stale, { color }));
       return 1;
     }
-    throw new StewardError('plan.stale', `the plan is stale: ${checked.stale.length} object${checked.stale.length === 1 ? '' : 's'} changed since it was made; nothing was applied`, 'user', {
+    throw new StewardError('plan.stale', `the plan is stale: ${stale.length} object${stale.length === 1 ? '' : 's'} changed since it was made; nothing was applied`, 'user', {
       hint: 'make a new plan, review it, and apply that one',
-      details: { stale: checked.stale.map(({ step, detail }) => ({ id: step.id, detail })) },
+      details: { stale: stale.map(({ step, detail }) => ({ id: step.id, detail })) },
     });
   }
-  const { steps: derived } = diffAll(observation.kinds, observation.desired, live);
-  refuseUnfounded(checked.runnable, derived);
   // A topic taken off its model since the plan would fail a create after other steps were
   // written: the topics of the routines this apply creates are read again, before any write.
   const routines = observation.desired.routines as DesiredRoutines | undefined;
@@ -290,7 +294,7 @@ async function execute(
     const policy = context.overridden.length === 0 ? {} : { policy: { overridden: overriddenRules(context.overridden), violations: context.overridden } };
     io.stdout(`${inertJson(JSON.stringify({ results: steps, alreadyApplied: alreadyApplied.map((step) => step.id), requests, ...stopped, ...policy }, null, 2))}\n`);
   } else {
-    io.stdout(renderApplyReport(report, { color, streamed: true, ...(stop.cause === undefined ? {} : { stopped: stop.cause }), rerun: rerunCommand(options) }));
+    io.stdout(renderApplyReport(report, { color, streamed: true, ...(stop.cause === undefined ? {} : { stopped: stop.cause }), rerun: session.rerun }));
     if (context.overridden.length > 0) io.stdout(`${overrideLine(context.overridden)}\n`);
   }
   if (stop.cause?.kind === 'interrupt') return SIGNAL_EXIT_CODE[stop.cause.signal];
@@ -320,9 +324,13 @@ function overrideLine(violations: readonly PolicyViolation[]): string {
   return `Policy overridden with --override-policy: ${rules.join(', ')}.`;
 }
 
-/** The command that finishes an interrupted apply, as the user would type it. */
-function rerunCommand(options: ApplyOptions): string {
-  return `steward apply${options.env === undefined ? '' : ` --env ${options.env}`}${sameTarget(options)}`;
+/**
+ * The command that finishes an interrupted apply, as the user would type it: a saved plan is
+ * finished by applying the same file again (its done steps are then already applied).
+ */
+function rerunCommand(options: ApplyOptions, planFile: string | undefined): string {
+  const file = planFile === undefined ? '' : ` ${/^[\w@%+=:,./-]+$/.test(planFile) ? planFile : `'${planFile.replace(/'/g, "'\\''")}'`}`;
+  return `steward apply${options.env === undefined ? '' : ` --env ${options.env}`}${sameTarget(options)}${file}`;
 }
 
 /** Reads one kind's live state again (and the kinds its reading needs first), to judge a write whose answer was lost. */

@@ -6,6 +6,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { StewardError } from '../errors.js';
 import { isDeepStrictEqual } from 'node:util';
+import { pick } from './fields.js';
 import { emailKey } from '../domain/rules.js';
 import { ACTION_SEVERITY, PLAN_FORMAT_VERSION, type Plan, type PlanIdentities, type PlanStep } from './types.js';
 
@@ -199,23 +200,59 @@ export function checkPlanFits(plan: Plan, target: { environment: string; baseUrl
  * Refuses steps that do not follow from the configuration and the live state: a plan file is
  * data that went through other hands (a CI artifact), and its digest covers only the config.
  * Every step about to run must be one the planner derives again, with the same target and values.
+ * Returns the steps that are only stale: the planner derives them writing the same values to the
+ * same object, but the object changed since in fields they do not write.
  */
-export function refuseUnfounded(runnable: readonly PlanStep[], derived: readonly PlanStep[]): void {
+export function refuseUnfounded(runnable: readonly PlanStep[], derived: readonly PlanStep[]): { step: PlanStep; detail: string }[] {
   const position = new Map(derived.map((step, index) => [step.id, index]));
   let previous = -1;
-  const unfounded = runnable.filter((step) => {
+  const stale: { step: PlanStep; detail: string }[] = [];
+  const unfounded: PlanStep[] = [];
+  for (const step of runnable) {
     const index = position.get(step.id);
     const inOrder = index !== undefined && index > previous;
     previous = index ?? previous;
-    return !inOrder || !isDeepStrictEqual(essence(step), essence(derived[index]!));
-  });
-  if (unfounded.length === 0) return;
-  throw new StewardError(
-    'plan-file.unfounded',
-    `${unfounded.length === 1 ? 'a step' : `${unfounded.length} steps`} of this plan file do${unfounded.length === 1 ? 'es' : ''} not follow from the configuration and the live state: ${unfounded.map((step) => step.id).join(', ')}; nothing was applied`,
-    'user',
-    { hint: 'the file was edited or made by another steward; make a new plan with `steward plan --out FILE`' },
-  );
+    const again = inOrder ? derived[index] : undefined;
+    if (again !== undefined && sameStep(step, again)) continue;
+    const detail = again === undefined ? undefined : changedElsewhere(step, again);
+    if (detail === undefined) unfounded.push(step);
+    else stale.push({ step, detail });
+  }
+  if (unfounded.length > 0) {
+    throw new StewardError(
+      'plan-file.unfounded',
+      `${unfounded.length === 1 ? 'a step' : `${unfounded.length} steps`} of this plan file do${unfounded.length === 1 ? 'es' : ''} not follow from the configuration and the live state: ${unfounded.map((step) => step.id).join(', ')}; nothing was applied`,
+      'user',
+      { hint: 'the file was edited or made by another steward; make a new plan with `steward plan --out FILE`' },
+    );
+  }
+  return stale;
+}
+
+/**
+ * The same step as the one derived again, but for dependencies met since: a step saved while
+ * the label it links to was still to be created waits for that create; once an interrupted
+ * apply created it, the derived step waits for nothing. Waiting for more is only ordering.
+ */
+function sameStep(saved: PlanStep, derived: PlanStep): boolean {
+  const { dependsOn: savedDependencies, ...savedRest } = essence(saved) as PlanStep;
+  const { dependsOn: derivedDependencies, ...derivedRest } = essence(derived) as PlanStep;
+  return isDeepStrictEqual(savedRest, derivedRest) && derivedDependencies.every((id) => savedDependencies.includes(id));
+}
+
+/**
+ * Words for a step that writes what the planner derives again, to the same object, while the
+ * object changed since the plan in fields the step does not write; undefined for any other
+ * difference (those do not follow from the config and the live state).
+ */
+function changedElsewhere(saved: PlanStep, derived: PlanStep): string | undefined {
+  if (saved.kind !== derived.kind || saved.action !== derived.action || !isDeepStrictEqual(saved.ref, derived.ref)) return undefined;
+  if (saved.action === 'delete' || derived.action === 'delete' || derived.action === 'create' || saved.action === 'create') return undefined;
+  if (!isDeepStrictEqual(saved.after, pick(derived.after, Object.keys(saved.after)))) return undefined;
+  const written = new Set(saved.fields.map((field) => field.path));
+  const elsewhere = derived.fields.filter((field) => !written.has(field.path));
+  if (elsewhere.length === 0) return undefined;
+  return `it changed since the plan in fields this step does not write: ${elsewhere.map((field) => `${field.path} is now ${JSON.stringify(field.before)}`).join('; ')}`;
 }
 
 /**

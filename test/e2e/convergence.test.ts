@@ -101,6 +101,49 @@ describe.each(PROFILES)('plan and apply the gitops example against the demo data
     expect(steward.emulator.stats().writes).toBe(writes);
   });
 
+  it('finishes a saved plan that an interrupted apply left half done, though the links no longer wait for their label', async () => {
+    steward = await gitopsAgainstDemo({ profile });
+    const planFile = join(steward.directory, 'plan.json');
+    await steward.plan({ out: planFile });
+    // What an interrupted apply leaves: the label "certified" created, its document links not yet.
+    const certified = (JSON.parse(await readFile(planFile, 'utf8')) as Plan).steps.find((step) => step.id === 'labels/certified')!;
+    if (certified.action !== 'create') throw new Error('expected the create of label "certified"');
+    const response = await fetch(`${steward.emulator.url}/api/v1/labels`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PRODUCTION_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(certified.after),
+    });
+    expect(response.status).toBe(201);
+    const result = await steward.apply(planFile);
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('Apply: 23 done, 1 already applied, 0 failed, 0 skipped.');
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  });
+
+  it('calls a step stale, not edited, when its object changed in a field the step does not write', async () => {
+    steward = await gitopsAgainstDemo({ profile });
+    const planFile = join(steward.directory, 'plan.json');
+    await steward.plan({ out: planFile });
+    const step = (JSON.parse(await readFile(planFile, 'utf8')) as Plan).steps.find((candidate) => candidate.id === 'creditControls/settings')!;
+    if (step.action !== 'update') throw new Error('expected an update of the credit controls');
+    // The config manages both thresholds; someone moves the one this step leaves alone.
+    const untouched = ['downgradeCredits', 'shutoffCredits'].find((field) => !step.fields.some((changed) => changed.path === field))!;
+    const response = await fetch(`${steward.emulator.url}/api/v1/ai/credit-controls`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${PRODUCTION_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ [untouched]: 1 }),
+    });
+    expect(response.status).toBe(200);
+    const writes = steward.emulator.stats().writes;
+    const result = await steward.apply(planFile);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('The plan is stale: 1 object changed since it was made. Nothing was applied.');
+    expect(result.err).toContain(`it changed since the plan in fields this step does not write: ${untouched} is now 1`);
+    expect(result.err).not.toContain('does not follow');
+    expect(steward.emulator.stats().writes).toBe(writes);
+  });
+
   it('refuses a plan file whose steps were edited, although its config digest still matches', async () => {
     steward = await gitopsAgainstDemo({ profile });
     const planFile = join(steward.directory, 'plan.json');
@@ -270,6 +313,32 @@ describe.each(PROFILES)('routines under the API\'s uncertainties (%s profile)', 
     expect(result.out).toContain('left over from an interrupted replacement');
     const named = steward.emulator.state.routines().filter((routine) => routine.name === 'Daily pipeline check');
     expect(named.map((routine) => [routine.id === old.id, routine.topicName])).toEqual([[false, 'orders']]);
+    expect((await steward.plan()).code).toBe(EXIT.ok);
+  });
+});
+
+describe.each(PROFILES)('a saved plan whose replacement was left half done (%s profile)', (profile) => {
+  it('is not reported applied while the old routine still runs: stale, and a new plan removes the leftover', async () => {
+    steward = await gitopsAgainstDemo({ profile });
+    const planFile = join(steward.directory, 'plan.json');
+    await steward.plan({ out: planFile });
+    const replacement = (JSON.parse(await readFile(planFile, 'utf8')) as Plan).steps.find((step) => step.action === 'replace' && step.kind === 'routines')!;
+    // GIVEN the plan's replacement created its new routine but did not delete the old one.
+    const old = steward.emulator.state.routines().find((routine) => routine.name === 'Daily pipeline check')!;
+    const created = await fetch(`${steward.emulator.url}/api/v1/ai/routines?userId=${steward.emulator.state.userId(KEY_CREATOR)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PRODUCTION_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...pick(old, ['name', 'prompt', 'schedule', 'timezone', 'modelId', 'destination']), topicName: 'orders' }),
+    });
+    expect(created.status).toBe(200);
+    // WHEN the saved plan is applied again, THEN that step is not "already applied".
+    const result = await steward.apply(planFile);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('The plan is stale');
+    expect(result.err).toMatch(new RegExp(`${replacement.key}.*the old one ${old.id} is still there; a new plan removes it`));
+    // AND a fresh apply removes the leftover and converges.
+    expect((await steward.apply()).code).toBe(0);
+    expect(steward.emulator.state.routines().filter((routine) => routine.name === 'Daily pipeline check')).toHaveLength(1);
     expect((await steward.plan()).code).toBe(EXIT.ok);
   });
 });

@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 /** apply in-process with hooks: `stopAfterWrite` stops the run as a SIGINT would once that many writes were answered. */
-async function applyWith(steward: Steward, options: Partial<ApplyOptions>, stopAfterWrite?: number): Promise<Result> {
+async function applyWith(steward: Steward, options: Partial<ApplyOptions>, stopAfterWrite?: number, planFile?: string): Promise<Result> {
   const io = captureIo(steward.env, steward.directory);
   const stop = new ApplyStop();
   let writes = 0;
@@ -34,7 +34,7 @@ async function applyWith(steward: Steward, options: Partial<ApplyOptions>, stopA
     writes += 1;
     if (writes === stopAfterWrite) stop.stop({ kind: 'interrupt', signal: 'SIGINT' });
   };
-  const code = await runApply(undefined, { config: steward.directory, env: 'production', baseUrl: steward.emulator.url, autoApprove: true, ...options }, io, { stop, observe });
+  const code = await runApply(planFile, { config: steward.directory, env: 'production', baseUrl: steward.emulator.url, autoApprove: true, ...options }, io, { stop, observe });
   return io.result(code);
 }
 
@@ -98,7 +98,7 @@ describe('interrupting an apply', () => {
     expect(code).toBe(143);
     const { out } = io.result(code);
     const done = doneLines(out).length;
-    expect(out).toContain(`Interrupted (SIGTERM): the write in flight was finished and no new one started; ${total - done} steps were not started.`);
+    expect(out).toContain(`Interrupted (SIGTERM): the write in flight ran to its end (its outcome is above) and no new one started; ${total - done} steps were not started.`);
     expect(steward.emulator.stats().writes).toBe(1);
   });
 
@@ -112,7 +112,22 @@ describe('interrupting an apply', () => {
     expect(done).toBeGreaterThanOrEqual(3);
     expect(result.out).toMatch(new RegExp(`\\nNot started: apply was interrupted \\(SIGINT\\) \\(${rest} steps\\):\\n {2}[-+~/]+ +\\S`));
     expect(result.out).toContain(`Apply: ${done} done, 0 already applied, 0 failed, 0 skipped, ${rest} not started.`);
-    expect(result.out).toContain(`Interrupted (SIGINT): the write in flight was finished and no new one started; ${rest} steps were not started. Running \`steward apply --env production --config ${steward.directory} --base-url ${steward.emulator.url}\` again finishes the rest.`);
+    expect(result.out).toContain(`Interrupted (SIGINT): the write in flight ran to its end (its outcome is above) and no new one started; ${rest} steps were not started. Running \`steward apply --env production --config ${steward.directory} --base-url ${steward.emulator.url}\` again finishes the rest.`);
+  });
+
+  it.each([1, 3, 8])('a saved plan interrupted after write %i: the command to finish names the file, and applying the file again finishes it', async (position) => {
+    steward = await gitopsAgainstDemo();
+    const planFile = join(steward.directory, 'plan.json');
+    await steward.plan({ out: planFile });
+    const first = await applyWith(steward, {}, position, planFile);
+    expect(first.code).toBe(130);
+    const done = doneLines(first.out).length;
+    expect(first.out).toContain(`Running \`steward apply --env production --config ${steward.directory} --base-url ${steward.emulator.url} ${planFile}\` again finishes the rest.`);
+    const second = await applyWith(steward, {}, undefined, planFile);
+    expect(second.err).toBe('');
+    expect(second.code).toBe(0);
+    expect(second.out).toMatch(new RegExp(`Apply: \\d+ done, ${done} already applied, 0 failed, 0 skipped\\.`));
+    expect((await steward.plan()).code).toBe(EXIT.ok);
   });
 });
 
@@ -218,7 +233,7 @@ describe('a real steward process', () => {
     expect(writesWhenFirstLineCame).toBeDefined();
     expect(writesWhenFirstLineCame!).toBeLessThan(16);
     expect(out).toMatch(/\nNot started: apply was interrupted \(SIGINT\) \(\d+ steps\):\n/);
-    expect(out).toContain('Interrupted (SIGINT): the write in flight was finished and no new one started;');
+    expect(out).toContain('Interrupted (SIGINT): the write in flight ran to its end (its outcome is above) and no new one started;');
     expect(emulator.stats().writes).toBeLessThan(16);
 
     // Running apply again finishes the rest.
