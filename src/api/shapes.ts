@@ -71,6 +71,8 @@ const amount: Schema = { type: 'number' };
 const amountOrNull: Schema = { type: ['number', 'null'] };
 /** Nullable and optional: absent reads as null. */
 const textOrNull: Schema = { type: ['string', 'null'], default: null };
+/** A field steward never reads: any value, or none. */
+const unread: Schema = {};
 const listOf = (items: Schema, fallback?: []): Schema => ({ type: 'array', items, ...(fallback === undefined ? {} : { default: fallback }) });
 const oneOf = (...values: string[]): Schema => ({ type: 'string', enum: values });
 /** An object or null; absent reads as null. (Not anyOf: ajv fills defaults only outside it.) */
@@ -197,23 +199,25 @@ const label = shapeOf<Label>({
   verified: flag,
   usage_count: count,
 });
+// steward reads a document's identifier, name and labels; the rest is passed over, whatever a
+// server puts there (a null connectionId, no url), so it cannot fail a plan.
 const documentRecord = shapeOf<DocumentRecord>(
   {
     identifier: identity,
-    name: text,
-    connectionId: text,
-    deleted: flag,
-    description: textOrNull,
-    folder: objectOrNull({ properties: { id: text, name: text, path: text, scope: text }, required: ['id', 'name'] }),
-    hasDashboard: flag,
-    owner: { type: 'object', properties: { id: text, name: text }, required: ['id'] },
-    scope: text,
-    type: text,
-    updatedAt: textOrNull,
-    url: text,
+    name: textOrNull,
+    connectionId: unread,
+    deleted: unread,
+    description: unread,
+    folder: unread,
+    hasDashboard: unread,
+    owner: unread,
+    scope: unread,
+    type: unread,
+    updatedAt: unread,
+    url: unread,
     labels: listOf(identity),
   },
-  ['labels'],
+  ['labels', 'connectionId', 'deleted', 'description', 'folder', 'hasDashboard', 'owner', 'scope', 'type', 'updatedAt', 'url'],
 );
 
 // ---- models -----------------------------------------------------------------------------------

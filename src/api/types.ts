@@ -249,7 +249,8 @@ export interface DocumentFolder {
 }
 export interface DocumentRecord {
   identifier: string;
-  name: string;
+  /** Null only from a server that leaves it out (the shape check reads a missing name as null). */
+  name: string | null;
   connectionId: string;
   deleted: boolean;
   description: string | null;

@@ -22,7 +22,7 @@ import { desiredLabels, labelFates, labelStepId, type DesiredLabels, type LabelF
  * the documents a link to add names that the deployment does not have (gaps.md: identifiers may
  * differ between deployments), which the plan reports instead of linking.
  */
-export type LiveDocumentLabels = Map<string, Map<string, string>> & { missing?: ReadonlySet<string> };
+export type LiveDocumentLabels = Map<string, Map<string, string | undefined>> & { missing?: ReadonlySet<string> };
 
 /** A label whose document links this plan manages, with the name it has live now (if any). */
 interface ManagedLabel {
@@ -81,7 +81,7 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
     await inParallel(queried, async (label) => {
       const documents = result.get(labelKey(label.name))!;
       for await (const document of api.listDocuments({ labels: [label.liveName!] })) {
-        documents.set(document.identifier, document.name);
+        documents.set(document.identifier, document.name ?? undefined);
       }
     });
     return Object.assign(result, { missing: await missingDocuments(api, managed, result) });
@@ -92,7 +92,7 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
     const warnings: PlanWarning[] = [];
     const dependencies: { step: string; on: string }[] = [];
     for (const label of managedLabels(desired, (allLive.labels ?? []) as Label[])) {
-      const carrying = live.get(labelKey(label.name)) ?? new Map<string, string>();
+      const carrying = live.get(labelKey(label.name)) ?? new Map<string, string | undefined>();
       const wanted = new Set(label.documents);
       for (const document of label.documents) {
         if (carrying.has(document)) continue;
@@ -170,7 +170,7 @@ async function readByListing(
       return undefined;
     }
     listed.add(document.identifier);
-    for (const name of document.labels ?? []) byLiveName.get(labelKey(name))?.set(document.identifier, document.name);
+    for (const name of document.labels ?? []) byLiveName.get(labelKey(name))?.set(document.identifier, document.name ?? undefined);
   }
   return listed;
 }

@@ -216,6 +216,17 @@ describe('responses of the wrong shape', () => {
     expect(server.countOf('PATCH /api/v1/ai/routines/r1')).toBe(1);
   });
 
+  it('passes over document fields steward never reads, whatever a server puts there', async () => {
+    const odd = { identifier: 'doc1', name: null, connectionId: null, deleted: 'no', folder: 'root', owner: null, labels: ['finance'] };
+    const { api } = await against({ 'GET /api/v1/documents': json(200, { records: [odd, { identifier: 'doc2', labels: [] }], pageInfo: LAST_PAGE }) });
+    const documents = [];
+    for await (const document of api.listDocuments({ include: ['labels'] })) documents.push(document);
+    expect(documents.map((document) => [document.identifier, document.name, document.labels])).toEqual([
+      ['doc1', null, ['finance']],
+      ['doc2', null, []],
+    ]);
+  });
+
   it('reads whoami for a key without a user as no user', async () => {
     const { api } = await against({ 'GET /api/v1/whoami': json(200, { ...whoamiBody(), user: { id: null, email: null, name: null } }) });
     expect((await api.whoami()).user).toBeNull();
