@@ -124,16 +124,20 @@ const whoami = shapeOf<Whoami>(
 
 // ---- credit controls --------------------------------------------------------------------------
 
-const creditControls = shapeOf<CreditControls>({
-  downgradeCredits: amountOrNull,
-  shutoffCredits: amountOrNull,
-  userDefaultCredits: amountOrNull,
-  entityGroupDefaultCredits: amountOrNull,
-  accountCreditLimit: amount,
-  creditsUsed: amount,
-  periodStart: amount,
-  periodEnd: amount,
-});
+// The account's limit, usage and period are the server's to report; steward reads none of them.
+const creditControls = shapeOf<CreditControls>(
+  {
+    downgradeCredits: amountOrNull,
+    shutoffCredits: amountOrNull,
+    userDefaultCredits: amountOrNull,
+    entityGroupDefaultCredits: amountOrNull,
+    accountCreditLimit: unread,
+    creditsUsed: unread,
+    periodStart: unread,
+    periodEnd: unread,
+  },
+  ['accountCreditLimit', 'creditsUsed', 'periodStart', 'periodEnd'],
+);
 const userCreditLimit = shapeOf<UserCreditLimitRecord>({ userId: identity, creditLimit: amountOrNull });
 const userGroupCreditLimit = shapeOf<UserGroupCreditLimitRecord>({ userGroupId: identity, creditLimit: amountOrNull });
 const entityGroupCreditLimit = shapeOf<EntityGroupCreditLimitRecord>({ entity: identity, creditLimit: amountOrNull });
@@ -180,13 +184,15 @@ const routine = shapeOf<Routine>({
   description: textOrNull,
   destination,
   disabled: flag,
-  systemDisabled: flag,
-  systemDisabledReason: textOrNull,
-  lastRun: objectOrNull(lastRun),
-  recipientCount: count,
-  createdAt: text,
-  updatedAt: text,
-});
+  // Server-managed and never compared: passed over whatever their form. createdAt orders
+  // namesakes (oldest kept); without it they are ordered by id.
+  systemDisabled: unread,
+  systemDisabledReason: unread,
+  lastRun: unread,
+  recipientCount: unread,
+  createdAt: textOrNull,
+  updatedAt: unread,
+}, ['systemDisabled', 'systemDisabledReason', 'lastRun', 'recipientCount', 'updatedAt']);
 const createdId: Schema = { type: 'object', properties: { id: identity }, required: ['id'] };
 
 // ---- labels and documents ---------------------------------------------------------------------

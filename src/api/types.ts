@@ -210,7 +210,8 @@ export interface Routine {
   systemDisabledReason: string | null;
   lastRun: RoutineLastRun | null;
   recipientCount: number;
-  createdAt: string;
+  /** Null from a server that leaves it out. */
+  createdAt: string | null;
   updatedAt: string;
 }
 export interface RoutineList {

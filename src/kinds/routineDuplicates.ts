@@ -60,8 +60,9 @@ import { liveState, type RoutineState } from './routineState.js';
 
 /** Orders routines oldest first: createdAt, then id, so every run sorts namesakes alike. */
 export function olderFirst(a: Routine, b: Routine): number {
-  const [at, bt] = [Date.parse(a.createdAt), Date.parse(b.createdAt)];
-  const byTime = Number.isNaN(at) || Number.isNaN(bt) ? a.createdAt.localeCompare(b.createdAt) : at - bt;
+  const [as, bs] = [a.createdAt ?? '', b.createdAt ?? ''];
+  const [at, bt] = [Date.parse(as), Date.parse(bs)];
+  const byTime = Number.isNaN(at) || Number.isNaN(bt) ? as.localeCompare(bs) : at - bt;
   return byTime !== 0 ? byTime : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 

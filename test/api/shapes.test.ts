@@ -99,8 +99,11 @@ describe('what passes', () => {
   });
 
   it('reads an absent nullable field as null and an absent SCIM list as empty', () => {
-    const { description: _d, branchId: _b, topicName: _t, lastRun: _l, systemDisabledReason: _s, ...sparse } = routineRecord('r1');
+    const { description: _d, branchId: _b, topicName: _t, ...sparse } = routineRecord('r1');
     expect(checkShape('routine', sparse)).toEqual({ ok: true, value: routineRecord('r1') });
+    // Server-managed fields steward never reads pass in any form, or none.
+    const { lastRun: _l, systemDisabledReason: _s, recipientCount: _r, updatedAt: _u, createdAt: _c, ...unread } = routineRecord('r1');
+    expect(checkShape('routine', { ...unread, systemDisabled: 'no' })).toEqual({ ok: true, value: { ...unread, systemDisabled: 'no', createdAt: null } });
     const { groups: _g, emails: _e, ...bare } = scimUser('u1');
     expect(checkShape('scimUserList', { Resources: [bare], totalResults: 1 })).toMatchObject({
       ok: true,

@@ -134,7 +134,7 @@ function listRoutines(context: RequestContext) {
   return json(
     paginate(routines, context.query, {
       list: `routines:${owner?.id ?? 'nobody'}:${sortField}`,
-      keyOf: (routine) => [sortField === 'name' ? routine.name.toLowerCase() : routine[sortField], routine.id],
+      keyOf: (routine) => [sortField === 'name' ? routine.name.toLowerCase() : routine[sortField] ?? '', routine.id],
       directions: [sortDirection, sortDirection],
     }),
   );
