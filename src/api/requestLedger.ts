@@ -9,7 +9,7 @@
 // holds wall-clock times (ms) of the last minute only, is replaced atomically (write, rename),
 // merged with what another process wrote meanwhile, and read leniently: a missing, unreadable
 // or corrupt file counts as no recent requests. STEWARD_CACHE_DIR moves it; `off` disables it.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -39,14 +39,20 @@ export function readLedger(file: string, now: number, windowMs: number): number[
  * atomically. Never throws: a cache that cannot be written only costs the next process its view.
  */
 export function writeLedger(file: string, times: readonly number[], now: number, windowMs: number): void {
+  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     // Not deduplicated: two requests may end in the same millisecond; each process writes its own once.
     const merged = [...readLedger(file, now, windowMs), ...times.filter((time) => time > now - windowMs)].sort((a, b) => a - b);
     mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     writeFileSync(temporary, JSON.stringify({ times: merged }), { mode: 0o600 });
     renameSync(temporary, file);
   } catch {
-    // Read-only home, full disk: the budget is still kept within this process.
+    // Read-only home, full disk, the file's name taken by a directory: the budget is still kept
+    // within this process. The temporary file goes, or every command would leave one more behind.
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // Not ours to remove after all (writeLedger never throws).
+    }
   }
 }

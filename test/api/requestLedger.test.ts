@@ -2,7 +2,7 @@
 // previous commands made within the minute (kept in the user's cache, named by a digest of
 // origin and token), so `plan` then `apply` do not each start with a fresh burst.
 
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,6 +50,15 @@ describe('the ledger file', () => {
     expect(readLedger(join(dir, 'odd.json'), MINUTE, MINUTE)).toEqual([59_000]);
     writeLedger(join(dir, 'bad.json'), [MINUTE - 1], MINUTE, MINUTE);
     expect(JSON.parse(readFileSync(join(dir, 'bad.json'), 'utf8'))).toEqual({ times: [MINUTE - 1] });
+  });
+
+  it('leaves no temporary file behind when the file cannot be replaced (its name taken by a directory)', () => {
+    const dir = folder();
+    const file = join(dir, 'requests-k.json');
+    mkdirSync(join(file, 'inside'), { recursive: true });
+    for (let run = 0; run < 3; run += 1) writeLedger(file, [MINUTE - 1], MINUTE, MINUTE);
+    expect(readdirSync(dir)).toEqual(['requests-k.json']);
+    expect(readLedger(file, MINUTE, MINUTE)).toEqual([]);
   });
 });
 
