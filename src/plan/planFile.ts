@@ -8,7 +8,8 @@ import { StewardError } from '../errors.js';
 import { isDeepStrictEqual } from 'node:util';
 import { pick } from './fields.js';
 import { emailKey } from '../domain/rules.js';
-import { ACTION_SEVERITY, PLAN_FORMAT_VERSION, type Plan, type PlanIdentities, type PlanStep } from './types.js';
+import { planStructureProblems } from './planSchema.js';
+import { PLAN_FORMAT_VERSION, type Plan, type PlanIdentities, type PlanStep } from './types.js';
 
 /**
  * Writes the plan as JSON, atomically: the plan goes to a temporary file beside it, renamed over
@@ -30,7 +31,7 @@ export async function savePlan(plan: Plan, path: string, token?: string): Promis
   }
 }
 
-/** Reads a plan file, refusing anything that is not a plan of this format. */
+/** Reads a plan file, refusing anything that is not a plan of this format, well formed (plan-file.invalid, naming what is wrong). */
 export async function loadPlan(path: string): Promise<Plan> {
   let text: string;
   try {
@@ -38,30 +39,62 @@ export async function loadPlan(path: string): Promise<Plan> {
   } catch (error) {
     throw new StewardError('plan-file.unreadable', `cannot read plan file ${path}: ${(error as Error).message}`, 'user');
   }
-  let plan: Partial<Plan>;
+  let parsed: unknown;
   try {
-    plan = JSON.parse(text) as Partial<Plan>;
+    parsed = JSON.parse(text);
   } catch {
-    throw new StewardError('plan-file.invalid', `${path} is not a steward plan file (not JSON)`, 'user');
+    throw invalidPlanFile(`${path} is not a steward plan file (not JSON)`);
   }
-  if (plan.formatVersion !== PLAN_FORMAT_VERSION) {
+  if (!isRecord(parsed)) throw invalidPlanFile(`${path} is not a steward plan file (not a JSON object)`);
+  if (parsed.formatVersion !== PLAN_FORMAT_VERSION) {
     throw new StewardError(
       'plan-file.version',
-      `${path} is not a steward plan file of format ${PLAN_FORMAT_VERSION} (found ${JSON.stringify(plan.formatVersion)})`,
+      `${path} is not a steward plan file of format ${PLAN_FORMAT_VERSION} (found ${JSON.stringify(parsed.formatVersion)})`,
       'user',
-      { hint: 'make a new plan with `steward plan --out FILE`' },
+      { hint: NEW_PLAN_HINT },
     );
   }
-  const wellFormed =
-    typeof plan.environment === 'string' &&
-    typeof plan.baseUrl === 'string' &&
-    typeof plan.configDigest === 'string' &&
-    Array.isArray(plan.kinds) &&
-    Array.isArray(plan.steps) &&
-    plan.steps.every((step) => typeof step?.id === 'string' && step.action in ACTION_SEVERITY && Array.isArray(step.dependsOn));
-  if (!wellFormed) throw new StewardError('plan-file.invalid', `${path} is not a well-formed steward plan file`, 'user');
-  if (plan.identities !== undefined) plan.identities = checkIdentities(plan.identities, path);
-  return plan as Plan;
+  const plan = checkStructure(parsed, path);
+  if (parsed.identities !== undefined) plan.identities = checkIdentities(parsed.identities, path);
+  return plan;
+}
+
+const NEW_PLAN_HINT = 'make a new plan with `steward plan --out FILE`';
+
+/** How many of a file's problems one error lists; the rest are counted. */
+const PROBLEMS_SHOWN = 5;
+
+function invalidPlanFile(message: string): StewardError {
+  return new StewardError('plan-file.invalid', message, 'user', { hint: NEW_PLAN_HINT });
+}
+
+/**
+ * A plan file's structure, checked against the published plan schema and then for what a schema
+ * cannot say: step ids unique, every step of a kind the plan read (`kinds`). Apply reads the
+ * steps, their states and their kinds' live state before judging whether they follow from the
+ * config, so an edited file must fail here, naming the step, not deep inside with a TypeError.
+ * The identities are left to checkIdentities (their lists may be left out).
+ */
+function checkStructure(parsed: Record<string, unknown>, path: string): Plan {
+  const { identities: _identities, ...rest } = parsed;
+  const problems = planStructureProblems(rest);
+  if (problems.length === 0) {
+    const plan = rest as unknown as Plan;
+    const kinds = new Set<string>(plan.kinds);
+    const firstIndex = new Map<string, number>();
+    plan.steps.forEach((step, index) => {
+      const earlier = firstIndex.get(step.id);
+      if (earlier !== undefined) problems.push(`steps[${index}] (${step.id}): id is also the id of steps[${earlier}]`);
+      else firstIndex.set(step.id, index);
+      if (!kinds.has(step.kind)) problems.push(`steps[${index}] (${step.id}): kind ${step.kind} is not among the plan's kinds (${plan.kinds.join(', ') || 'none'})`);
+    });
+  }
+  if (problems.length > 0) {
+    const more = problems.length - PROBLEMS_SHOWN;
+    const listed = problems.slice(0, PROBLEMS_SHOWN).join('; ');
+    throw invalidPlanFile(`${path} is not a well-formed steward plan file: ${listed}${more > 0 ? `; and ${more} more problem${more === 1 ? '' : 's'}` : ''}`);
+  }
+  return rest as unknown as Plan;
 }
 
 /**
@@ -104,10 +137,7 @@ export function trustedIdentities(plan: Plan, token: string): { identities: Omit
  * two ids. Lists left out count as empty (an older or trimmed file resolves those names again).
  */
 function checkIdentities(value: unknown, path: string): PlanIdentities {
-  const invalid = (where: string, what: string) =>
-    new StewardError('plan-file.invalid', `${path} is not a well-formed steward plan file: identities${where} ${what}`, 'user', {
-      hint: 'make a new plan with `steward plan --out FILE`',
-    });
+  const invalid = (where: string, what: string) => invalidPlanFile(`${path} is not a well-formed steward plan file: identities${where} ${what}`);
   if (!isRecord(value)) throw invalid('', 'must be an object');
   const list = (field: string): Record<string, unknown>[] => {
     const entries = value[field] ?? [];
