@@ -3,6 +3,7 @@
 // and document identifiers quoted (as the examples do), short lists inline, empty recipient lists
 // left out (their default), and long text never folded.
 import { Document, isScalar, isSeq, Scalar, visit } from 'yaml';
+import { holdsInvisible, inertYaml } from '../render/inert.js';
 import type { ConfigSections } from './mapping.js';
 
 /** Lists up to this long are written inline (`[a, b]`); longer ones one item per line, for reviewable diffs. */
@@ -14,6 +15,10 @@ const QUOTED_KEYS = new Set(['color', 'schedule']);
 export function configYaml(sections: ConfigSections, options: { schema: string | undefined; header: readonly string[] }): string {
   const document = new Document({ version: 1, ...compact(sections) });
   visit(document, {
+    Scalar(_, scalar) {
+      // Live text may hold characters a terminal would act on: written as escapes (below).
+      if (typeof scalar.value === 'string' && holdsInvisible(scalar.value)) scalar.type = Scalar.QUOTE_DOUBLE;
+    },
     Pair(_, pair) {
       if (!isScalar(pair.key)) return;
       const key = String(pair.key.value);
@@ -33,7 +38,7 @@ export function configYaml(sections: ConfigSections, options: { schema: string |
   }
   const modeline = options.schema === undefined ? [] : [`# yaml-language-server: $schema=${options.schema}`, '#'];
   const comments = [...modeline, ...options.header.map((line) => (line === '' ? '#' : `# ${line}`))];
-  return `${comments.join('\n')}\n${document.toString({ lineWidth: 0, flowCollectionPadding: false })}`;
+  return inertYaml(`${comments.join('\n')}\n${document.toString({ lineWidth: 0, flowCollectionPadding: false })}`);
 }
 
 /** Leaves out empty recipient lists of e-mail destinations, which is what absent means. */

@@ -70,8 +70,27 @@ export function annotationProperty(text: string): string {
  * as `\uXXXX` escapes, which parse back to the same string.
  */
 export function inertJson(json: string): string {
-  return json.replace(/[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(INVISIBLE, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/**
+ * Whether text holds DEL, a C1 control or an invisible layout character. YAML that may be printed
+ * to a terminal (an export) writes such a scalar double-quoted, and `inertYaml` then writes those
+ * characters as `\uXXXX` escapes, which read back as the same string (the YAML library escapes
+ * C0 controls itself, but writes these raw).
+ */
+export function holdsInvisible(text: string): boolean {
+  INVISIBLE.lastIndex = 0;
+  return INVISIBLE.test(text);
+}
+
+/** YAML whose scalars holding invisible characters are double-quoted, with those characters escaped. */
+export function inertYaml(yaml: string): string {
+  return inertJson(yaml);
+}
+
+// DEL, C1 controls, and characters that change layout or reading order invisibly.
+const INVISIBLE = /[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 // C0 controls, DEL, C1 controls, and characters that change layout or reading order invisibly.
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;

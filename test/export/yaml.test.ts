@@ -4,6 +4,17 @@ import { parse } from 'yaml';
 import { configYaml, INLINE_LIST_MAX } from '../../src/export/yaml.js';
 
 describe('configYaml', () => {
+  it('writes characters a terminal would act on (C1 controls, bidi overrides, zero-width) as escapes that read back the same', () => {
+    const description = 'Revenue \u009b31m red\u009b0m \u202eevil\u202c, zero\u200bwidth, \u001b[2J';
+    const name = 'fin\u2066ance';
+    const text = configYaml({ labels: [{ name, description, color: null, verified: false, homepage: false }] } as never, { schema: undefined, header: [] });
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(text).toContain('\\u009b31m');
+    expect(text).toContain('\\u202e');
+    const parsed = parse(text) as { labels: { name: string; description: string }[] };
+    expect(parsed.labels[0]).toMatchObject({ name, description });
+  });
+
   it('writes the schema line, the header, version 1 and each section, quoting colours, schedules and document identifiers', () => {
     const text = configYaml(
       {
