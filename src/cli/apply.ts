@@ -48,6 +48,23 @@ export interface ApplyHooks {
   observe?: (event: ClientEvent) => void;
   /** Progress timing, for tests: heartbeat interval and clock. */
   progress?: Pick<ProgressOutput, 'heartbeatMs' | 'tickMs' | 'now'>;
+  /** Told as steps start and settle, so an exit before the report can still say where it was. */
+  ledger?: ApplyLedger;
+}
+
+/** The steps of a running apply that have settled, and those in flight. */
+export class ApplyLedger {
+  readonly settled: StepResult[] = [];
+  readonly inFlight = new Set<PlanStep>();
+
+  started(steps: readonly PlanStep[]): void {
+    for (const step of steps) this.inFlight.add(step);
+  }
+
+  settle(result: StepResult): void {
+    this.inFlight.delete(result.step);
+    this.settled.push(result);
+  }
 }
 
 /**
@@ -278,7 +295,16 @@ async function execute(
         live: context.live,
         reread: context.reread,
         stop,
-        observer: { started: (started) => progress.started(started), settled: (result) => progress.settledStep(result) },
+        observer: {
+          started: (started) => {
+            session.hooks.ledger?.started(started);
+            progress.started(started);
+          },
+          settled: (result) => {
+            session.hooks.ledger?.settle(result);
+            progress.settledStep(result);
+          },
+        },
       },
       REGISTRY,
     );
@@ -348,6 +374,17 @@ function dryRunJson(checked: { runnable: PlanStep[]; alreadyApplied: PlanStep[] 
   return `${JSON.stringify({ dryRun: true, wouldApply: ids(checked.runnable), alreadyApplied: ids(checked.alreadyApplied), requests }, null, 2)}\n`;
 }
 
+/** An apply ended by a signal before its report: what had settled, and what was in flight. */
+function interruptedError(message: string, signal: string, ledger: ApplyLedger): StewardError {
+  return new StewardError('apply.interrupted', message, 'user', {
+    details: {
+      signal,
+      results: ledger.settled.map(({ step, outcome }) => ({ id: step.id, action: step.action, ...outcome })),
+      inDoubt: [...ledger.inFlight].map((step) => step.id),
+    },
+  });
+}
+
 export function registerApply(program: Command, io: () => CommandIo = processIo): void {
   targetOptions(connectionOptions(program.command('apply')))
     .argument('[planfile]', 'a plan saved with `steward plan --out FILE`; applies exactly its steps')
@@ -360,9 +397,12 @@ export function registerApply(program: Command, io: () => CommandIo = processIo)
     .action(async (planFile: string | undefined, options: ApplyOptions) => {
       const commandIo = io();
       const stop = new ApplyStop();
-      const detach = stopOnSignals(stop, commandIo);
+      const ledger = new ApplyLedger();
+      // With --json, stdout is one JSON document even when a signal ends the process at once.
+      const lastWords = options.json ? (message: string, signal: string) => reportError(commandIo, interruptedError(message, signal, ledger), true) : undefined;
+      const detach = stopOnSignals(stop, commandIo, undefined, lastWords);
       try {
-        process.exitCode = await runApply(planFile, options, commandIo, { stop });
+        process.exitCode = await runApply(planFile, options, commandIo, { stop, ledger });
       } finally {
         detach();
       }

@@ -272,6 +272,64 @@ describe('a real steward process', () => {
     expect((await steward.plan()).code).toBe(EXIT.ok);
   }, 60_000);
 
+  it('with --json, an exit at once still leaves one JSON document on stdout: what settled, and what was in flight', async () => {
+    steward = await gitopsAgainstDemo({ latencyMs: 200 });
+    const emulator = steward.emulator;
+    const child = spawn(process.execPath, [join(built, 'dist/cli/main.js'), 'apply', '--json', '--auto-approve', '--config', steward.directory, '--env', 'production', '--base-url', emulator.url], {
+      env: { PATH: process.env.PATH, STEWARD_PRODUCTION_TOKEN: PRODUCTION_TOKEN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      const first = !/^ {2}done /m.test(err);
+      err += chunk.toString();
+      if (first && /^ {2}done /m.test(err)) {
+        child.kill('SIGINT');
+        setTimeout(() => child.kill('SIGTERM'), 50);
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (exitCode) => resolve(exitCode)));
+    expect(code).toBe(143);
+    const document = JSON.parse(out) as { error: { code: string; message: string; signal: string; results: { status: string }[]; inDoubt: string[] } };
+    expect(document.error.code).toBe('apply.interrupted');
+    expect(document.error.message).toContain('Interrupted again (SIGTERM): exiting now.');
+    expect(document.error.signal).toBe('SIGTERM');
+    expect(document.error.results.filter((result) => result.status === 'done').length).toBeGreaterThan(0);
+    expect(Array.isArray(document.error.inDoubt)).toBe(true);
+  }, 60_000);
+
+  it('with --json, a signal while reading leaves a JSON error document on stdout', async () => {
+    steward = await gitopsAgainstDemo({ latencyMs: 200 });
+    const emulator = steward.emulator;
+    const child = spawn(process.execPath, [join(built, 'dist/cli/main.js'), 'apply', '--json', '--auto-approve', '--config', steward.directory, '--env', 'production', '--base-url', emulator.url], {
+      env: { PATH: process.env.PATH, STEWARD_PRODUCTION_TOKEN: PRODUCTION_TOKEN },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (emulator.stats().requests > 0) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 20);
+    });
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (exitCode) => resolve(exitCode)));
+    expect(code).toBe(143);
+    const document = JSON.parse(out) as { error: { code: string; message: string; results: unknown[] } };
+    expect(document.error).toMatchObject({ code: 'apply.interrupted', message: 'Interrupted (SIGTERM) before any write; nothing was changed.' });
+    expect(document.error.results).toEqual([]);
+    expect(emulator.stats().writes).toBe(0);
+  }, 60_000);
+
   it('interrupted during plan --out, leaves the plan file as it was, never half of a new one', async () => {
     steward = await gitopsAgainstDemo({ latencyMs: 200 });
     const planFile = join(steward.directory, 'plan.json');
