@@ -88,7 +88,9 @@ export function connect(
     ...(requestsPerMinute === undefined ? {} : { requestsPerMinute }),
     ...(timeoutMs === undefined ? {} : { requestTimeoutMs: timeoutMs }),
     // --debug logs every attempt; without it, only retries that make the user wait are told.
-    ...(options.debug ? { log: (line: string) => io.stderr(`${line}\n`) } : { notice: (line: string) => io.stderr(`${line}\n`) }),
+    // On a terminal a status line may be drawn where the notice goes: it is cleared first (the
+    // status line is redrawn under the notice), so the two never run together.
+    ...(options.debug ? { log: (line: string) => io.stderr(`${line}\n`) } : { notice: (line: string) => io.stderr(`${io.isTTY ? '\r\x1b[2K' : ''}${line}\n`) }),
     ...(observe === undefined ? {} : { observe }),
   });
   return { client, api: new PlatformApi(client) };

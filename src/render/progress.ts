@@ -26,6 +26,9 @@ export interface ProgressOutput {
 
 const CLEAR_LINE = '\r\x1b[2K';
 
+/** A pacing wait this long is told (shorter ones are the request budget's routine spacing). */
+const LONG_PACING_MS = 5_000;
+
 /** "0:42", "1:03:05" */
 export function formatClock(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
@@ -52,9 +55,12 @@ export function formatDuration(ms: number): string {
   return `about ${hours} hour${hours === 1 ? '' : 's'}`;
 }
 
-/** What a client wait is for, in words. */
-function waitingFor(event: Extract<ClientEvent, { type: 'wait' }>): string {
-  const seconds = Math.round(event.ms / 1000);
+/**
+ * What a client wait is for, in words, with the seconds still to wait: `leftMs` counts down as
+ * the line is redrawn (it was the wait's whole length, frozen for a minute).
+ */
+function waitingFor(event: Extract<ClientEvent, { type: 'wait' }>, leftMs = event.ms): string {
+  const seconds = Math.max(0, Math.round(leftMs / 1000));
   switch (event.reason) {
     case 'rate-limit':
       return `waiting ${seconds}s: the server's rate limit answered 429 (${terminalText(event.operation)})`;
@@ -135,7 +141,9 @@ export class ApplyProgress {
   private readonly settled = new Set<string>();
   private planned: Set<string> | undefined;
   private current: string | undefined;
-  private waiting: string | undefined;
+  private waiting: (() => string) | undefined;
+  /** When the wait being told ends (ms on the progress clock). */
+  private waitEndsAt: number | undefined;
 
   constructor(
     private readonly steps: readonly PlanStep[],
@@ -156,7 +164,7 @@ export class ApplyProgress {
     const first = steps[0];
     if (first === undefined) return;
     this.current = steps.length === 1 ? stepTitle(first) : `${stepTitle(first)} and ${steps.length - 1} more`;
-    this.waiting = undefined;
+    this.endWait();
     this.ticker.redraw();
   }
 
@@ -176,15 +184,27 @@ export class ApplyProgress {
   /** What the client is doing: a wait for the rate limit or a retry is told at once. */
   clientEvent(event: ClientEvent): void {
     if (event.type === 'wait') {
-      this.waiting = waitingFor(event);
+      const now = this.output.now ?? Date.now;
+      const endsAt = now() + event.ms;
+      this.waitEndsAt = endsAt;
+      this.waiting = () => waitingFor(event, endsAt - now());
       if (this.output.live) this.ticker.redraw();
-      else if (event.reason !== 'pacing') this.ticker.line(this.heartbeatLine());
+      // Pacing waits are the budget at work, a second or so each: told when long (a budget
+      // another command with the same key used up), as rate-limit and retry waits always are.
+      else if (event.reason !== 'pacing' || event.ms >= LONG_PACING_MS) this.ticker.line(this.heartbeatLine());
     } else if (event.type === 'slow') {
-      this.waiting = `no answer for ${Math.round(event.waitedMs / 1000)}s to ${terminalText(event.operation)}`;
+      const text = `no answer for ${Math.round(event.waitedMs / 1000)}s to ${terminalText(event.operation)}`;
+      this.waiting = () => text;
+      this.waitEndsAt = undefined;
       this.ticker.redraw();
     } else if (event.type === 'response') {
-      this.waiting = undefined;
+      this.endWait();
     }
+  }
+
+  private endWait(): void {
+    this.waiting = undefined;
+    this.waitEndsAt = undefined;
   }
 
   stop(): void {
@@ -196,17 +216,19 @@ export class ApplyProgress {
   }
 
   private timing(): string {
-    const left = this.estimateMs(this.remaining());
+    // Whatever the budget estimates, what is left is at least the wait under way.
+    const waitLeft = this.waitEndsAt === undefined ? 0 : this.waitEndsAt - (this.output.now ?? Date.now)();
+    const left = Math.max(this.estimateMs(this.remaining()), waitLeft);
     return `${formatClock(this.ticker.elapsedMs)} elapsed${this.done < this.steps.length ? `, ${formatDuration(left)} left` : ''}`;
   }
 
   private statusLine(): string {
-    const doing = this.waiting ?? (this.current === undefined ? 'starting' : terminalText(this.current));
+    const doing = this.waiting?.() ?? (this.current === undefined ? 'starting' : terminalText(this.current));
     return `[${this.done}/${this.steps.length}] ${doing} · ${this.timing()}`;
   }
 
   private heartbeatLine(): string {
-    const doing = this.waiting ?? (this.current === undefined ? 'starting' : `working on ${terminalText(this.current)}`);
+    const doing = this.waiting?.() ?? (this.current === undefined ? 'starting' : `working on ${terminalText(this.current)}`);
     return `… ${this.done} of ${this.steps.length} steps done, ${this.timing()}; ${doing}`;
   }
 }
@@ -217,7 +239,7 @@ export class ApplyProgress {
  */
 export class ReadProgress {
   private readonly ticker: Ticker;
-  private reading: string | undefined;
+  private reading: (() => string) | undefined;
   private toldOnce = false;
 
   constructor(
@@ -226,8 +248,8 @@ export class ReadProgress {
   ) {
     this.ticker = new Ticker(
       output,
-      () => `${this.reading ?? 'reading the live state'} · ${formatClock(this.ticker.elapsedMs)} elapsed`,
-      () => `… ${this.reading ?? 'reading the live state'} (${formatClock(this.ticker.elapsedMs)} elapsed)`,
+      () => `${this.reading?.() ?? 'reading the live state'} · ${formatClock(this.ticker.elapsedMs)} elapsed`,
+      () => `… ${this.reading?.() ?? 'reading the live state'} (${formatClock(this.ticker.elapsedMs)} elapsed)`,
       quietMs,
     );
   }
@@ -237,19 +259,24 @@ export class ReadProgress {
   }
 
   clientEvent(event: ClientEvent): void {
+    let long = false;
     if (event.type === 'page') {
-      const what = event.operation.replace(/^listing /, 'reading ');
-      this.reading = `${terminalText(what)}: page ${event.page}${event.totalPages === undefined ? '' : ` of ${event.totalPages}`}`;
-    } else if (event.type === 'wait' && event.reason !== 'pacing') {
-      this.reading = waitingFor(event);
+      const text = `${terminalText(event.operation.replace(/^listing /, 'reading '))}: page ${event.page}${event.totalPages === undefined ? '' : ` of ${event.totalPages}`}`;
+      this.reading = () => text;
+    } else if (event.type === 'wait' && (event.reason !== 'pacing' || event.ms >= LONG_PACING_MS)) {
+      // A long pacing wait is a budget another command with this key used up: told, counting down.
+      const now = this.output.now ?? Date.now;
+      const endsAt = now() + event.ms;
+      this.reading = () => waitingFor(event, endsAt - now());
+      long = true;
     } else {
       return;
     }
-    if (this.ticker.elapsedMs < this.quietMs) return;
+    if (this.ticker.elapsedMs < this.quietMs && !long) return;
     if (this.output.live) this.ticker.redraw();
-    else if (!this.toldOnce) {
+    else if (!this.toldOnce || long) {
       this.toldOnce = true;
-      this.ticker.line(`… ${this.reading}`);
+      this.ticker.line(`… ${this.reading()}`);
     }
   }
 

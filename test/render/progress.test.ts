@@ -73,10 +73,33 @@ describe('apply progress without a terminal', () => {
     const progress = new ApplyProgress(steps, () => 0, { write: out.write, live: false, color: false, now: Date.now });
     progress.start();
     progress.clientEvent({ type: 'wait', reason: 'rate-limit', ms: 12_000, operation: 'creating label "a"' });
-    expect(out.text()).toContain('… 0 of 2 steps done, 0:00 elapsed, less than a second left; waiting 12s: the server\'s rate limit answered 429 (creating label "a")\n');
+    expect(out.text()).toContain('… 0 of 2 steps done, 0:00 elapsed, about 12 seconds left; waiting 12s: the server\'s rate limit answered 429 (creating label "a")\n');
     out.reset();
     progress.settledStep({ step: steps[1]!, outcome: { status: 'skipped', reason: 'not started: apply was interrupted (SIGINT)', notStarted: true } });
     expect(out.text()).toBe('');
+    progress.stop();
+  });
+});
+
+describe('waits, counted down', () => {
+  it('on a terminal, the seconds left of a rate-limit wait go down as the line is redrawn, and so does the time left', () => {
+    const out = capture();
+    const progress = new ApplyProgress([labelStep('a')], () => 0, { write: out.write, live: true, color: false, now: Date.now });
+    progress.start();
+    progress.clientEvent({ type: 'wait', reason: 'rate-limit', ms: 59_000, operation: 'updating 5 user credit limits' });
+    vi.advanceTimersByTime(16_000);
+    expect(out.text().endsWith(`${CLEAR}[0/1] waiting 43s: the server's rate limit answered 429 (updating 5 user credit limits) · 0:16 elapsed, about 43 seconds left`)).toBe(true);
+    progress.stop();
+  });
+
+  it('tells a long wait for the request budget (another command used it up) at once while reading; not the routine second', () => {
+    const out = capture();
+    const progress = new ReadProgress({ write: out.write, live: false, color: false, now: Date.now });
+    progress.start();
+    progress.clientEvent({ type: 'wait', reason: 'pacing', ms: 900, operation: 'listing labels' });
+    expect(out.text()).toBe('');
+    progress.clientEvent({ type: 'wait', reason: 'pacing', ms: 58_000, operation: 'listing labels' });
+    expect(out.text()).toBe('… waiting 58s to stay under the request budget\n');
     progress.stop();
   });
 });
