@@ -6,7 +6,7 @@
 // A write whose answer was lost (or that the server answered 404/409) is judged by reading its
 // kind back, the way the stale check judges: as wanted is done, as before is sent once more,
 // anything else fails with what was found. After a 401/403, or once interrupted, no write starts.
-import { statusText } from '../api/errors.js';
+import { ApiError, statusText } from '../api/errors.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { Kind } from '../config/types.js';
 import { failureOf, type ApplyContext, type ResourceKind, type StepFailure, type StepOutcome } from '../kinds/kind.js';
@@ -98,6 +98,11 @@ export interface RunContext {
   live: LiveState;
   /** Reads one kind's live state again; without it, a lost answer stays a failure. */
   reread?: (kind: Kind) => Promise<unknown>;
+  /**
+   * The pauses between attempts to read back when the server cannot be reached (default
+   * READ_BACK_PAUSES_MS): it answered a moment ago, and a restart or a network blip passes.
+   */
+  readBackPausesMs?: readonly number[];
   observer?: ApplyObserver;
   /** Stops the run between writes; runSteps also stops it itself after a 401/403. */
   stop?: ApplyStop;
@@ -235,12 +240,18 @@ class ApplyRun {
 
   /** Reads the kind back and judges each step; undefined when it cannot be read (or cannot be). */
   private async readBack(kind: ResourceKind, steps: readonly PlanStep[]): Promise<Map<string, Verdict> | undefined> {
-    if (this.context.reread === undefined) return undefined;
+    const reread = this.context.reread;
+    if (reread === undefined) return undefined;
     let live: unknown;
-    try {
-      live = await this.context.reread(kind.kind);
-    } catch {
-      return undefined;
+    for (const pauseMs of [...(this.context.readBackPausesMs ?? READ_BACK_PAUSES_MS), undefined]) {
+      try {
+        live = await reread(kind.kind);
+        break;
+      } catch (error) {
+        // Only an unreachable or failing server is worth waiting for; and only so long.
+        if (pauseMs === undefined || !unreachable(error)) return undefined;
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      }
     }
     this.live[kind.kind] = live;
     const verdicts = new Map<string, Verdict>();
@@ -250,6 +261,19 @@ class ApplyRun {
     }
     return verdicts;
   }
+}
+
+/** Read-back attempts after the first, about 30 s in all: long enough for a server restart. */
+export const READ_BACK_PAUSES_MS: readonly number[] = [2_000, 4_000, 8_000, 16_000];
+
+/**
+ * A read that failed because the server could not be reached (refused, reset, unreachable) or
+ * answered 5xx or 429: not because of what it said, and not a silence (a timeout has already
+ * waited the request's whole time limit).
+ */
+function unreachable(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  return error.status === undefined ? error.code === 'api.network' : error.status >= 500 || error.status === 429;
 }
 
 /** Runs a write; undefined when it succeeded, else its failure. */

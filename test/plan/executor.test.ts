@@ -143,6 +143,46 @@ describe('a write whose answer is in doubt is judged by reading back', () => {
     expect(calls.filter((call) => call.startsWith('patch'))).toHaveLength(1);
   });
 
+  it('waits for a server that cannot be reached to read back, rather than call a carried-out write failed', async () => {
+    const { api, calls } = scriptedApi('patchCreditControls', [lost('updating credit controls')]);
+    const refusedConnection = new ApiError({ method: 'GET', route: 'GET /x', operation: 'reading credit controls', code: 'api.network', message: 'reading credit controls: network error (connect ECONNREFUSED 127.0.0.1:4101)', fault: 'server', status: undefined, serverMessage: undefined });
+    let rereads = 0;
+    const [result] = await runSteps(controlsStep(), {
+      api,
+      live: everyActionPlan().live,
+      readBackPausesMs: [1, 1, 1],
+      reread: async () => {
+        rereads += 1;
+        if (rereads <= 2) throw refusedConnection;
+        return controls({ shutoffCredits: 12000, entityGroupDefaultCredits: 500 });
+      },
+    });
+    expect(result!.outcome).toEqual({ status: 'done', detail: 'confirmed by reading back' });
+    expect(rereads).toBe(3);
+    expect(calls.filter((call) => call.startsWith('patch'))).toHaveLength(1);
+  });
+
+  it('gives up reading back after its pauses, and at once on an answer that is not a failure to reach the server', async () => {
+    for (const [error, expected] of [
+      [new ApiError({ method: 'GET', route: 'GET /x', operation: 'r', code: 'api.network', message: 'r: network error', fault: 'server', status: undefined, serverMessage: undefined }), 3],
+      [refused('reading credit controls', 403), 1],
+    ] as const) {
+      const { api } = scriptedApi('patchCreditControls', [lost('updating credit controls')]);
+      let rereads = 0;
+      const [result] = await runSteps(controlsStep(), {
+        api,
+        live: everyActionPlan().live,
+        readBackPausesMs: [1, 1],
+        reread: async () => {
+          rereads += 1;
+          throw error;
+        },
+      });
+      expect(result!.outcome).toMatchObject({ status: 'failed', outcomeUnknown: true });
+      expect(rereads).toBe(expected);
+    }
+  });
+
   it('sends a lost write once more when reading back finds the object as it was', async () => {
     const { api, calls } = scriptedApi('patchCreditControls', [lost('updating credit controls')]);
     const [result] = await runSteps(controlsStep(), { api, live: everyActionPlan().live, reread: async () => controls({}) });
