@@ -170,7 +170,7 @@ async function routineOwners(directory: Directory, emails: readonly string[], li
 }
 
 async function readUserLimits(context: ReadContext): Promise<LiveUserLimit[]> {
-  const everyone = { users: [], prune: false, isProtected: () => false, display: (userId: string) => userId };
+  const everyone = { users: [], prune: false, isProtected: () => false, display: (userId: string) => userId, named: () => true, scim: false };
   const live = await userCreditLimits.read(context, everyone);
   // Export names every user it can by e-mail (reading resolves only those a prune would touch).
   await context.directory.resolveIds([...live.keys()]);

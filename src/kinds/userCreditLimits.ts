@@ -4,7 +4,7 @@
 import type { PlatformApi } from '../api/platform.js';
 import type { UserCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
-import type { PlanStep } from '../plan/types.js';
+import type { PlanStep, PlanWarning } from '../plan/types.js';
 import { creditLimitValues, type ResourceKind } from './kind.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
 
@@ -23,6 +23,10 @@ export interface DesiredUserLimits {
   isProtected: (userId: string) => boolean;
   /** E-mail (or id) of a user id, for undeclared live limits. */
   display: (userId: string) => string;
+  /** Whether SCIM named this user id (asked only with a key that can use SCIM). */
+  named: (userId: string) => boolean;
+  /** The key can use SCIM, so an id it does not name is one SCIM does not know. */
+  scim: boolean;
 }
 
 /** Live individual limits: user id → limit (null = explicit unlimited). */
@@ -58,6 +62,8 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
       isProtected: (userId) =>
         protectedInEnvironment(environment, 'userCreditLimits', [userId, directory.emailOf(userId)]),
       display: (userId) => directory.display(userId),
+      named: (userId) => directory.emailOf(userId) !== undefined,
+      scim: directory.keyScope === 'organization',
     };
   },
 
@@ -105,9 +111,11 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
         });
       }
     }
+    const unnamed: string[] = [];
     if (desired.prune) {
       for (const [userId, creditLimit] of live) {
         if (declared.has(userId) || desired.isProtected(userId)) continue;
+        if (desired.scim && !desired.named(userId)) unnamed.push(userId);
         steps.push({
           id: `userCreditLimits/${userId}`,
           kind: 'userCreditLimits',
@@ -120,7 +128,7 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
         });
       }
     }
-    return { steps, warnings: [] };
+    return { steps, warnings: unnamed.length === 0 ? [] : [unnamedWarning(unnamed)] };
   },
 
   current(step, live) {
@@ -140,6 +148,21 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
 
   credits: creditLimitValues,
 };
+
+/**
+ * Live limits of user ids SCIM does not know: users gone since, or an instance whose limits name
+ * users by another id than SCIM's (an open point of the API), where every declared user would
+ * look new and every live limit undeclared. Said before anyone approves resetting them.
+ */
+function unnamedWarning(ids: readonly string[]): PlanWarning {
+  const shown = ids.slice(0, 3).join(', ');
+  return {
+    code: 'userCreditLimits.unknown-ids',
+    message:
+      `${ids.length === 1 ? '1 live user credit limit belongs' : `${ids.length} live user credit limits belong`} to user ids SCIM does not know (${shown}${ids.length > 3 ? `, and ${ids.length - 3} more` : ''}), and pruning resets ${ids.length === 1 ? 'it' : 'them'}. ` +
+      "If they are users deleted since, that is right; if this instance's limits name users by other ids than SCIM's, the declared users' limits are shown as new and their live ones as undeclared: check an id in the app before applying",
+  };
+}
 
 /** Every live limit; stops asking for pages once `signal` is aborted. */
 async function listLimits(api: PlatformApi, signal?: AbortSignal): Promise<LiveUserLimits> {

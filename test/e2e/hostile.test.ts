@@ -3,14 +3,14 @@
 // naming the endpoint, within the configured request time limit, with nothing planned on the
 // bad answer (so nothing to delete) and the token nowhere in the output.
 
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runApply } from '../../src/cli/apply.js';
 import { runPlan } from '../../src/cli/plan.js';
 import { cutShort, json, neverAnswer, startHostileServer, type Behaviour, type HostileServer } from '../api/hostileServer.js';
-import { creditControlsBody, labelRecord, LAST_PAGE, routineRecord, whoamiBody } from '../api/wire.js';
+import { creditControlsBody, labelRecord, LAST_PAGE, routineRecord, scimUser, whoamiBody } from '../api/wire.js';
 import { captureIo, type Result } from './helpers.js';
 
 const TOKEN = 'hostile-e2e-token-Zq8XvN3kLp0aTe9R';
@@ -169,6 +169,23 @@ describe('steward plan against a hostile server', () => {
     expectCleanFailure(result);
     expect(errorLine(result)).toBe('Error: listing labels: 401 Missing or invalid API key [REDACTED]');
     expect(server?.countOf('GET /api/v1/labels')).toBe(1);
+  });
+});
+
+describe('a server whose limits name users by ids SCIM does not know (an open point)', () => {
+  it('warns before anyone approves resetting them, naming the ids', async () => {
+    server = await startHostileServer({
+      'GET /api/v1/whoami': json(200, whoamiBody({ keyScope: 'organization', user: null })),
+      'GET /api/v1/ai/credit-controls/users': json(200, { records: [{ userId: 'mem-grace', creditLimit: 400 }], pageInfo: LAST_PAGE }),
+      'GET /api/scim/v2/Users': (request, response) =>
+        json(200, { Resources: request.query.get('filter')?.includes('mem-grace') ? [] : [scimUser('u-grace', { userName: 'grace@acme.example' })], totalResults: 1 })(request, response),
+    });
+    const directory = await configDirectory('labels');
+    await writeFile(join(directory, 'steward.yaml'), (await readFile(join(directory, 'steward.yaml'), 'utf8')).replace(/\nlabels:[\s\S]*$/, '\nuserCreditLimits:\n  - email: grace@acme.example\n    creditLimit: 500\nprune:\n  userCreditLimits: true\n'));
+    const io = captureIo({ STEWARD_PRODUCTION_TOKEN: TOKEN }, directory);
+    const result = io.result(await runPlan({ config: directory, baseUrl: server.url, requestTimeout: 0.6 }, io));
+    expect(result.code).toBe(0);
+    expect(result.out).toContain("Warning: 1 live user credit limit belongs to user ids SCIM does not know (mem-grace), and pruning resets it. If they are users deleted since, that is right; if this instance's limits name users by other ids than SCIM's");
   });
 });
 
