@@ -35,12 +35,12 @@ function renderOne(diagnostic: Diagnostic, paint: Palette, linesOf: (file: strin
   // A file that is not UTF-8 text has no line worth showing: its bytes would print as garbage.
   const line = location === undefined || hasNoSourceLine(diagnostic.code) ? undefined : linesOf(location.file)?.[location.line - 1];
   if (location !== undefined && line !== undefined) {
-    const shown = sourceLine(isSecretDiagnostic(diagnostic.code) ? redact(line, location.col) : line);
+    const excerpt = excerptOf(isSecretDiagnostic(diagnostic.code) ? redact(line, location.col) : line, location.col);
     const gutter = String(location.line);
     const pad = ' '.repeat(gutter.length);
-    const lead = shown.slice(0, location.col - 1).replace(/[^\t]/g, ' ');
-    text += `${paint.blue(` ${gutter} |`)} ${shown}\n`;
-    text += `${paint.blue(` ${pad} |`)} ${lead}${severityColor('^'.repeat(underlineWidth(shown, location.col)))}\n`;
+    const lead = excerpt.shown.slice(0, excerpt.col - 1).replace(/[^\t]/g, ' ');
+    text += `${paint.blue(` ${gutter} |`)} ${excerpt.shown}${excerpt.more}\n`;
+    text += `${paint.blue(` ${pad} |`)} ${lead}${severityColor('^'.repeat(underlineWidth(excerpt.shown, excerpt.col)))}\n`;
   }
   if (diagnostic.hint !== undefined) text += `${paint.cyan('  hint:')} ${terminalText(diagnostic.hint)}\n`;
   return text;
@@ -50,14 +50,65 @@ function hasNoSourceLine(code: string): boolean {
   return code.startsWith('encoding.') || code === 'config.tooLarge';
 }
 
+/** Characters of a source line an excerpt shows at most: a longer line is cut around the column. */
+export const EXCERPT_WIDTH = 200;
+/** Characters an excerpt of a long line keeps before the column, for context. */
+const EXCERPT_CONTEXT = 40;
+
 /**
- * A source line as the code frame shows it: URL credentials (`https://user:secret@host`) masked
- * whatever the diagnostic is about, and control characters escaped. Tabs stay, for the caret.
+ * A source line as the code frame shows it, with the column in it: URL credentials masked
+ * whatever the diagnostic is about, a line longer than EXCERPT_WIDTH cut to that many characters
+ * around the column (`…` where it was cut; `more` is what follows the underlined text), and
+ * control characters escaped. Tabs stay, for the caret.
  */
-function sourceLine(line: string): string {
-  // Up to the last `@` of the address: a password may hold `/`, `?` or `#` that end no user-info.
-  const masked = line.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s'"]*@/g, '$1<redacted>@');
-  return masked.split('\t').map(terminalText).join('\t');
+function excerptOf(line: string, col: number): { shown: string; col: number; more: string } {
+  const masked = maskUrlCredentials(line);
+  if (masked.length <= EXCERPT_WIDTH) return { shown: printable(masked), col, more: '' };
+  let start = Math.max(0, Math.min(col - 1 - EXCERPT_CONTEXT, masked.length - EXCERPT_WIDTH));
+  let end = start + EXCERPT_WIDTH;
+  // Never cut a character in two (a surrogate pair).
+  if (start > 0 && isLowSurrogate(masked.charCodeAt(start))) start++;
+  if (end < masked.length && isLowSurrogate(masked.charCodeAt(end))) end--;
+  const before = start > 0 ? '…' : '';
+  return { shown: before + printable(masked.slice(start, end)), col: col - start + before.length, more: end < masked.length ? '…' : '' };
+}
+
+function printable(text: string): string {
+  return text.split('\t').map(terminalText).join('\t');
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+const SCHEME_CHARACTER = /[A-Za-z0-9+.-]/;
+const LETTER = /[A-Za-z]/;
+
+/**
+ * `scheme://user:secret@host` written `scheme://<redacted>@host`, up to the last `@` of the
+ * address (a password may hold `/`, `?` or `#` that end no user-info; an address ends at white
+ * space or a quote). The same as replacing /([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s'"]*@/g, in one
+ * pass: that expression rescans the rest of the line from every letter, which takes minutes
+ * on a line of millions of characters.
+ */
+export function maskUrlCredentials(line: string): string {
+  return line.replace(/[^\s'"]+/g, (address) => {
+    let from = 0;
+    for (let separator = address.indexOf('://'); separator >= 0; separator = address.indexOf('://', from)) {
+      // The scheme is the run of scheme characters before `://`, from its first letter.
+      let schemeStart = separator;
+      while (schemeStart > from && SCHEME_CHARACTER.test(address[schemeStart - 1]!)) schemeStart--;
+      while (schemeStart < separator && !LETTER.test(address[schemeStart]!)) schemeStart++;
+      if (schemeStart < separator) {
+        const at = address.lastIndexOf('@');
+        // No `@` after the first address means none after any later one.
+        if (at < separator + 3) return address;
+        return `${address.slice(0, separator + 3)}<redacted>${address.slice(at)}`;
+      }
+      from = separator + 1;
+    }
+    return address;
+  });
 }
 
 function indent(text: string, prefix: string): string {

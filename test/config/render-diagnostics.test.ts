@@ -2,7 +2,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/config/types.js';
-import { diagnosticToJson, githubAnnotations, renderDiagnostics, underlineWidth } from '../../src/render/diagnostics.js';
+import { EXCERPT_WIDTH, diagnosticToJson, githubAnnotations, maskUrlCredentials, renderDiagnostics, underlineWidth } from '../../src/render/diagnostics.js';
 
 const source = [
   'version: 1',
@@ -95,6 +95,32 @@ describe('renderDiagnostics', () => {
     expect(text).toBe(['config/steward.yaml:8:3: error: unknown key `shutofCredits` in `creditControls`', '  hint: did you mean `shutoffCredits`?', ''].join('\n'));
   });
 
+  it('masks the credentials of an address on any excerpt', () => {
+    const line = '    baseUrl: https://ada:pa/ss@word@acme.example.com/api';
+    const text = renderDiagnostics([{ ...schedule, location: { file: 'url.yaml', line: 1, col: 14 } }], { color: false, sources: new Map([['url.yaml', line]]) });
+    expect(text).toContain(' 1 |     baseUrl: https://<redacted>@acme.example.com/api\n');
+  });
+
+  it('shows a window of a very long line around the column, in time linear in its length', () => {
+    const description = 'x'.repeat(2_000_000);
+    const line = `    description: ${description} tail`;
+    const diagnostic: Diagnostic = { ...schedule, summary: 'too long', location: { file: 'long.yaml', line: 1, col: 18 } };
+    const started = performance.now();
+    const text = renderDiagnostics([diagnostic], { color: false, sources: new Map([['long.yaml', line]]) });
+    expect(performance.now() - started).toBeLessThan(2000);
+    const shown = `    description: ${'x'.repeat(EXCERPT_WIDTH - 17)}`;
+    expect(text).toBe(['long.yaml:1:18: error: too long', ` 1 | ${shown}…`, `   |                  ${'^'.repeat(EXCERPT_WIDTH - 17)}`, ''].join('\n'));
+  });
+
+  it('cuts both ends of a long line when the column is far into it', () => {
+    const line = `${'a'.repeat(1000)} timezone: Europe/Berlinn # ${'b'.repeat(1000)}`;
+    const diagnostic: Diagnostic = { ...schedule, summary: 'unknown timezone', location: { file: 'long.yaml', line: 1, col: 1012 } };
+    const text = renderDiagnostics([diagnostic], { color: false, sources: new Map([['long.yaml', line]]) });
+    const [, excerpt, caret] = text.split('\n');
+    expect(excerpt).toBe(` 1 | …${'a'.repeat(29)} timezone: Europe/Berlinn # ${'b'.repeat(EXCERPT_WIDTH - 29 - 28)}…`);
+    expect(caret).toBe(`   |  ${' '.repeat(40)}^^^^^^^^^^^^^^`);
+  });
+
   it('renders nothing for no diagnostics', () => {
     expect(renderDiagnostics([], { color: false, sources })).toBe('');
   });
@@ -107,6 +133,28 @@ describe('underlineWidth', () => {
     expect(underlineWidth('    schedule: "0 9 * * MON *"', 15)).toBe(15);
     expect(underlineWidth('    labels: [legacy-kpis, financ]', 27)).toBe(6);
     expect(underlineWidth('', 1)).toBe(1);
+  });
+});
+
+describe('maskUrlCredentials', () => {
+  it('masks up to the last @ of an address, from the first letter of its scheme', () => {
+    expect(maskUrlCredentials('url: https://ada:s3cret@acme.example.com')).toBe('url: https://<redacted>@acme.example.com');
+    expect(maskUrlCredentials('a 9git+ssh://u:p@h/x@y "q://a@b" c://nobody')).toBe('a 9git+ssh://<redacted>@y "q://<redacted>@b" c://nobody');
+    expect(maskUrlCredentials('x://a x://b@c ://d@e 1://f@g')).toBe('x://a x://<redacted>@c ://d@e 1://f@g');
+  });
+
+  it('masks exactly what the regular expression it replaces masks', () => {
+    const reference = (line: string) => line.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s'"]*@/g, '$1<redacted>@');
+    const alphabet = ['a', 'B', '1', '+', '.', '-', ':', '/', '//', '://', '@', ' ', "'", '"', '#'];
+    let seed = 7;
+    const random = (below: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % below;
+    };
+    for (let round = 0; round < 20_000; round++) {
+      const line = Array.from({ length: 1 + random(14) }, () => alphabet[random(alphabet.length)]).join('');
+      expect(maskUrlCredentials(line), line).toBe(reference(line));
+    }
   });
 });
 
