@@ -1,6 +1,7 @@
 // The validation pipeline behind loadConfig and `steward validate`: read and parse the files,
 // check each against the schema, merge, select the environment(s), interpolate, re-check the
 // interpolated values, run the semantic checks, and return every finding in source order.
+import { collectHiddenValues, hideValues, type HiddenValues } from './hiddenValues.js';
 import { asWritten, interpolate, type Interpolation, type Reference, type VariableValue } from './interpolate.js';
 import { locateMerged, describeLocation, mergeSources, type MergedConfig } from './merge.js';
 import { checkYamlPitfalls } from './pitfalls.js';
@@ -108,6 +109,8 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
     : interpolate(rawEnvironments, { processEnv, tokenVariables }, { basePath: ['environments'], variablesAllowed: false });
   diagnostics.push(...referenceDiagnostics(environmentPass, merged));
   const environments = environmentPass.value as Record<string, unknown>;
+  const hidden: HiddenValues = new Map();
+  collectHiddenValues(hidden, environmentPass, processEnv);
 
   const sections = Object.fromEntries(Object.entries(merged.value).filter(([key]) => key !== 'environments'));
   for (const name of selection.checked.length > 0 ? selection.checked : [undefined]) {
@@ -115,6 +118,7 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
     const variables = isRecord(environment) && isRecord(environment.variables) ? (environment.variables as Record<string, VariableValue>) : {};
     const pass = verbatim ? asWritten(sections) : interpolate(sections, { ...(name === undefined ? {} : { environment: { name, variables } }), processEnv, tokenVariables });
     diagnostics.push(...referenceDiagnostics(pass, merged));
+    collectHiddenValues(hidden, pass, processEnv, variables);
     // Checks see the values as written (messages quote them); the loaded configuration is normalised.
     const config = { ...merged.value, ...(pass.value as Record<string, unknown>), environments };
     const substituted = new Map([...environmentPass.substituted, ...pass.substituted]);
@@ -146,6 +150,10 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
     );
     if (name !== undefined && name === selection.selected) analysis.selected = { name, config: normalize(config) };
   }
+  const linesOf = new Map(sources.files.map((source) => [source.file, source.text.split('\n')]));
+  analysis.diagnostics = diagnostics.map((diagnostic) =>
+    hideValues(diagnostic, hidden, diagnostic.location === undefined ? '' : (linesOf.get(diagnostic.location.file)?.[diagnostic.location.line - 1] ?? '')),
+  );
   return finish(analysis);
 }
 

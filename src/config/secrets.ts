@@ -1,9 +1,9 @@
 // Literal secrets in configuration files: API tokens belong in environment variables, named by
 // `tokenEnv`, never in a file that is committed. Findings here are rendered without the value.
-import { locateInDocument, positionAt } from './positions.js';
+import { locateInDocument, positionAt, rangeOf } from './positions.js';
 import { isRecord, type ConfigSource } from './sources.js';
 import { forEachInOrder } from './structure.js';
-import type { Diagnostic } from './types.js';
+import type { Diagnostic, SourceLocation } from './types.js';
 import { yaml } from './yamlLibrary.js';
 
 /** Pattern of an environment variable name, which `tokenEnv` must be. */
@@ -43,6 +43,7 @@ export function checkSecrets(source: ConfigSource): Diagnostic[] {
         summary: `\`environments.${name}.tokenEnv\` must be the name of an environment variable (capital letters, digits and \`_\`), not a token`,
         hint: `for example \`tokenEnv: STEWARD_${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_TOKEN\`, with the token in that variable`,
         location: locateInDocument(source, ['environments', name, 'tokenEnv']),
+        ...secretValue(source, rangeOf(source.doc, ['environments', name, 'tokenEnv'])),
       });
     }
   }
@@ -61,6 +62,13 @@ function keyFindings(source: ConfigSource, diagnostics: Diagnostic[]): void {
       summary: `\`${pair.key.value}\` looks like a literal secret; API tokens never go into a configuration file`,
       hint: 'put the token in an environment variable and name that variable in the environment\'s `tokenEnv`',
       location: positionAt(source, pair.key.range[0]),
+      ...secretValue(source, (pair.value as { range?: [number, number, number] | null } | null)?.range ?? undefined),
     });
   });
+}
+
+/** The `secretValue` of a finding about the value written at `range`, when it has one. */
+function secretValue(source: ConfigSource, range: readonly number[] | undefined): { secretValue?: { start: SourceLocation; end: SourceLocation } } {
+  if (range === undefined || range[1]! <= range[0]!) return {};
+  return { secretValue: { start: positionAt(source, range[0]!), end: positionAt(source, range[1]!) } };
 }

@@ -160,6 +160,11 @@ export interface Diagnostic {
   /** e.g. "did you mean `shutoffCredits`?" */
   hint?: string;
   location?: SourceLocation;
+  /**
+   * For a finding about a secret written in a file: where its value is ([start, end), in the
+   * location's file). Every excerpt of those lines, whatever finding it belongs to, masks it.
+   */
+  secretValue?: { start: SourceLocation; end: SourceLocation };
 }
 
 /** A JSON-pointer-like path into the merged config: `['routines', 2, 'schedule']`. */

@@ -23,10 +23,18 @@ export function renderDiagnostics(diagnostics: Diagnostic[], options: RenderOpti
     }
     return cache.get(file);
   };
-  return diagnostics.map((diagnostic) => renderOne(diagnostic, paint, linesOf)).join('\n');
+  // A secret is masked on its lines in every excerpt, not only in its own finding's.
+  const secrets = new Map<string, SecretValue[]>();
+  for (const { location, secretValue } of diagnostics) {
+    if (location !== undefined && secretValue !== undefined) secrets.set(location.file, [...(secrets.get(location.file) ?? []), secretValue]);
+  }
+  const secretsOf = (file: string) => secrets.get(file) ?? [];
+  return diagnostics.map((diagnostic) => renderOne(diagnostic, paint, linesOf, secretsOf)).join('\n');
 }
 
-function renderOne(diagnostic: Diagnostic, paint: Palette, linesOf: (file: string) => string[] | undefined): string {
+type SecretValue = NonNullable<Diagnostic['secretValue']>;
+
+function renderOne(diagnostic: Diagnostic, paint: Palette, linesOf: (file: string) => string[] | undefined, secretsOf: (file: string) => SecretValue[]): string {
   const severityColor = diagnostic.severity === 'error' ? paint.red : paint.yellow;
   const { location } = diagnostic;
   const where = location === undefined ? '' : `${paint.bold(`${terminalText(location.file)}:${location.line}:${location.col}`)}: `;
@@ -35,7 +43,9 @@ function renderOne(diagnostic: Diagnostic, paint: Palette, linesOf: (file: strin
   // A file that is not UTF-8 text has no line worth showing: its bytes would print as garbage.
   const line = location === undefined || hasNoSourceLine(diagnostic.code) ? undefined : linesOf(location.file)?.[location.line - 1];
   if (location !== undefined && line !== undefined) {
-    const excerpt = excerptOf(isSecretDiagnostic(diagnostic.code) ? redact(line, location.col) : line, location.col);
+    const masked = maskSecrets(line, location.line, location.col, secretsOf(location.file));
+    const redacted = isSecretDiagnostic(diagnostic.code) && diagnostic.secretValue === undefined ? redact(masked.line, masked.col) : masked.line;
+    const excerpt = excerptOf(redacted, masked.col);
     const gutter = String(location.line);
     const pad = ' '.repeat(gutter.length);
     const lead = excerpt.shown.slice(0, excerpt.col - 1).replace(/[^\t]/g, ' ');
@@ -140,13 +150,43 @@ export function underlineWidth(line: string, col: number): number {
   return Math.max(1, token.length);
 }
 
+const MASK = '<redacted>';
+
+/**
+ * Line `lineNumber` with the part of every secret value written on it replaced by `<redacted>`
+ * (a value's later lines from their indentation), and where column `col` is then.
+ */
+function maskSecrets(line: string, lineNumber: number, col: number, secrets: SecretValue[]): { line: string; col: number } {
+  const spans = secrets
+    .filter(({ start, end }) => start.line <= lineNumber && lineNumber <= end.line)
+    .map(({ start, end }) => ({
+      from: start.line === lineNumber ? start.col - 1 : line.length - line.trimStart().length,
+      to: end.line === lineNumber ? end.col - 1 : line.length,
+    }))
+    .filter(({ from, to }) => from < to)
+    .sort((a, b) => b.from - a.from);
+  let masked = line;
+  let column = col;
+  let limit = Infinity;
+  // Right to left, so the offsets of the spans still to mask stay valid; overlaps merge.
+  for (const span of spans) {
+    const to = Math.min(span.to, limit);
+    if (span.from >= to) continue;
+    masked = `${masked.slice(0, span.from)}${MASK}${masked.slice(to)}`;
+    if (column - 1 >= to) column += MASK.length - (to - span.from);
+    else if (column - 1 > span.from) column = span.from + 1;
+    limit = span.from;
+  }
+  return { line: masked, col: column };
+}
+
 // A line that holds a secret is shown with its value masked: the key stays, the value does not.
 function redact(line: string, col: number): string {
   const before = line.slice(0, col - 1);
   const rest = line.slice(col - 1);
   const key = /^(["']?[\w -]+["']?\s*:)(\s*)(.*)$/.exec(rest);
-  if (key !== null) return key[3] === '' ? line : `${before}${key[1]}${key[2]}<redacted>`;
-  return `${before}<redacted>`;
+  if (key !== null) return key[3] === '' ? line : `${before}${key[1]}${key[2]}${MASK}`;
+  return `${before}${MASK}`;
 }
 
 /** A diagnostic as `--json` prints it: flat, with the position spelled out. */

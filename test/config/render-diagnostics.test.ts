@@ -82,6 +82,23 @@ describe('renderDiagnostics', () => {
     );
   });
 
+  it('masks a secret value on every line it spans, in the excerpt of any finding there', () => {
+    const text = ['  client_secret: >-', '    SECRET3multi', '  v: {k: "SECRET4", b: 1}', ''].join('\n');
+    const secretFinding = (line: number, end: { line: number; col: number }): Diagnostic => ({
+      ...secret,
+      location: { file: 's.yaml', line, col: 3 },
+      secretValue: { start: { file: 's.yaml', line, col: line === 1 ? 18 : 10 }, end: { file: 's.yaml', ...end } },
+    });
+    const other = (line: number, col: number): Diagnostic => ({ ...schedule, summary: 'other', location: { file: 's.yaml', line, col } });
+    const rendered = renderDiagnostics([secretFinding(1, { line: 3, col: 1 }), secretFinding(3, { line: 3, col: 19 }), other(2, 5), other(3, 21)], {
+      color: false,
+      sources: new Map([['s.yaml', text]]),
+    });
+    expect(rendered).not.toContain('SECRET');
+    expect(rendered).toContain([' 2 |     <redacted>', '   |     ^^^^^^^^^^'].join('\n'));
+    expect(rendered).toContain([' 3 |   v: {k: <redacted>, b: 1}', '   |                      ^'].join('\n'));
+  });
+
   it('colours only when asked, with the same text underneath', () => {
     const plain = renderDiagnostics([unknownKey, warning], { color: false, sources });
     const coloured = renderDiagnostics([unknownKey, warning], { color: true, sources });

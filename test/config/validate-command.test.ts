@@ -163,6 +163,65 @@ describe('steward validate', () => {
     }
   });
 
+  it('masks a secret on its line in the excerpt of every finding there, not only its own', async () => {
+    const directory = await configDirectory({
+      'variables.yaml': `${ENVIRONMENT}    variables: {apiToken: "sk-live-SECRET1", 9x: 1}\n`,
+      'twice.yaml': `${ENVIRONMENT}    token: sk-live-SECRET5\n    token: sk-live-SECRET6\n`,
+    });
+    const texts: string[] = [];
+    for (const file of ['variables.yaml', 'twice.yaml']) {
+      for (const options of [{}, { json: true }]) {
+        const { io, out } = capture({ env: { GITHUB_ACTIONS: 'true' } });
+        expect(await runValidate(join(directory, file), options, io)).toBe(1);
+        expect(out.stdout + out.stderr).toContain('secret.key');
+        expect(out.stdout + out.stderr).not.toContain('SECRET');
+        texts.push(out.stderr);
+      }
+    }
+    expect(texts[0]).toContain(
+      [
+        'error: variable name `9x` must start with a letter or `_` and contain only letters, digits and `_`',
+        ' 6 |     variables: {apiToken: <redacted>, 9x: 1}',
+        '   |                                       ^^',
+      ].join('\n'),
+    );
+    expect(texts[2]).toContain(['is declared twice in the same map; the first is at twice.yaml:6:5', ' 7 |     token: <redacted>'].join('\n'));
+  });
+
+  it('names the environment variable a value came from instead of printing the value', async () => {
+    const directory = await configDirectory({
+      'steward.yaml': [
+        ENVIRONMENT,
+        'routines:\n  - name: r1\n    prompt: p\n    schedule: "0 9 ? * MON *"\n    timezone: ${env.TZX}\n    model: Sales\n',
+        '    destination: {type: slack, recipientId: "${env.SLACKID}", slackRecipientType: channel}\n',
+      ].join(''),
+    });
+    const env = { SLACKID: 'xoxb-1234-SECRET', TZX: 'Mars/SECRET', GITHUB_ACTIONS: 'true' };
+    for (const options of [{}, { json: true }]) {
+      const { io, out } = capture({ env });
+      expect(await runValidate(join(directory, 'steward.yaml'), options, io)).toBe(1);
+      const printed = out.stdout + out.stderr;
+      expect(printed).not.toContain('SECRET');
+      expect(printed).toContain('the value of `${env.SLACKID}` is not a Slack channel id');
+      expect(printed).toContain('unknown timezone in `${env.TZX}`');
+    }
+  });
+
+  it('names the reference, not the value, of a variable named like a secret and of a piece of an environment variable', async () => {
+    const directory = await configDirectory({
+      'steward.yaml': [
+        'version: 1\nenvironments:\n  production:\n    baseUrl: ${env.PROD_URL}\n    tokenEnv: STEWARD_PRODUCTION_TOKEN\n    variables: {slackToken: "${env.SLACK}"}\n',
+        'routines:\n  - name: r1\n    prompt: p\n    schedule: "0 9 ? * MON *"\n    timezone: UTC\n    model: Sales\n',
+        '    destination: {type: slack, recipientId: "${var.slackToken}", slackRecipientType: channel}\n',
+      ].join(''),
+    });
+    const { io, out } = capture({ env: { PROD_URL: 'http://SECRET-host.example.com', SLACK: 'xoxb-SECRET' } });
+    expect(await runValidate(join(directory, 'steward.yaml'), { json: true }, io)).toBe(1);
+    expect(out.stdout).not.toContain('SECRET');
+    expect(out.stdout).toContain('uses plain http:// for part of `${env.PROD_URL}`');
+    expect(out.stdout).toContain('the value of `${env.SLACK}` is not a Slack channel id');
+  });
+
   it('is registered on the program with its options', () => {
     const command = buildProgram().commands.find((candidate) => candidate.name() === 'validate');
     expect(command?.options.map((option) => option.long)).toEqual(['--config', '--env', '--json', '--no-color']);
