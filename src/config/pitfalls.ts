@@ -1,6 +1,8 @@
 // YAML traps that produce a valid but unintended value, caught while the comments are still
-// visible: `color: #0366d6` is an empty value followed by a comment, not a colour.
+// visible: `color: #0366d6` is an empty value followed by a comment, not a colour, and
+// `name: Weekly #1 report` is `Weekly` followed by a comment.
 import { positionAt } from './positions.js';
+import { isSecretKey } from './secrets.js';
 import type { ConfigSource } from './sources.js';
 import { forEachInOrder } from './structure.js';
 import type { Diagnostic } from './types.js';
@@ -9,21 +11,75 @@ import { yaml } from './yamlLibrary.js';
 /** Findings for values that YAML reads differently from how they look. */
 export function checkYamlPitfalls(source: ConfigSource): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  // A file whose key names are known and hold no `color` has nothing to find by walking it.
+  // The fast path takes no file with a value cut by a comment (simpleYaml.ts declines it): a
+  // file it read, whose key names are known and hold no `color`, has nothing to find by walking it.
   if (source.simple !== undefined && !source.simple.keys.has('color')) return diagnostics;
   const { isPair, isScalar } = yaml();
-  forEachInOrder(source.doc, (pair) => {
-    if (!isPair(pair) || !isScalar(pair.key) || pair.key.value !== 'color' || !isScalar(pair.value)) return;
-    const value = pair.value;
-    const colour = /^([0-9a-fA-F]{3,8})\b/.exec(value.comment ?? '');
-    if (value.value !== null || colour === null || pair.key.range === undefined || pair.key.range === null) return;
-    diagnostics.push({
-      severity: 'error',
-      code: 'yaml.unquotedColor',
-      summary: `\`color: #${colour[1]}\` is read as an empty value followed by a comment`,
-      hint: `quote the colour: \`color: "#${colour[1]}"\``,
-      location: positionAt(source, pair.key.range[0]),
-    });
+  // Keys and values of pairs are visited after their pair: a scalar not among them is a list item.
+  const inPairs = new WeakSet<object>();
+  forEachInOrder(source.doc, (node) => {
+    if (isPair(node)) {
+      if (isScalar(node.key)) inPairs.add(node.key);
+      if (!isScalar(node.key) || !isScalar(node.value)) return;
+      inPairs.add(node.value);
+      if (node.key.value === 'color') unquotedColour(source, node.key, node.value, diagnostics);
+      // A secret's value is never repeated in a message; checkSecrets reports the key.
+      if (typeof node.key.value !== 'string' || !isSecretKey(node.key.value)) valueCutByComment(source, node.value, String(node.key.value), diagnostics);
+    } else if (isScalar(node) && !inPairs.has(node) && isBlockItem(source.text, node.range)) {
+      valueCutByComment(source, node, undefined, diagnostics);
+    }
   });
   return diagnostics;
+}
+
+interface ScalarNode {
+  value: unknown;
+  comment?: string | null;
+  type?: string;
+  range?: [number, number, number] | null;
+}
+
+function unquotedColour(source: ConfigSource, key: ScalarNode, value: ScalarNode, diagnostics: Diagnostic[]): void {
+  const colour = /^([0-9a-fA-F]{3,8})\b/.exec(value.comment ?? '');
+  if (value.value !== null || colour === null || key.range === undefined || key.range === null) return;
+  diagnostics.push({
+    severity: 'error',
+    code: 'yaml.unquotedColor',
+    summary: `\`color: #${colour[1]}\` is read as an empty value followed by a comment`,
+    hint: `quote the colour: \`color: "#${colour[1]}"\``,
+    location: positionAt(source, key.range[0]),
+  });
+}
+
+/**
+ * A plain value followed on its line by `#` and a character other than a space (`#1`, `#finance`):
+ * YAML ends the value at ` #`, so `Weekly #1 report` is silently `Weekly`. Real comments are
+ * written `# text`; `#word` right after a value is almost always part of it.
+ */
+function valueCutByComment(source: ConfigSource, value: ScalarNode, key: string | undefined, diagnostics: Diagnostic[]): void {
+  if (value.type !== 'PLAIN' || value.range === undefined || value.range === null) return;
+  const [start, end] = value.range;
+  if (end <= start) return; // an empty value: `color: #fff` above is the trap there
+  const { text } = source;
+  let at = end;
+  while (text[at] === ' ' || text[at] === '\t') at += 1;
+  if (text[at] !== '#' || at === end || !/^[^\s]/.test(text[at + 1] ?? '')) return;
+  const lineEnd = text.slice(at).search(/\r?\n|$/) + at;
+  const read = text.slice(start, end);
+  const written = text.slice(start, lineEnd).trimEnd();
+  diagnostics.push({
+    severity: 'error',
+    code: 'yaml.commentInValue',
+    summary: `\`${written}\` is read as \`${read}\`: \` #\` starts a comment`,
+    hint: `quote the whole value: \`${key === undefined ? '-' : `${key}:`} ${JSON.stringify(written)}\``,
+    location: positionAt(source, at),
+  });
+}
+
+/** Whether the scalar at `range` is written as a block list item (`- value`), not in a flow list. */
+function isBlockItem(text: string, range: ScalarNode['range']): boolean {
+  if (range === undefined || range === null) return false;
+  let at = range[0] - 1;
+  while (text[at] === ' ') at -= 1;
+  return text[at] === '-';
 }

@@ -6,10 +6,11 @@
 // fixture and example), without the library's lexer, parser and Document: a file of 10,000 user
 // limits took most of a plan's CPU there. The Document is built by the library only when a
 // finding needs a position in it (sources.ts). Anything else (anchors, aliases, tags, other flow
-// collections, block scalars, escapes, values over several lines, a comment after an empty value,
-// tabs, carriage returns, duplicate keys, several documents, directives) is declined, and the
-// library parses the file as before; so are files where the library would report an error or a
-// warning, which this path never produces.
+// collections, block scalars, escapes, values over several lines, a comment after an empty value
+// or one that starts right after its `#` as in `Weekly #1 report`, tabs, carriage returns,
+// duplicate keys, several documents, directives) is declined, and the library parses the file as
+// before; so are files where the library would report an error or a warning, which this path
+// never produces, and files that would draw a finding from checkYamlPitfalls' walk.
 import { MAX_NESTING } from './structure.js';
 
 /** Thrown inside the reader for anything outside the fast path's subset; caught below. */
@@ -226,6 +227,9 @@ class Reader {
     if (INDICATOR.test(first) && !(first === '-' && /[0-9.]/.test(text[start + 1] ?? ''))) throw new Declined();
     let last = start;
     while (last < line.end && !(text.charCodeAt(last) === 35 /* # */ && text.charCodeAt(last - 1) === 32)) last += 1;
+    // `Weekly #1 report`: a comment that starts with a word is most likely part of the value,
+    // which the library's walk in pitfalls.ts reports.
+    if (last + 1 < line.end && text.charCodeAt(last + 1) !== 32) throw new Declined();
     while (text.charCodeAt(last - 1) === 32) last -= 1;
     const written = text.slice(start, last);
     if (written.includes(': ') || written.endsWith(':')) throw new Declined();

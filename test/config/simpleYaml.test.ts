@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { TextLines } from '../../src/config/positions.js';
+import { checkYamlPitfalls } from '../../src/config/pitfalls.js';
 import { MAX_SIMPLE_DEPTH, parseSimpleYaml, resolvePlain } from '../../src/config/simpleYaml.js';
+import type { ConfigSource } from '../../src/config/sources.js';
 import { checkAliasExpansion, checkKeys, checkMergeKeys, checkNesting, checkNumbers, checkTags, findStarValues, forEachInOrder, scanNesting } from '../../src/config/structure.js';
 
 const OPTIONS = { uniqueKeys: false, prettyErrors: false, merge: true, logLevel: 'error' } as const;
@@ -56,6 +58,8 @@ function compare(text: string): 'taken' | 'declined' {
   expect(findStarValues(text), named).toEqual([]);
   expect([...checkKeys(librarySource), ...checkTags(librarySource), ...checkMergeKeys(librarySource)], named).toEqual([]);
   expect(checkAliasExpansion(librarySource), named).toBeUndefined();
+  const walked: ConfigSource = { ...librarySource, path: '/f.yaml', name: 'f.yaml', value: simple.value, broken: false };
+  expect(checkYamlPitfalls(walked).filter((finding) => finding.code !== 'yaml.unquotedColor'), named).toEqual([]);
   return 'taken';
 }
 
@@ -103,7 +107,7 @@ describe('simple YAML fast path', () => {
       `version: 1\nuserCreditLimits:\n- email: a@b.c\n  creditLimit: 1.50\n- email: "d@e.f"\n  creditLimit: null\nnext: ~\n`,
       'a:\n  b:\n    c: true\n    d: False\n  e: -3\nf: 2.0\ng: 0.25\nh: text with spaces, commas [and] {braces}\ni: https://acme.example/x?y=1#frag\nj: ${TOKEN}\nk: it\'s\n',
       'empty:\nnext: 1\nalso_empty:   \nlast: 1\n',
-      'list:\n  - one\n  - "two"\n  - 3\n  -   four   # four\n',
+      'list:\n  - one\n  - "two"\n  - 3\n  -   four   # four\n  - five #\n',
       'a: 1\n\n\n# only comments below\n\n',
       'labels:\n  - name: l1\n    documents: [d0000001, d0000002,d3 ,  d4]\n    pruneDocuments: true\n',
       "a: [1, 2.50, true, null, 0x1F, 1e3, x@y.z, a/b+c-d_e]\nb: []\nc: [ ]\nd: ['q', \"r\" , s]   # note\ne: [last]",
@@ -192,6 +196,9 @@ describe('simple YAML fast path', () => {
       'a:\tb\n',
       'a: 1\r\nb: 2\r\n',
       'color: #0366d6\n',
+      'name: Weekly #1 report\n',
+      'prompt: List the top #5 deals\n',
+      'labels:\n  - q3 #finance\n',
       'a:\n  # note\nb: 1\n',
       '"quoted key": 1\n',
       '<<: {a: 1}\n',
