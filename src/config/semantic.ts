@@ -1,7 +1,7 @@
 // Checks the JSON Schema cannot express, run on the merged configuration after interpolation:
 // schedules and timezones, credit thresholds, duplicates, label and e-mail rules, Slack ids,
 // renames. Written defensively: a value of the wrong type was already reported by the schema.
-import { checkSchedule, checkTimeZone } from '../domain/schedule.js';
+import { canonicalSchedule, checkSchedule, checkTimeZone, scheduleSpacingProblem } from '../domain/schedule.js';
 import {
   LABEL_COLOR_PATTERN,
   LABEL_DESCRIPTION_MAX,
@@ -242,6 +242,12 @@ function checkRoutines(section: unknown, findings: Findings): void {
     if (owner !== undefined) checkEmail(findings, [...path, 'owner'], owner, 'owner');
     const schedule = findings.text(routine, 'schedule', path);
     if (schedule !== undefined) {
+      const spacing = scheduleSpacingProblem(schedule);
+      if (spacing !== undefined) {
+        findings.add('routine.scheduleSpacing', [...path, 'schedule'], `schedule ${JSON.stringify(schedule)} ${spacing}: the server stores it normalised, so every plan would show it as a change`, {
+          hint: `write ${JSON.stringify(canonicalSchedule(schedule))}`,
+        });
+      }
       let result = schedules.get(schedule);
       if (result === undefined) schedules.set(schedule, (result = checkSchedule(schedule, now)));
       if (!result.ok) {

@@ -58,6 +58,30 @@ function elementProblem(index: number, element: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A schedule as the platform stores it: its fields separated by one space, none around them.
+ * The server normalises what it is sent to this, so a schedule written otherwise would differ
+ * from the live one in every plan.
+ */
+export function canonicalSchedule(schedule: string): string {
+  return schedule.trim().split(/\s+/).join(' ');
+}
+
+const SPACE_NAMES: Record<number, string> = { 0x09: 'tab', 0x0a: 'line break', 0xa0: 'no-break space', 0x2009: 'thin space', 0x202f: 'narrow no-break space', 0x3000: 'ideographic space' };
+
+/** What in a schedule's spacing the server would change (see canonicalSchedule), or undefined. */
+export function scheduleSpacingProblem(schedule: string): string | undefined {
+  if (schedule.trim() === '' || schedule === canonicalSchedule(schedule)) return undefined;
+  const other = /[^\S ]/.exec(schedule);
+  if (other !== null) {
+    const code = other[0].codePointAt(0)!;
+    const name = SPACE_NAMES[code] ?? 'Unicode space';
+    return `holds a ${name} (U+${code.toString(16).toUpperCase().padStart(4, '0')}) where only a plain space may separate fields`;
+  }
+  if (schedule !== schedule.trim()) return 'has spaces before or after it';
+  return 'has more than one space between two fields';
+}
+
 export interface ParsedSchedule {
   minutes: number[];
   hours: number[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSchedule, checkTimeZone } from '../../src/domain/schedule.js';
+import { canonicalSchedule, checkSchedule, checkTimeZone, scheduleSpacingProblem } from '../../src/domain/schedule.js';
 
 // A fixed clock, so accepted schedules with a year range do not expire.
 const NOW = new Date('2026-06-15T10:00:00Z');
@@ -75,6 +75,25 @@ describe('checkSchedule', () => {
       expect(checkSchedule('0 8 ? * MON 2025')).toMatchObject({ ok: false });
       expect(checkSchedule('0 9 ? * MON-FRI *')).toMatchObject({ ok: true });
     });
+  });
+});
+
+describe('scheduleSpacingProblem', () => {
+  it.each([
+    [' 0 9 ? * MON * ', 'has spaces before or after it'],
+    ['0 9 ? * MON * ', 'has spaces before or after it'],
+    ['0 9 ?  * MON *', 'has more than one space between two fields'],
+    ['0 9\u00a0? * MON *', 'holds a no-break space (U+00A0) where only a plain space may separate fields'],
+    ['0 9 ? *\u2009MON *', 'holds a thin space (U+2009) where only a plain space may separate fields'],
+    ['0 9 ? *\tMON *', 'holds a tab (U+0009) where only a plain space may separate fields'],
+  ])('finds what the server would normalise in %j', (schedule, problem) => {
+    expect(scheduleSpacingProblem(schedule)).toBe(problem);
+    expect(canonicalSchedule(schedule)).toBe(schedule.includes('MON') ? '0 9 ? * MON *' : schedule);
+  });
+
+  it('finds nothing in a schedule written with single spaces, or in a blank one (reported as having no fields)', () => {
+    expect(scheduleSpacingProblem('0 9 ? * MON *')).toBeUndefined();
+    expect(scheduleSpacingProblem('  ')).toBeUndefined();
   });
 });
 

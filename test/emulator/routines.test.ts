@@ -102,6 +102,12 @@ describe('POST /api/v1/ai/routines', () => {
     expect(fixture.emulator.state.routines('grace@acme.example').map((routine) => routine.name)).toContain('Monthly margin review');
   });
 
+  it('stores the schedule as the platform does, trimmed and with single spaces between fields', async () => {
+    const response = await fixture.api.post(ROUTINES, aRoutine({ schedule: ' 0 9 ?\u00a0*  MON * ' }));
+    expect(response.status).toBe(200);
+    expect(fixture.emulator.state.routine(response.body.id)!.schedule).toBe('0 9 ? * MON *');
+  });
+
   it('creates for the user an organization key names with userId', async () => {
     const response = await fixture.api.post(ROUTINES, aRoutine(), { userId: fixture.emulator.state.userId('ken@acme.example') });
     expect(response.status).toBe(200);

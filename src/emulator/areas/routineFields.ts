@@ -9,7 +9,7 @@ import {
   SLACK_RECIPIENT_PATTERN,
   UUID_PATTERN,
 } from '../../domain/rules.js';
-import { checkSchedule, checkTimeZone } from '../../domain/schedule.js';
+import { canonicalSchedule, checkSchedule, checkTimeZone } from '../../domain/schedule.js';
 import { badRequest, forbidden, notFound } from '../http.js';
 import { modelRoleOf, permissionsOf, type EmulatorState, type StoredModel, type StoredUser } from '../state.js';
 import {
@@ -56,12 +56,13 @@ export function parsePrompt(value: unknown): string {
   return stringValue(value, 'prompt', { min: 1 });
 }
 
-/** A six-field cron, at most hourly, that runs at least once after `now` (src/domain/schedule.ts). */
+/** A six-field cron, at most hourly, that runs at least once after `now` (src/domain/schedule.ts), stored normalised. */
 export function parseSchedule(value: unknown, now: Date): string {
   const schedule = stringValue(value, 'schedule', { min: 1 });
   const check = checkSchedule(schedule, now);
   if (!check.ok) throw badRequest('schedule', check.reason);
-  return schedule.trim();
+  // As the platform does: fields separated by single spaces, none around them.
+  return canonicalSchedule(schedule);
 }
 
 /** An IANA timezone identifier. */
