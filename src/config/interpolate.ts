@@ -108,9 +108,8 @@ export function interpolate(
     if (typeof node === 'string') return resolveString(node, path);
     if (Array.isArray(node)) return node.map((item, index) => child(item, path, index));
     if (node !== null && typeof node === 'object') {
-      const copy: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(node)) copy[key] = child(value, path, key);
-      return copy;
+      // fromEntries defines each key as its own: `copy[key] =` would make `__proto__` the prototype.
+      return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, child(value, path, key)]));
     }
     return node;
   };

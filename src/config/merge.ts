@@ -57,7 +57,8 @@ export function mergeSources(files: readonly ConfigSource[]): MergedConfig {
       } else if ((MAP_SECTIONS as readonly string[]).includes(key)) {
         if (!isRecord(sectionValue)) continue;
         if (!sectionOrigin.has(key)) sectionOrigin.set(key, source);
-        const merged = (value[key] ??= {}) as Record<string, unknown>;
+        if (!Object.hasOwn(value, key)) setOwn(value, key, {});
+        const merged = value[key] as Record<string, unknown>;
         const origins = entryOrigin.get(key) ?? new Map<string, ConfigSource>();
         for (const [entry, entryValue] of Object.entries(sectionValue)) {
           const first = origins.get(entry);
@@ -66,12 +67,12 @@ export function mergeSources(files: readonly ConfigSource[]): MergedConfig {
             continue;
           }
           origins.set(entry, source);
-          merged[entry] = entryValue;
+          setOwn(merged, entry, entryValue);
         }
         entryOrigin.set(key, origins);
-      } else if (!(key in value)) {
+      } else if (!Object.hasOwn(value, key)) {
         sectionOrigin.set(key, source);
-        value[key] = sectionValue;
+        setOwn(value, key, sectionValue);
       }
     }
   }
@@ -92,6 +93,14 @@ export function mergeSources(files: readonly ConfigSource[]): MergedConfig {
     return { source: entrySource ?? sectionSource, path };
   };
   return { value, files, originOf, diagnostics };
+}
+
+/**
+ * Sets `key` as an own, enumerable property whatever its name: assigning `__proto__` would
+ * replace the record's prototype instead, and the entry would vanish from its keys.
+ */
+function setOwn(record: Record<string, unknown>, key: string, entry: unknown): void {
+  Object.defineProperty(record, key, { value: entry, enumerable: true, writable: true, configurable: true });
 }
 
 /** The position of a merged path (nearest existing ancestor), in the file it came from. */

@@ -289,7 +289,8 @@ function misplacedKeyHint(key: string): string | undefined {
   const schema = configSchema();
   for (const [section, sectionSchema] of Object.entries(schema.properties as Record<string, AnySchemaObject>)) {
     const inner = (sectionSchema.properties as Record<string, unknown> | undefined) ?? {};
-    if (key in inner) return `\`${key}\` belongs under \`${section}\``;
+    // Own keys only: `constructor` or `toString` is in every object.
+    if (Object.hasOwn(inner, key)) return `\`${key}\` belongs under \`${section}\``;
   }
   return undefined;
 }

@@ -205,6 +205,33 @@ describe('validateConfig', () => {
   });
 });
 
+describe('keys named like JavaScript built-ins', () => {
+  const header = 'version: 1\nenvironments:\n  production:\n    baseUrl: https://acme.example.com\n    tokenEnv: STEWARD_PRODUCTION_TOKEN\n';
+
+  it('are unknown keys, not keys that belong in another section', async () => {
+    const directory = await configDirectory({ 'steward.yaml': `${header}creditControls:\n  constructor: 5\n  toString: 1\n` });
+    const diagnostics = await validateConfig(directory, { processEnv: {} });
+    expect(diagnostics.map((diagnostic) => [diagnostic.summary, diagnostic.hint])).toEqual([
+      ['unknown key `constructor` in `creditControls`', 'allowed keys: `downgradeCredits`, `shutoffCredits`, `userDefaultCredits` and `entityGroupDefaultCredits`'],
+      ['unknown key `toString` in `creditControls`', 'allowed keys: `downgradeCredits`, `shutoffCredits`, `userDefaultCredits` and `entityGroupDefaultCredits`'],
+    ]);
+  });
+
+  it('are variables and environments like any other name', async () => {
+    const directory = await configDirectory({
+      'steward.yaml': 'version: 1\nenvironments:\n  constructor:\n    baseUrl: https://acme.example.com\n    tokenEnv: STEWARD_PRODUCTION_TOKEN\n    variables:\n      __proto__: 5\ncreditControls:\n  shutoffCredits: ${var.__proto__}\n',
+    });
+    const result = await loadConfig(directory, { processEnv: {} });
+    expect(result.ok ? result.loaded.config.creditControls : result.diagnostics).toEqual({ shutoffCredits: 5 });
+  });
+
+  it('name an environment that exists', async () => {
+    const directory = await configDirectory({ 'steward.yaml': 'version: 1\nenvironments:\n  __proto__:\n    baseUrl: https://acme.example.com\n    tokenEnv: STEWARD_PRODUCTION_TOKEN\n' });
+    const codes = (await validateConfig(directory, { processEnv: {} })).map((diagnostic) => diagnostic.code);
+    expect(codes).not.toContain('environments.missing');
+  });
+});
+
 describe('what a configuration may hold', () => {
   const header = 'version: 1\nenvironments:\n  production:\n    baseUrl: https://acme.example.com\n    tokenEnv: STEWARD_PRODUCTION_TOKEN\n';
 
