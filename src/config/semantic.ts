@@ -11,6 +11,7 @@ import {
   SLACK_ID_RULE,
   SLACK_RECIPIENT_PATTERN,
   UUID_PATTERN,
+  characterCount,
   documentIdentifierProblem,
   emailKey,
   emailProblem,
@@ -234,8 +235,9 @@ function checkRoutines(section: unknown, findings: Findings): void {
           hint: 'routines are identified by name: rename one of them',
         });
       } else names.set(name, [...path, 'name']);
-      if (name.length > ROUTINE_NAME_MAX) {
-        findings.add('routine.name', [...path, 'name'], `routine name is ${name.length} characters long; the limit is ${ROUTINE_NAME_MAX}`);
+      const length = characterCount(name);
+      if (length > ROUTINE_NAME_MAX) {
+        findings.add('routine.name', [...path, 'name'], `routine name is ${length} characters long; the limit is ${ROUTINE_NAME_MAX}`);
       }
     }
     const owner = findings.text(routine, 'owner', path);
@@ -365,16 +367,17 @@ function checkLabels(section: unknown, findings: Findings): DeclaredLabels {
         hint: 'keep one entry per label',
       });
     } else labels.declared.set(labelKey(name), { name, path: [...path, 'name'] });
-    if (nameProblem === undefined && (name.length < LABEL_NAME_MIN || name.length > LABEL_NAME_MAX)) {
-      findings.add('label.name', [...path, 'name'], `label name \`${name}\` is ${name.length} character${name.length === 1 ? '' : 's'} long; names are ${LABEL_NAME_MIN} to ${LABEL_NAME_MAX} characters`);
+    const nameLength = characterCount(name);
+    if (nameProblem === undefined && (nameLength < LABEL_NAME_MIN || nameLength > LABEL_NAME_MAX)) {
+      findings.add('label.name', [...path, 'name'], `label name \`${name}\` is ${nameLength} character${nameLength === 1 ? '' : 's'} long; names are ${LABEL_NAME_MIN} to ${LABEL_NAME_MAX} characters`);
     }
     const color = findings.text(label, 'color', path);
     if (color !== undefined && !LABEL_COLOR_PATTERN.test(color)) {
       findings.add('label.color', [...path, 'color'], `\`${color}\` is not a hex colour`, { hint: 'write `#rgb`, `#rrggbb` or `#rrggbbaa` in quotes, e.g. `"#0366d6"`' });
     }
     const description = findings.text(label, 'description', path);
-    if (description !== undefined && description.length > LABEL_DESCRIPTION_MAX) {
-      findings.add('label.description', [...path, 'description'], `label description is ${description.length} characters long; the limit is ${LABEL_DESCRIPTION_MAX}`);
+    if (description !== undefined && characterCount(description) > LABEL_DESCRIPTION_MAX) {
+      findings.add('label.description', [...path, 'description'], `label description is ${characterCount(description)} characters long; the limit is ${LABEL_DESCRIPTION_MAX}`);
     }
     if (label.pruneDocuments === true && label.documents === undefined) {
       findings.add('label.pruneDocuments', [...path, 'pruneDocuments'], `label \`${name}\` sets \`pruneDocuments\` without \`documents\``, {

@@ -9,6 +9,25 @@ export const LABEL_COLOR_PATTERN = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-
 
 export const ROUTINE_NAME_MAX = 255;
 
+/**
+ * The length of a text as people count it, and as the limits above are meant: in characters
+ * (Unicode code points), so an emoji counts once although JavaScript stores it as two units.
+ */
+export function characterCount(text: string): number {
+  let count = text.length;
+  for (let index = 0; index < text.length - 1; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count -= 1;
+        index += 1;
+      }
+    }
+  }
+  return count;
+}
+
 /** At most this many entries in one bulk credit-limit PATCH (gaps.md). */
 export const CREDIT_LIMIT_BATCH_MAX = 1000;
 

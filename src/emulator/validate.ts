@@ -1,5 +1,6 @@
 // Small checks of request bodies and query parameters that throw 400 in the api.md pattern
 // `Bad Request: <field>: <reason>`, so every area validates the same way with the same words.
+import { characterCount } from '../domain/rules.js';
 import { badRequest } from './http.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -28,12 +29,13 @@ export interface StringRule {
   patternReason?: string;
 }
 
-/** A string field checked for type, length (trimmed must be non-empty when min >= 1) and pattern. */
+/** A string field checked for type, length in characters (trimmed must be non-empty when min >= 1) and pattern. */
 export function stringValue(value: unknown, field: string, rule: StringRule = {}): string {
   if (typeof value !== 'string') throw badRequest(field, 'must be a string');
   const min = rule.min ?? 0;
   if (min > 0 && value.trim() === '') throw badRequest(field, 'must not be empty');
-  if (value.length < min || (rule.max !== undefined && value.length > rule.max)) {
+  const length = characterCount(value);
+  if (length < min || (rule.max !== undefined && length > rule.max)) {
     const range = rule.max === undefined ? `at least ${min}` : `${min} to ${rule.max}`;
     throw badRequest(field, `must be ${range} characters long`);
   }

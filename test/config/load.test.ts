@@ -243,6 +243,19 @@ describe('what a configuration may hold', () => {
     expect(diagnostics[0]!.summary).toMatch(/^the file is 5\.\d MiB; configuration files are at most 5\.0 MiB$/);
   });
 
+  it('counts the length of names and descriptions in characters, an emoji as one', async () => {
+    const routine = (name: string) => `  - name: "${name}"\n    prompt: p\n    schedule: "0 9 ? * MON *"\n    timezone: UTC\n    model: Sales\n    destination: {type: email, recipientEmails: [ada@acme.example]}\n`;
+    const directory = await configDirectory({
+      'steward.yaml': `${header}routines:\n${routine('🚀'.repeat(255))}${routine('🚀'.repeat(256))}labels:\n  - name: "${'😀'.repeat(13)}"\n    description: "${'😀'.repeat(500)}"\n  - name: "${'😀'.repeat(26)}"\n  - name: "😀"\n`,
+    });
+    const diagnostics = await validateConfig(directory, { processEnv: {} });
+    expect(diagnostics.map((diagnostic) => [diagnostic.location?.line, diagnostic.summary])).toEqual([
+      [13, 'routine name is 256 characters long; the limit is 255'],
+      [22, `label name \`${'😀'.repeat(26)}\` is 26 characters long; names are 2 to 25 characters`],
+      [23, 'label name `😀` is 1 character long; names are 2 to 25 characters'],
+    ]);
+  });
+
   it('merges keys from an anchor (`<<: *name`), the entry’s own keys winning', async () => {
     const directory = await configDirectory({
       'steward.yaml': `${header}userCreditLimits:\n  - &analyst\n    email: ada@acme.example\n    creditLimit: 50\n  - <<: *analyst\n    email: linus@acme.example\n`,

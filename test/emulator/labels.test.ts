@@ -68,6 +68,11 @@ describe('POST /api/v1/labels', () => {
     expect((await fixture.api.post(LABELS, { name: 'y'.repeat(25) })).status).toBe(201);
   });
 
+  it('counts characters, not UTF-16 units: an emoji is one', async () => {
+    expect((await fixture.api.post(LABELS, { name: '😀'.repeat(13), description: '😀'.repeat(500) })).status).toBe(201);
+    expectDetail(await fixture.api.post(LABELS, { name: '😀' }), 400, 'Bad Request: name: must be 2 to 25 characters long');
+  });
+
   it('answers 403 when a non-admin sets verified or homepage', async () => {
     const message = 'Permission denied - cannot create verified/homepage labels without admin permissions';
     expectError(await fixture.api.as(TOKENS.gracePersonal).post(LABELS, { name: 'mine', verified: true }), 403, message);
