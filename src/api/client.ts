@@ -9,7 +9,7 @@ import { apiErrorFromNetwork, apiErrorFromResponse, ApiError, namesQuota, quotaE
 import { formatAttempt, formatRetryWait, redactingLog, Redactor } from './log.js';
 import { defaultBurst, pacerKey, sharedPacer, type Pacer, type PacerClock } from './pacing.js';
 import { ledgerFile } from './requestLedger.js';
-import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type AttemptFailure, type HttpMethod, type RetryDecision, type RetryPolicyOptions } from './retry.js';
+import { DEFAULT_RETRY_POLICY, decideRetry, isIdempotent, parseRetryAfter, type AttemptFailure, type HttpMethod, type RetryDecision, type RetryPolicyOptions } from './retry.js';
 import { Transport, TransportFailure, type RawResponse } from './transport.js';
 import { encodeQuery, resolveInstanceOrigin, type QueryValue } from './url.js';
 
@@ -37,6 +37,9 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 export const SLOW_NOTICE_MS = 10_000;
 /** Keep-alive connections per client (more when more writes run at once). */
 export const POOL_CONNECTIONS = 8;
+
+/** What a wait before a write gives once unsent writes are dropped. */
+const DROPPED = Symbol('dropped');
 
 export interface ClientOptions {
   /** Instance origin; may already end in /api; http:// only for loopback. */
@@ -286,6 +289,60 @@ export class ApiClient {
     return { ...this.counters, byRoute: { ...this.counters.byRoute } };
   }
 
+  /**
+   * From now on, a write not yet sent is dropped: one waiting for a slot in the request budget, or
+   * waiting to try again after a 429 or a connection never made (the server did nothing). Its
+   * request rejects with `apply.not-sent`. Reads, and a write on the wire, are left alone. An
+   * interrupted apply uses it so a person is not kept waiting a minute for a write that would
+   * then be sent after all.
+   */
+  dropUnsentWrites(): void {
+    this.dropping = true;
+    for (const wake of this.droppedWaits) wake();
+    this.droppedWaits.clear();
+  }
+
+  /** Ends dropUnsentWrites: the writes of a step that has written something are all sent. */
+  sendUnsentWrites(): void {
+    this.dropping = false;
+  }
+
+  private dropping = false;
+  private readonly droppedWaits = new Set<() => void>();
+
+  /**
+   * `work` (a wait before a write is sent), or DROPPED once dropUnsentWrites is called; what
+   * `work` gives later goes to `late` (a pacing permit is given back).
+   */
+  private unlessDropped<T>(work: Promise<T>, write: boolean, late?: (value: T) => void): Promise<T | typeof DROPPED> {
+    if (!write) return work;
+    if (this.dropping) {
+      work.then(late, () => undefined);
+      return Promise.resolve(DROPPED);
+    }
+    return new Promise((resolve, reject) => {
+      const wake = () => {
+        resolve(DROPPED);
+        work.then(late, () => undefined);
+      };
+      this.droppedWaits.add(wake);
+      work.then(
+        (value) => {
+          if (!this.droppedWaits.delete(wake)) return;
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (!this.droppedWaits.delete(wake)) return;
+          reject(error);
+        },
+      );
+    });
+  }
+
+  private notSent(context: RequestContext, waiting: string): StewardError {
+    return new StewardError('apply.not-sent', `${context.operation}: not sent: apply was stopped while it waited ${waiting}; the server did nothing`, 'user');
+  }
+
   /** Closes the connection pool and gives back the shared pacer; later requests fail. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -312,8 +369,10 @@ export class ApiClient {
     let spentMs = 0;
     const method = context.method as HttpMethod;
     const shownPath = pathAndQuery.split('?', 1)[0] ?? pathAndQuery;
+    const write = !isIdempotent(method);
     for (;;) {
-      const permit = await this.pacer.acquire((ms) => this.announceWait('pacing', ms, context));
+      const permit = await this.unlessDropped(this.pacer.acquire((ms) => this.announceWait('pacing', ms, context)), write, (late) => late.release());
+      if (permit === DROPPED) throw this.notSent(context, retries === 0 ? 'for its turn in the request budget' : 'to be sent again');
       this.count(context.route, retries > 0);
       this.observe?.({ type: 'request', method, route: context.route, operation: context.operation });
       const started = performance.now();
@@ -409,7 +468,10 @@ export class ApiClient {
         );
       }
       this.announceWait(rateLimited ? 'rate-limit' : 'retry', decision.delayMs, context);
-      await this.sleep(decision.delayMs);
+      // A write waits to go again only when nothing reached the server (429, no connection).
+      if ((await this.unlessDropped(this.sleep(decision.delayMs), write)) === DROPPED) {
+        throw this.notSent(context, rateLimited ? 'out the server\'s rate limit (429)' : 'to be sent again');
+      }
     }
   }
 

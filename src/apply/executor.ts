@@ -192,6 +192,11 @@ class ApplyRun {
       for (const step of steps) this.settle(step, { status: 'done' });
       return;
     }
+    // Stopped while its first write waited to be sent (apply drops it only then): not started.
+    if (first.notSent && this.stop.stopped) {
+      for (const step of steps) this.settle(step, { status: 'skipped', reason: this.stop.notStartedReason(), notStarted: true });
+      return;
+    }
     if (!inDoubt(first)) {
       this.fail(steps, first);
       return;

@@ -89,8 +89,9 @@ export async function runApply(planFile: string | undefined, options: ApplyOptio
       checkPlanFits(saved, { environment: loaded.environmentName, baseUrl: baseUrlOf(loaded, options), configDigest: loaded.digest });
     }
     const connection = connect(io, loaded, options, (event) => {
-      hooks.observe?.(event);
+      // Apply's own listener first: it must know a write was answered before anyone stops the run on it.
       session.listener?.(event);
+      hooks.observe?.(event);
     });
     client = connection.client;
     const reading = readProgress(io, options, session);
@@ -283,7 +284,22 @@ async function execute(
     ...session.hooks.progress,
   });
   const reading = client.stats().requests;
-  session.listener = (event) => progress.clientEvent(event);
+  // Whether the step being written may have changed something yet: a write answered other
+  // than 429 (a refused or lost one counts too). Until then, a stop drops its writes still
+  // waiting to be sent (a minute-long 429 wait, say) rather than sending them after all; after,
+  // the step is finished, so that it is never left half done.
+  let touched = false;
+  session.listener = (event) => {
+    if (event.type === 'response' && event.method !== 'GET' && event.status !== 429) {
+      touched = true;
+      // Stopped while this write was on the wire: the rest of its step is sent after all.
+      client.sendUnsentWrites();
+    }
+    progress.clientEvent(event);
+  };
+  stop.onStop(() => {
+    if (!touched) client.dropUnsentWrites();
+  });
   stop.beginWriting();
   progress.start();
   let results: StepResult[];
@@ -297,6 +313,7 @@ async function execute(
         stop,
         observer: {
           started: (started) => {
+            touched = false;
             session.hooks.ledger?.started(started);
             progress.started(started);
           },

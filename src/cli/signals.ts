@@ -25,7 +25,7 @@ export function stopOnSignals(
     received += 1;
     if (!stop.writing) return exitSaying(`Interrupted (${signal}) before any write; nothing was changed.`, signal);
     if (received === 1) {
-      io.stderr(`\nInterrupted (${signal}): no new write starts; finishing the write in flight. Interrupt again to exit at once.\n`);
+      io.stderr(`\nInterrupted (${signal}): no new write starts, nor one still waiting to be sent; finishing the write in flight. Interrupt again to exit at once.\n`);
       stop.stop({ kind: 'interrupt', signal });
       return undefined;
     }

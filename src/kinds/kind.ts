@@ -53,6 +53,8 @@ export interface StepFailure {
   fatal?: 'auth';
   /** The kind already sent the write a second time after looking (a create): read back, never resend. */
   sentTwice?: true;
+  /** Dropped before it was sent, as the run was stopped: the server did nothing. */
+  notSent?: true;
 }
 
 /**
@@ -146,6 +148,7 @@ export function failureOf(error: unknown): StepFailure {
     failure.outcomeUnknown = true;
     failure.sentTwice = true;
   }
+  if (error instanceof StewardError && error.code === 'apply.not-sent') failure.notSent = true;
   if (error instanceof ApiError && error.status !== undefined) {
     failure.httpStatus = error.status;
     if (error.status === 401 || error.status === 403) failure.fatal = 'auth';

@@ -288,3 +288,34 @@ describe('a 401', () => {
     expectNoSecret(token, error);
   });
 });
+
+describe('dropping writes not yet sent (an interrupted apply)', () => {
+  const labelsFullUntil = (free: number): Behaviour => (request, response) =>
+    request.count < free
+      ? json(429, { detail: 'Too Many Requests', status: 429 }, { 'retry-after': '30' })(request, response)
+      : json(200, labelRecord('finance'))(request, response);
+
+  it('rejects a write waiting out a 429 at once, as not sent, and sends nothing more', async () => {
+    const { api, client, server } = await against({ 'POST /api/v1/labels': labelsFullUntil(99) }, { requestTimeoutMs: 60_000 });
+    const pending = rejectionOf(api.createLabel({ name: 'finance' }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    client.dropUnsentWrites();
+    const error = (await pending) as StewardError;
+    expect(error.code).toBe('apply.not-sent');
+    expect(error.message).toBe('creating label "finance": not sent: apply was stopped while it waited out the server\'s rate limit (429); the server did nothing');
+    expect(server.countOf('POST /api/v1/labels')).toBe(1);
+  });
+
+  it('sends writes again once told to (the step in flight had written something), and never drops a read', async () => {
+    const { api, client, server } = await against({
+      'POST /api/v1/labels': json(200, labelRecord('finance')),
+      'GET /api/v1/labels': json(200, { labels: [] }),
+    });
+    client.dropUnsentWrites();
+    expect(await api.listLabels()).toEqual([]);
+    expect(((await rejectionOf(api.createLabel({ name: 'finance' }))) as StewardError).code).toBe('apply.not-sent');
+    client.sendUnsentWrites();
+    expect((await api.createLabel({ name: 'finance' })).name).toBe('finance');
+    expect(server.countOf('POST /api/v1/labels')).toBe(1);
+  });
+});

@@ -159,6 +159,40 @@ describe('watching an apply', () => {
   }, 60_000);
 });
 
+describe('interrupting a write that waits to be sent', () => {
+  it('drops it at once: a write the server answered 429 (Retry-After: 60) is not sent after the wait, and its step is not started', async () => {
+    steward = await gitopsAgainstDemo();
+    let limitedAt: number | undefined;
+    const proxy = await interceptingProxy(steward.emulator.url, (request, writesBefore) => {
+      if (request.method === 'GET' || writesBefore !== 2) return undefined;
+      limitedAt ??= Date.now();
+      return { status: 429, headers: { 'retry-after': '60' }, body: { detail: 'Too Many Requests', status: 429 } };
+    });
+    try {
+      const io = captureIo(steward.env, steward.directory);
+      const stop = new ApplyStop();
+      const observe = (event: ClientEvent) => {
+        if (event.type === 'response' && event.status === 429) setTimeout(() => stop.stop({ kind: 'interrupt', signal: 'SIGINT' }), 100);
+      };
+      const started = Date.now();
+      const code = await runApply(undefined, { config: steward.directory, env: 'production', baseUrl: proxy.url, autoApprove: true }, io, { stop, observe });
+      const result = io.result(code);
+      expect(code).toBe(130);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(steward.emulator.stats().writes).toBe(2);
+      const done = doneLines(result.out).length;
+      expect(done).toBe(2);
+      expect(result.out).toMatch(/Apply: 2 done, 0 already applied, 0 failed, 0 skipped, \d+ not started\./);
+      // Applying again finishes the rest.
+      await proxy.close();
+      expect((await applyWith(steward, {})).code).toBe(0);
+      expect((await steward.plan()).code).toBe(EXIT.ok);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+});
+
 describe('watching the reading', () => {
   it('tells reads that run past 2 s on stderr, keeping stdout one JSON document; quick ones stay quiet', async () => {
     steward = await gitopsAgainstDemo();
@@ -227,7 +261,7 @@ describe('a real steward process', () => {
       }
     });
     const code = await new Promise<number | null>((resolve) => child.on('exit', (exitCode) => resolve(exitCode)));
-    expect(err).toContain('Interrupted (SIGINT): no new write starts; finishing the write in flight.');
+    expect(err).toContain('Interrupted (SIGINT): no new write starts, nor one still waiting to be sent; finishing the write in flight.');
     expect(code).toBe(130);
     // The first line came while most writes were still to be sent.
     expect(writesWhenFirstLineCame).toBeDefined();
