@@ -192,6 +192,14 @@ class ApplyRun {
       for (const step of steps) this.settle(step, { status: 'done' });
       return;
     }
+    // A bulk write answered as done, but not for some of its steps: those fail, the rest are done.
+    if (first.notTaken !== undefined) {
+      for (const step of steps) {
+        const words = first.notTaken.get(step.id);
+        this.settle(step, words === undefined ? { status: 'done' } : { ...first, notTaken: undefined, error: words });
+      }
+      return;
+    }
     // Stopped while its first write waited to be sent (apply drops it only then): not started.
     if (first.notSent && this.stop.stopped) {
       for (const step of steps) this.settle(step, { status: 'skipped', reason: this.stop.notStartedReason(), notStarted: true });

@@ -6,7 +6,7 @@
 import type { EntityGroupCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
 import type { PlanStep } from '../plan/types.js';
-import { creditLimitValues, type ResourceKind } from './kind.js';
+import { creditLimitValues, expectLimitsTaken, type ResourceKind } from './kind.js';
 import { limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { protectedInEnvironment } from './protection.js';
 
@@ -71,7 +71,10 @@ export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, Liv
   async apply(steps, { api, attempt }) {
     for (let start = 0; start < steps.length; start += CREDIT_LIMIT_BATCH_MAX) {
       const batch = steps.slice(start, start + CREDIT_LIMIT_BATCH_MAX);
-      await attempt(batch, () => api.patchEntityGroupCreditLimits({ entityGroups: batch.map(entityLimitWrite) }));
+      await attempt(batch, async () => {
+        const { entityGroups } = await api.patchEntityGroupCreditLimits({ entityGroups: batch.map(entityLimitWrite) });
+        expectLimitsTaken('the credit limit', batch, new Map(entityGroups.map((group) => [group.entity, group])), (step) => entityLimitWrite(step).entity);
+      });
     }
   },
 

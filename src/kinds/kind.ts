@@ -55,6 +55,8 @@ export interface StepFailure {
   sentTwice?: true;
   /** Dropped before it was sent, as the run was stopped: the server did nothing. */
   notSent?: true;
+  /** A bulk write the server answered as done, but not for these steps (by id, with words). */
+  notTaken?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -149,6 +151,7 @@ export function failureOf(error: unknown): StepFailure {
     failure.sentTwice = true;
   }
   if (error instanceof StewardError && error.code === 'apply.not-sent') failure.notSent = true;
+  if (error instanceof NotTaken) failure.notTaken = error.byStep;
   if (error instanceof ApiError && error.status !== undefined) {
     failure.httpStatus = error.status;
     if (error.status === 401 || error.status === 403) failure.fatal = 'auth';
@@ -193,4 +196,35 @@ export function expectTaken(what: string, sent: Record<string, unknown>, answere
   throw new StewardError('apply.not-taken', `${what}: the server accepted the write, but its answer holds ${fields}; the change did not take`, 'server', {
     hint: 'the server ignored or rewrote the value, and the next plan will show the change again; check the object in the app',
   });
+}
+
+/** A bulk write whose answer shows some of its steps not taken; the others were. */
+export class NotTaken extends StewardError {
+  constructor(readonly byStep: ReadonlyMap<string, string>) {
+    super('apply.not-taken', [...byStep.values()].join('; '), 'server');
+  }
+}
+
+/**
+ * For a bulk limit PATCH: each step's entry in the answer must show what was sent, a set limit
+ * as `creditLimit`, a reset as `usesDefaultLimit` (its `creditLimit` is then the default the
+ * subject falls back to). Steps the answer leaves out are not judged.
+ */
+export function expectLimitsTaken(
+  what: string,
+  steps: readonly PlanStep[],
+  answered: ReadonlyMap<string, { creditLimit: number | null; usesDefaultLimit?: boolean }>,
+  subjectOf: (step: PlanStep) => string,
+): void {
+  const byStep = new Map<string, string>();
+  for (const step of steps) {
+    const entry = answered.get(subjectOf(step));
+    if (entry === undefined) continue;
+    if (step.action === 'delete') {
+      if (entry.usesDefaultLimit === false) byStep.set(step.id, `${what} of ${step.key}: the server accepted the reset to the default, but its answer holds its own limit ${JSON.stringify(entry.creditLimit)}; the change did not take`);
+    } else if (entry.creditLimit !== step.after.creditLimit || entry.usesDefaultLimit === true) {
+      byStep.set(step.id, `${what} of ${step.key}: the server accepted the write, but its answer holds ${entry.usesDefaultLimit === true ? 'the default limit' : `creditLimit ${JSON.stringify(entry.creditLimit)}`} (sent ${JSON.stringify(step.after.creditLimit)}); the change did not take`);
+    }
+  }
+  if (byStep.size > 0) throw new NotTaken(byStep);
 }

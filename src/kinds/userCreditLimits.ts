@@ -5,7 +5,7 @@ import type { PlatformApi } from '../api/platform.js';
 import type { UserCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
-import { creditLimitValues, type ResourceKind } from './kind.js';
+import { creditLimitValues, expectLimitsTaken, type ResourceKind } from './kind.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
 
 export interface DesiredUserLimit {
@@ -140,7 +140,10 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
   async apply(steps, { api, attempt }) {
     for (let start = 0; start < steps.length; start += CREDIT_LIMIT_BATCH_MAX) {
       const batch = steps.slice(start, start + CREDIT_LIMIT_BATCH_MAX);
-      await attempt(batch, () => api.patchUserCreditLimits({ users: batch.map(limitWrite) }));
+      await attempt(batch, async () => {
+        const { users } = await api.patchUserCreditLimits({ users: batch.map(limitWrite) });
+        expectLimitsTaken('the credit limit', batch, new Map(users.map((user) => [user.userId, user])), (step) => step.ref.userId!);
+      });
     }
   },
 

@@ -12,7 +12,7 @@ import type { PlatformApi } from '../api/platform.js';
 import type { UserGroupCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX, idKey, UUID_PATTERN } from '../domain/rules.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
-import { creditLimitValues, type ResourceKind } from './kind.js';
+import { creditLimitValues, expectLimitsTaken, type ResourceKind } from './kind.js';
 import { limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { protectedInEnvironment } from './protection.js';
 
@@ -105,9 +105,12 @@ export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUse
   async apply(steps, { api, attempt }) {
     for (let start = 0; start < steps.length; start += CREDIT_LIMIT_BATCH_MAX) {
       const batch = steps.slice(start, start + CREDIT_LIMIT_BATCH_MAX);
-      await attempt(batch, () => api.patchUserGroupCreditLimits({ userGroups: batch.map(groupLimitWrite) }).catch((error: unknown) => {
-        throw explainNotFound(error, batch);
-      }));
+      await attempt(batch, async () => {
+        const { userGroups } = await api.patchUserGroupCreditLimits({ userGroups: batch.map(groupLimitWrite) }).catch((error: unknown) => {
+          throw explainNotFound(error, batch);
+        });
+        expectLimitsTaken('the credit limit', batch, new Map(userGroups.map((group) => [group.userGroupId, group])), (step) => groupLimitWrite(step).userGroupId);
+      });
     }
   },
 

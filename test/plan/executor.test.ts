@@ -119,7 +119,8 @@ describe('a write whose answer is in doubt is judged by reading back', () => {
       get: (_target, name: string) => async (...args: unknown[]) => {
         calls.push(`${name} ${JSON.stringify(args[0])}`);
         if (name === method && errors.length > 0) throw errors.shift()!;
-        return name === 'createRoutine' ? { id: 'r-created' } : {};
+        // Bulk limit writes answer their entries; an empty answer judges none of them.
+        return name === 'createRoutine' ? { id: 'r-created' } : { users: [], userGroups: [], entityGroups: [] };
       },
     }) as PlatformApi;
     return { api, calls };
@@ -211,6 +212,31 @@ describe('a write whose answer is in doubt is judged by reading back', () => {
     const { api } = scriptedApi('deleteLabel', [refused('deleting label "obsolete"', 404)]);
     const [result] = await runSteps(deleteLabel, { api, live, reread: async () => [] });
     expect(result!.outcome).toEqual({ status: 'already-applied', detail: 'already so on the server (it answered 404 Not Found)' });
+  });
+
+  it('fails only the steps of a bulk write whose answer shows them not taken; the others are done', async () => {
+    const { plan, live } = everyActionPlan();
+    const limits = plan.steps.filter((step) => step.kind === 'userCreditLimits');
+    const reset = limits.find((step) => step.action === 'delete')!;
+    const set = limits.find((step) => step.action !== 'delete')!;
+    const api = new Proxy({}, {
+      get: (_target, name: string) => async (body: { users: { userId: string; creditLimit?: number | null }[] }) => {
+        if (name !== 'patchUserCreditLimits') return {};
+        // The server kept the set user's old limit and the reset user's own limit; it took the rest.
+        return {
+          users: body.users.map((user) =>
+            user.userId === set.ref.userId ? { userId: user.userId, creditLimit: 1, usesDefaultLimit: false }
+            : user.userId === reset.ref.userId ? { userId: user.userId, creditLimit: 7, usesDefaultLimit: false }
+            : 'useDefaultLimit' in user ? { userId: user.userId, creditLimit: 200, usesDefaultLimit: true } : { userId: user.userId, creditLimit: user.creditLimit ?? null, usesDefaultLimit: false },
+          ),
+        };
+      },
+    }) as PlatformApi;
+    const results = await runSteps(limits, { api, live });
+    const byId = new Map(results.map(({ step, outcome }) => [step.id, outcome]));
+    expect(byId.get(set.id)).toMatchObject({ status: 'failed', error: `the credit limit of ${set.key}: the server accepted the write, but its answer holds creditLimit 1 (sent ${JSON.stringify(set.after.creditLimit)}); the change did not take` });
+    expect(byId.get(reset.id)).toMatchObject({ status: 'failed', error: `the credit limit of ${reset.key}: the server accepted the reset to the default, but its answer holds its own limit 7; the change did not take` });
+    expect(results.filter(({ step }) => step.id !== set.id && step.id !== reset.id).every(({ outcome }) => outcome.status === 'done')).toBe(true);
   });
 
   it('judges each step of a batched write on its own', async () => {

@@ -85,7 +85,12 @@ describe('user group limits', () => {
     expect(steps).toHaveLength(2400);
     expect(userGroupCreditLimits.writeRequests(steps)).toBe(3);
     const bodies: number[] = [];
-    const api = { patchUserGroupCreditLimits: async (body: { userGroups: unknown[] }) => void bodies.push(body.userGroups.length) } as unknown as PlatformApi;
+    const api = {
+      patchUserGroupCreditLimits: async (body: { userGroups: unknown[] }) => {
+        bodies.push(body.userGroups.length);
+        return { userGroups: [] };
+      },
+    } as unknown as PlatformApi;
     await userGroupCreditLimits.apply(steps, { api, live: undefined, attempt: async (_steps, write) => void (await write()) });
     expect(bodies).toEqual([1000, 1000, 400]);
   });
