@@ -25,6 +25,8 @@ interface ApiErrorInit extends RequestContext {
   retries?: number;
   hint?: string | undefined;
   cause?: unknown;
+  /** No connection was made: the server was not reached at all. */
+  unreached?: boolean;
 }
 
 /** A failed API request; carries no header, token or request body. */
@@ -43,6 +45,8 @@ export class ApiError extends StewardError {
   readonly outcomeUnknown: boolean;
   /** How many retries were spent before giving up. */
   readonly retries: number;
+  /** No connection was made (refused, unreachable): the server was not reached at all. */
+  readonly unreached: boolean;
 
   constructor(init: ApiErrorInit) {
     super(init.code, init.message, init.fault, {
@@ -57,6 +61,7 @@ export class ApiError extends StewardError {
     this.serverCode = init.serverCode;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
     this.retries = init.retries ?? 0;
+    this.unreached = init.unreached ?? false;
   }
 }
 
@@ -265,6 +270,7 @@ export function apiErrorFromNetwork(
     retries: extra.retries ?? 0,
     hint: outcomeUnknown ? undefined : (special?.hint ?? 'Check the base URL and the network path to the instance.'),
     cause: failure.cause,
+    unreached: failure.notSent,
   });
 }
 

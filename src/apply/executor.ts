@@ -280,13 +280,13 @@ class ApplyRun {
 export const READ_BACK_PAUSES_MS: readonly number[] = [2_000, 4_000, 8_000, 16_000];
 
 /**
- * A read that failed because the server could not be reached (refused, reset, unreachable) or
- * answered 5xx or 429: not because of what it said, and not a silence (a timeout has already
- * waited the request's whole time limit).
+ * A read that failed because no connection could be made (refused, unreachable): the client
+ * gives that up after a quick retry, as a wrong address should fail fast, but a server that
+ * answered a moment ago is restarting. Anything else (5xx, 429, a reset, a silence) has already
+ * had the client's whole retry policy, which waiting again would only multiply.
  */
 function unreachable(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return false;
-  return error.status === undefined ? error.code === 'api.network' : error.status >= 500 || error.status === 429;
+  return error instanceof ApiError && error.unreached;
 }
 
 /** Runs a write; undefined when it succeeded, else its failure. */
