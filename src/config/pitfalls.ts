@@ -52,12 +52,13 @@ function unquotedColour(source: ConfigSource, key: ScalarNode, value: ScalarNode
 }
 
 /**
- * A plain value followed on its line by `#` and a character other than a space (`#1`, `#finance`):
- * YAML ends the value at ` #`, so `Weekly #1 report` is silently `Weekly`. Real comments are
- * written `# text`; `#word` right after a value is almost always part of it.
+ * A plain text value followed on its line by `#` and a character other than a space (`#1`,
+ * `#finance`): YAML ends the value at ` #`, so `Weekly #1 report` is silently `Weekly`. Real
+ * comments are written `# text`; `#word` right after text is almost always part of it. After a
+ * number, a boolean or null (`8000 #was 7000`) nothing is cut, and quoting would change its type.
  */
 function valueCutByComment(source: ConfigSource, value: ScalarNode, key: string | undefined, diagnostics: Diagnostic[]): void {
-  if (value.type !== 'PLAIN' || value.range === undefined || value.range === null) return;
+  if (value.type !== 'PLAIN' || typeof value.value !== 'string' || value.range === undefined || value.range === null) return;
   const [start, end] = value.range;
   if (end <= start) return; // an empty value: `color: #fff` above is the trap there
   const { text } = source;
