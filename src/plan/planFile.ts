@@ -282,7 +282,9 @@ function changedElsewhere(saved: PlanStep, derived: PlanStep): string | undefine
   const written = new Set(saved.fields.map((field) => field.path));
   const elsewhere = derived.fields.filter((field) => !written.has(field.path));
   if (elsewhere.length === 0) return undefined;
-  return `it changed since the plan in fields this step does not write: ${elsewhere.map((field) => `${field.path} is now ${JSON.stringify(field.before)}`).join('; ')}`;
+  // The file holds no earlier value of those fields, so an edit that took one out of the step
+  // reads the same: both are said.
+  return `it changed since the plan in fields this step does not write, or the step was edited: ${elsewhere.map((field) => `${field.path} is now ${JSON.stringify(field.before)}`).join('; ')}`;
 }
 
 /**
