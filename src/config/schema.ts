@@ -203,6 +203,7 @@ function toFinding(error: ErrorObject, root: unknown): SchemaFinding | undefined
         expectation: messageOf(error) ?? `must be ${expected.map(typeName).join(' or ')}`,
         ...(found === undefined ? {} : { found }),
         ...(expected.includes('string') && typeof actual === 'number' ? { hint: 'quote the value to keep it as text' } : {}),
+        ...(expected.includes('boolean') ? booleanWordHint(actual) : {}),
       };
     }
     case 'const':
@@ -241,7 +242,15 @@ function toFinding(error: ErrorObject, root: unknown): SchemaFinding | undefined
         };
       }
       if (isTokenEnv(path)) return undefined; // the literal-secret check explains it without echoing the value
-      return { code: 'schema.value', path, target: 'value', subject, expectation: messageOf(error) ?? `must match \`${String((error.params as { pattern: string }).pattern)}\``, ...(found === undefined ? {} : { found }) };
+      return {
+        code: 'schema.value',
+        path,
+        target: 'value',
+        subject,
+        expectation: messageOf(error) ?? `must match \`${String((error.params as { pattern: string }).pattern)}\``,
+        ...(found === undefined ? {} : { found }),
+        ...(path.at(-2) === 'recipientDomains' ? domainHint(actual) : {}),
+      };
     }
     case 'minLength':
       return { code: 'schema.value', path, target: 'value', subject, expectation: 'must not be empty' };
@@ -272,7 +281,22 @@ function combinatorHint(parent: AnySchemaObject | undefined, actual: unknown, er
   if (actual.includes('${')) return { hint: 'a reference must be the whole value, like `${var.NAME}`' };
   if (/^-?\d+(\.\d+)?$/.test(actual.trim())) return { hint: 'write numbers without quotes' };
   if (/^(true|false)$/i.test(actual.trim())) return { hint: 'write true or false without quotes' };
-  return {};
+  const allowsBoolean = ((parent?.[error.keyword] as AnySchemaObject[] | undefined) ?? []).some((branch) => branch.type === 'boolean' || branch.$ref === '#/$defs/boolean');
+  return allowsBoolean ? booleanWordHint(actual) : {};
+}
+
+// YAML 1.2 reads `yes`, `no`, `on` and `off` as text, where YAML 1.1 (and many tools) read true or false.
+function booleanWordHint(actual: unknown): { hint?: string } {
+  if (typeof actual !== 'string' || !/^(yes|no|on|off|y|n)$/i.test(actual)) return {};
+  const meant = /^(yes|on|y)$/i.test(actual) ? 'true' : 'false';
+  return { hint: `YAML reads \`${actual}\` as text: write \`${meant}\`` };
+}
+
+// `https://acme.example` or `ops@acme.example` where the rule wants the domain alone.
+function domainHint(actual: unknown): { hint?: string } {
+  if (typeof actual !== 'string') return {};
+  const domain = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?([^/:?#]+)/i.exec(actual)?.[1] ?? /^[^@\s]*@([^@\s]+)$/.exec(actual)?.[1];
+  return domain !== undefined && domain !== actual ? { hint: `write the domain alone: \`${domain}\`` } : {};
 }
 
 function tagOf(branch: AnySchemaObject): string | undefined {

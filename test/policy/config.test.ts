@@ -12,7 +12,7 @@ async function diagnosticsOf(yaml: string) {
   const directory = await mkdtemp(join(tmpdir(), 'steward-policies-'));
   try {
     await writeFile(join(directory, 'steward.yaml'), `version: 1\nenvironments:\n  production:\n    baseUrl: https://acme.example.com\n    tokenEnv: STEWARD_PRODUCTION_TOKEN\n${yaml}`);
-    return (await validateConfig(directory, { processEnv: {} })).map((diagnostic) => ({ summary: diagnostic.summary, line: diagnostic.location?.line, hint: diagnostic.hint }));
+    return (await validateConfig(directory, { processEnv: {} })).map((diagnostic) => ({ summary: diagnostic.summary, line: diagnostic.location?.line, col: diagnostic.location?.col, hint: diagnostic.hint }));
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
@@ -41,6 +41,31 @@ describe('policies in the configuration', () => {
   it('refuses a Slack recipient type the platform does not have, and a recipient domain that is not a domain', async () => {
     expect(await diagnosticsOf('policies:\n  routines:\n    slackRecipientTypes: [group]\n')).not.toEqual([]);
     expect(await diagnosticsOf('policies:\n  routines:\n    recipientDomains: ["@acme.example"]\n')).not.toEqual([]);
+  });
+
+  it('reports each wrong setting inside creditLimits and routines at the setting, not one error at the rule', async () => {
+    const diagnostics = await diagnosticsOf(
+      'policies:\n  creditLimits: {allowUnlimited: yes, max: -1}\n  routines:\n    requirePaused: yes\n    slackRecipientTypes: [channels]\n    recipientDomains: ["https://acme.example"]\n    requirePause: true\n',
+    );
+    expect(diagnostics).toEqual([
+      { line: 7, col: 34, summary: '`policies.creditLimits.allowUnlimited` must be true or false, found "yes"', hint: 'YAML reads `yes` as text: write `true`' },
+      { line: 7, col: 44, summary: '`policies.creditLimits.max` must be a number ≥ 0, or null for no maximum, found -1', hint: undefined },
+      { line: 9, col: 20, summary: '`policies.routines.requirePaused` must be true, false or null, found "yes"', hint: 'YAML reads `yes` as text: write `true`' },
+      { line: 10, col: 27, summary: '`policies.routines.slackRecipientTypes[0]` must be one of `channel` or `users`, found "channels"', hint: 'did you mean `channel`?' },
+      {
+        line: 11,
+        col: 24,
+        summary: '`policies.routines.recipientDomains[0]` must be a domain such as acme.example or *.acme.example, found "https://acme.example"',
+        hint: 'write the domain alone: `acme.example`',
+      },
+      { line: 12, col: 5, summary: 'unknown key `requirePause` in `policies.routines`', hint: 'did you mean `requirePaused`?' },
+    ]);
+  });
+
+  it('still refuses a rule that is neither a map nor null, once', async () => {
+    expect(await diagnosticsOf('policies:\n  routines: [requirePaused]\n')).toEqual([
+      expect.objectContaining({ line: 7, summary: '`policies.routines` must be a map with recipientDomains, slackRecipientTypes and requirePaused, or null to switch the rules off, found a list' }),
+    ]);
   });
 });
 
