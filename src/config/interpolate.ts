@@ -91,8 +91,23 @@ export function parseTemplate(text: string): TemplatePart[] {
   return parts;
 }
 
+/** True when `text` holds a `${` that is not the literal `$${`: a reference, well formed or not. */
+export function holdsReference(text: string): boolean {
+  return text.includes('${') && parseTemplate(text).some((part) => part.kind !== 'text');
+}
+
 /**
- * Resolves every reference in `value` (strings at any depth; keys are never interpolated).
+ * Policies are not interpolated: they are the same rules in every environment (an environment
+ * sets its own under `environments.NAME.policies`), and a guard that a process variable could
+ * loosen would be no guard. The schema reports a reference written there.
+ */
+export function isPolicyPath(path: ConfigPath): boolean {
+  return (path.length === 1 && path[0] === 'policies') || (path.length === 3 && path[0] === 'environments' && path[2] === 'policies');
+}
+
+/**
+ * Resolves every reference in `value` (strings at any depth; keys are never interpolated),
+ * except under `policies` (see isPolicyPath), which is kept as written.
  * Pure: returns a new value; problems carry the path of the value that contains them.
  * With `variablesAllowed: false` (inside `environments`), `${var.…}` is an error.
  */
@@ -105,6 +120,7 @@ export function interpolate(
   const variablesAllowed = options.variablesAllowed ?? true;
 
   const walk = (node: unknown, path: ConfigPath): unknown => {
+    if (isPolicyPath(path)) return node;
     if (typeof node === 'string') return resolveString(node, path);
     if (Array.isArray(node)) return node.map((item, index) => child(item, path, index));
     if (node !== null && typeof node === 'object') {

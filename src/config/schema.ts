@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { holdsReference, isPolicyPath } from './interpolate.js';
 import { formatPath, pathKey, pointerToPath, type PositionTarget } from './positions.js';
 import { isSecretKey } from './secrets.js';
 import { closest, didYouMean, listNames } from './suggest.js';
@@ -140,10 +141,17 @@ export function checkSchema(value: unknown, variant: 'written' | 'resolved' = 'w
       return prefixes.some((prefix) => error.schemaPath.startsWith(prefix));
     });
   const findings: SchemaFinding[] = [];
+  const referencesInPolicies = new Set<string>();
   for (const error of errors) {
     if (covered(error)) continue;
     const finding = toFinding(error, value);
-    if (finding !== undefined) findings.push(finding);
+    if (finding === undefined) continue;
+    // A reference in a list of domains fails both the list's type and the item's pattern: one finding.
+    if (finding.code === 'policies.reference') {
+      if (referencesInPolicies.has(pathKey(finding.path))) continue;
+      referencesInPolicies.add(pathKey(finding.path));
+    }
+    findings.push(finding);
   }
   // `tokenENV:` is one mistake: the unknown key says "did you mean `tokenEnv`?", so the missing
   // `tokenEnv` is not reported again.
@@ -162,6 +170,7 @@ function toFinding(error: ErrorObject, root: unknown): SchemaFinding | undefined
   const subject = subjectOf(path);
   const found = describeValue(actual, path);
   const parent = error.parentSchema as AnySchemaObject | undefined;
+  if (typeof actual === 'string' && holdsReference(actual) && underPolicies(path)) return policyReferenceFinding(path);
   switch (error.keyword) {
     case 'if':
     case 'propertyNames':
@@ -257,6 +266,25 @@ function toFinding(error: ErrorObject, root: unknown): SchemaFinding | undefined
     default:
       return { code: 'schema.value', path, target: 'value', subject, expectation: error.message ?? 'is invalid', ...(found === undefined ? {} : { found }) };
   }
+}
+
+function underPolicies(path: ConfigPath): boolean {
+  return path.some((_, index) => isPolicyPath(path.slice(0, index + 1)));
+}
+
+/** A `${…}` under policies, which are never interpolated (see isPolicyPath). */
+function policyReferenceFinding(path: ConfigPath): SchemaFinding {
+  const perEnvironment = path[0] === 'environments';
+  return {
+    code: 'policies.reference',
+    path,
+    target: 'value',
+    subject: 'references',
+    expectation: perEnvironment ? 'are not allowed in policies' : 'are not allowed in policies (they are the same for every environment)',
+    hint: perEnvironment
+      ? `write the value itself: \`${formatPath(path.slice(0, 3))}\` already holds this environment's own rules`
+      : 'to set a rule for one environment, write it under `environments.NAME.policies`',
+  };
 }
 
 function enumFinding(path: ConfigPath, subject: string, allowed: unknown[], actual: unknown, found: string | undefined): SchemaFinding {

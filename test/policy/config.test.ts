@@ -67,6 +67,26 @@ describe('policies in the configuration', () => {
       expect.objectContaining({ line: 7, summary: '`policies.routines` must be a map with recipientDomains, slackRecipientTypes and requirePaused, or null to switch the rules off, found a list' }),
     ]);
   });
+
+  it.each([3, 0.5])('refuses a reference as a rule, once, at the reference (the variable is %s)', async (value) => {
+    expect(await diagnosticsOf(`    variables: {f: ${value}}\npolicies:\n  maxDestroy: \${var.f}\n`)).toEqual([
+      {
+        line: 8,
+        col: 15,
+        summary: 'references are not allowed in policies (they are the same for every environment)',
+        hint: 'to set a rule for one environment, write it under `environments.NAME.policies`',
+      },
+    ]);
+  });
+
+  it('refuses a reference inside a rule or in an environment\'s policies, without resolving it', async () => {
+    const diagnostics = await diagnosticsOf('    policies:\n      maxChanges: ${env.MAXC}\npolicies:\n  creditLimits:\n    allowUnlimited: ${env.ALLOW}\n  routines:\n    recipientDomains: ["${var.dom}"]\n');
+    expect(diagnostics.map(({ line, col, summary }) => ({ line, col, summary }))).toEqual([
+      { line: 7, col: 19, summary: 'references are not allowed in policies' },
+      { line: 10, col: 21, summary: 'references are not allowed in policies (they are the same for every environment)' },
+      { line: 12, col: 24, summary: 'references are not allowed in policies (they are the same for every environment)' },
+    ]);
+  });
 });
 
 describe('credit values', () => {
