@@ -60,7 +60,9 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
       });
       continue;
     }
-    const findings = checkSchema(source.value);
+    const tainted = source.tainted ?? [];
+    // A value the YAML checks reported is not reported again, nor anything inside it.
+    const findings = checkSchema(source.value).filter((finding) => !tainted.some((path) => startsWith(finding.path, path)));
     structural.set(source, findings.map((finding) => finding.path));
     for (const finding of findings) {
       diagnostics.push({
@@ -123,11 +125,18 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
     const config = { ...merged.value, ...(pass.value as Record<string, unknown>), environments };
     const substituted = new Map([...environmentPass.substituted, ...pass.substituted]);
     const unresolved = new Set([...environmentPass.unresolved, ...pass.unresolved]);
+    // A value from a variable the YAML checks reported (`limit: 1e400`) was reported there.
+    const fromTainted = new Set(
+      [...pass.substituted]
+        .filter(([, { references }]) => name !== undefined && references.some((reference) => reference.namespace === 'var' && isTainted(merged, ['environments', name, 'variables', reference.name])))
+        .map(([key]) => key),
+    );
     // Only findings at substituted values count here; with none substituted there is nothing to
     // check again (the written values were checked per file), which spares a second schema pass.
     for (const finding of substituted.size === 0 ? [] : checkSchema(config, 'resolved')) {
       const origin = substituted.get(pathKey(finding.path));
       if (origin === undefined) continue; // not from a reference: the written value was checked per file
+      if (fromTainted.has(pathKey(finding.path))) continue;
       const reference = origin.references[0]!;
       diagnostics.push({
         severity: 'error',
@@ -143,8 +152,12 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
         describe: (target, at) => describeLocation(merged, target, at),
         skip: (target) => unresolved.size > 0 && unresolved.has(pathKey(target)),
         invalid: (target) => {
+          if (fromTainted.size > 0 && fromTainted.has(pathKey(target))) return true;
           const origin = merged.originOf(target);
-          return origin !== undefined && (structural.get(origin.source) ?? []).some((path) => startsWith(path, origin.path));
+          if (origin === undefined) return false;
+          // A value the YAML checks reported: nothing at it, inside it or about what holds it.
+          if ((origin.source.tainted ?? []).some((path) => startsWith(path, origin.path) || startsWith(origin.path, path))) return true;
+          return (structural.get(origin.source) ?? []).some((path) => startsWith(path, origin.path));
         },
       }),
     );
@@ -225,6 +238,12 @@ function referenceLocation(merged: MergedConfig, path: ConfigPath, text: string)
   if (range === undefined) return locateInDocument(origin.source, origin.path);
   const found = origin.source.text.indexOf(text, range[0]);
   return positionAt(origin.source, found >= 0 && found < range[1] ? found : range[0]);
+}
+
+/** True when the value at the merged `path`, or one holding it, was reported by the YAML checks of its file. */
+function isTainted(merged: MergedConfig, path: ConfigPath): boolean {
+  const origin = merged.originOf(path);
+  return origin !== undefined && (origin.source.tainted ?? []).some((tainted) => startsWith(origin.path, tainted));
 }
 
 function startsWith(path: ConfigPath, prefix: ConfigPath): boolean {

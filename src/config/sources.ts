@@ -17,10 +17,11 @@ import {
   checkTags,
   forEachInOrder,
   findStarValues,
+  pathsAt,
   starValueDiagnostic,
 } from './structure.js';
 import { syntaxDiagnostics } from './syntax.js';
-import type { Diagnostic } from './types.js';
+import type { ConfigPath, Diagnostic } from './types.js';
 import { yaml } from './yamlLibrary.js';
 
 /** One file of a configuration, parsed. */
@@ -35,6 +36,12 @@ export interface ConfigSource extends PositionedDocument {
   value: unknown;
   /** The YAML had errors, so `value` may be incomplete. */
   broken: boolean;
+  /**
+   * Values a check of the YAML itself reported (an inexact number, an unsupported tag): `value`
+   * is complete, but later checks leave these paths alone, so each mistake is reported once and
+   * the rest of the file is still checked.
+   */
+  tainted?: ConfigPath[];
   /**
    * Set when the fast path read the file: every value is then a piece of the text as written (no
    * escapes, no block text), and `keys` names every key (checks for a few names skip their walk).
@@ -147,9 +154,12 @@ export function parseSource(text: string, path: string, name: string, file: stri
     // duplicate keys, keys other than text, values starting with `*`, nor nesting near the
     // limit (it leaves all of those to the library), and its value is already plain data: only
     // numbers and directives are left to check.
-    const diagnostics = [...checkNumbers(source, simple.numbers), ...checkDirectives(source)];
-    if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) source.broken = true;
-    return { source, diagnostics };
+    const reported: number[] = [];
+    const numbers = checkNumbers(source, simple.numbers, reported);
+    const directives = checkDirectives(source);
+    if (directives.length > 0) source.broken = true;
+    if (reported.length > 0) source.tainted = pathsAt(source.doc, new Set(reported));
+    return { source, diagnostics: [...numbers, ...directives] };
   }
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
@@ -170,10 +180,15 @@ export function parseSource(text: string, path: string, name: string, file: stri
       (diagnostic) => (diagnostic.location === undefined || !starLines.has(diagnostic.location.line)) && !/^unresolved tag/i.test(diagnostic.summary),
     ),
   );
-  diagnostics.push(...duplicateKeys(source), ...checkKeys(source), ...checkNumbers(source), ...checkTags(source), ...checkMergeKeys(source), ...checkDirectives(source));
+  diagnostics.push(...duplicateKeys(source), ...checkKeys(source), ...checkMergeKeys(source), ...checkDirectives(source));
   const expansion = checkAliasExpansion(source);
   if (expansion !== undefined) diagnostics.push(expansion);
   if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) source.broken = true;
+  // An inexact number or an unsupported tag spoils its own value only: the file is still checked
+  // around it (the paths are found only when there is one, sparing the walk).
+  const reported: number[] = [];
+  diagnostics.push(...checkNumbers(source, undefined, reported), ...checkTags(source, reported));
+  if (reported.length > 0 && !source.broken) source.tainted = pathsAt(doc, new Set(reported));
   if (expansion !== undefined) return { source, diagnostics };
   try {
     source.value = doc.toJS({ maxAliasCount: -1 }) as unknown;

@@ -7,7 +7,7 @@ import type { Alias, Document, Node } from 'yaml';
 import { positionAt, type PositionedDocument } from './positions.js';
 import type { WrittenNumber } from './simpleYaml.js';
 import { yaml } from './yamlLibrary.js';
-import type { Diagnostic } from './types.js';
+import type { ConfigPath, Diagnostic } from './types.js';
 import { grouped } from '../render/numbers.js';
 
 /** Maps and lists nest at most this deep; a configuration needs about six levels. */
@@ -199,14 +199,16 @@ export function checkKeys(source: PositionedDocument): Diagnostic[] {
 /**
  * Numbers that are not what was written once stored: past ±(2^53 − 1), more digits than a
  * double holds, or not finite (`.inf`, `.nan`). The server would receive a different value.
+ * The offset of each number reported is added to `reported`, so later checks can leave it alone.
  * `numbers`, when the fast path listed the candidates in document order, spares the walk; they
  * are taken last to first, the order the walk meets them in.
  */
-export function checkNumbers(source: PositionedDocument, numbers?: readonly WrittenNumber[]): Diagnostic[] {
+export function checkNumbers(source: PositionedDocument, numbers?: readonly WrittenNumber[], reported?: number[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const check = ({ value, written, offset }: WrittenNumber) => {
     const problem = numberProblem(value, written);
     if (problem === undefined) return;
+    reported?.push(offset);
     diagnostics.push({
       severity: 'error',
       code: 'number.inexact',
@@ -294,14 +296,16 @@ const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].
 /**
  * Tags beyond the core schema (`!!binary`, `!!set`, `!!omap`, `!custom`) make values a
  * configuration has no use for, or none at all: one error at the tag instead of a confusing
- * type error (or a silently ignored tag) later.
+ * type error (or a silently ignored tag) later. The offset of each tagged value is added to
+ * `reported`.
  */
-export function checkTags(source: PositionedDocument & { text: string }): Diagnostic[] {
+export function checkTags(source: PositionedDocument & { text: string }, reported?: number[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   forEachNode(source.doc, (node) => {
     const { tag, range } = node as { tag?: string; range?: [number, number, number] | null };
     if (tag === undefined || CORE_TAGS.has(tag)) return;
     const start = range?.[0] ?? 0;
+    reported?.push(start);
     let at = source.text.lastIndexOf('!', start);
     while (at > 0 && source.text[at - 1] === '!') at--;
     const shown = tag.startsWith('tag:yaml.org,2002:') ? `!!${tag.slice('tag:yaml.org,2002:'.length)}` : tag;
@@ -381,6 +385,39 @@ export function forEachInOrder(doc: Document, visit: (node: unknown) => void): v
       stack.push(node.value, node.key);
     }
   }
+}
+
+/**
+ * The paths of the values that start at `offsets` (as checkNumbers and checkTags report them),
+ * where the parsed value holds them: directly, or through an alias of them. A key that starts
+ * there stands for the value under it.
+ */
+export function pathsAt(doc: Document, offsets: ReadonlySet<number>): ConfigPath[] {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yaml();
+  const startsAt = (node: unknown): boolean => {
+    const target = isAlias(node) ? node.resolve(doc) : node;
+    const start = (target as { range?: [number, number, number] | null } | undefined)?.range?.[0];
+    return start !== undefined && offsets.has(start);
+  };
+  const found: ConfigPath[] = [];
+  const stack: { node: unknown; path: ConfigPath }[] = [{ node: doc.contents, path: [] }];
+  while (stack.length > 0) {
+    const { node, path } = stack.pop()!;
+    if (startsAt(node)) {
+      found.push(path);
+      continue;
+    }
+    if (isSeq(node)) node.items.forEach((item, index) => stack.push({ node: item, path: [...path, index] }));
+    else if (isMap(node)) {
+      for (const pair of node.items as unknown[]) {
+        if (!isPair(pair) || !isScalar(pair.key) || isMergeKey(pair.key)) continue;
+        const childPath = [...path, String(pair.key.value)];
+        if (startsAt(pair.key)) found.push(childPath);
+        else stack.push({ node: pair.value, path: childPath });
+      }
+    }
+  }
+  return found;
 }
 
 /** Calls `visit` for every node of the document, without recursion (nesting may be deep). */
