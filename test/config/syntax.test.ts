@@ -47,3 +47,50 @@ describe('an unclosed flow collection', () => {
     expect(diagnostic?.hint).toBe('add the missing `]`; if the list continues on the next lines, indent them more than the line it starts on');
   });
 });
+
+function syntaxFindings(text: string): { summary: string; hint?: string; at: string }[] {
+  return parseSource(text, '/config/steward.yaml', 'steward.yaml', 'steward.yaml')
+    .diagnostics.filter((diagnostic) => diagnostic.code === 'yaml.syntax')
+    .map((diagnostic) => ({ summary: diagnostic.summary, ...(diagnostic.hint === undefined ? {} : { hint: diagnostic.hint }), at: `${diagnostic.location?.line}:${diagnostic.location?.col}` }));
+}
+
+const unclosedDoubleQuote = {
+  summary: 'this `"` starts a double-quoted string that is not closed',
+  hint: 'add the closing `"` where the text ends; a `"` inside the text is written `\\"`',
+};
+
+describe('an unclosed quote', () => {
+  it('is reported at the quote, without the brackets the string swallowed', () => {
+    expect(syntaxFindings('version: 1\nlabels: [{name: ab}, {name: cd, description: "x}]\n')).toEqual([{ ...unclosedDoubleQuote, at: '2:46' }]);
+  });
+
+  it('is reported at the quote in block style, not at the end of the file', () => {
+    expect(syntaxFindings('labels:\n  - name: ab\n    description: "x\n  - name: cd\n')).toEqual([{ ...unclosedDoubleQuote, at: '3:18' }]);
+  });
+
+  it('leaves a bracket the string did not swallow reported', () => {
+    expect(syntaxErrors('a: [1, "b\nc: 3\n').map((error) => error.at)).toEqual(['1:8', '1:4']);
+    expect(syntaxErrors("labels: [{name: 'it''s}, {name: cd}]\n")).toEqual([{ summary: "this `'` starts a single-quoted string that is not closed", at: '1:17' }]);
+  });
+});
+
+describe('a value the parser splits', () => {
+  it('with a `: ` inside is shown quoted in the hint', () => {
+    expect(syntaxFindings('routines:\n  - name: Daily\n    prompt: Summarise: revenue by region # why\n')).toEqual([
+      {
+        summary: 'nested mappings are not allowed in compact mappings',
+        hint: 'a `: ` inside a value starts a nested map: quote the value, `prompt: "Summarise: revenue by region"`',
+        at: '3:13',
+      },
+    ]);
+  });
+
+  it('with text after its closing quote says so, with the value quoted whole', () => {
+    expect(syntaxFindings('labels:\n  - name: "ab" extra\n')).toEqual([
+      { summary: 'text follows the closing quote of a quoted value', hint: 'put all of the value inside the quotes, `name: "ab extra"`, or remove what follows them', at: '2:16' },
+    ]);
+    expect(syntaxFindings("labels: [{name: 'ab' x}]\n")).toEqual([
+      { summary: 'text follows the closing quote of a quoted value', hint: 'put all of the value inside the quotes, or remove what follows them', at: '1:22' },
+    ]);
+  });
+});
