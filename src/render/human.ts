@@ -214,7 +214,7 @@ function stopLine(cause: StopCause | undefined, notStarted: number, rerun: strin
   if (cause === undefined) return undefined;
   const rest = `${notStarted} step${notStarted === 1 ? ' was' : 's were'} not started`;
   if (cause.kind === 'interrupt') {
-    return `Interrupted (${cause.signal}): the write in flight ran to its end (its outcome is above) and no new one started; ${rest}. Running \`${rerun}\` again finishes the rest.`;
+    return `Interrupted (${cause.signal}): the write in flight ran to its end (its outcome is above) and no new one started; ${rest}. Running \`${terminalText(rerun)}\` again finishes the rest.`;
   }
   return `Stopped: the server refused a write with ${terminalText(cause.error)}, and every further write would be refused too; ${rest}. Check the token, then run \`${terminalText(rerun)}\` again.`;
 }
