@@ -189,6 +189,24 @@ describe('a server whose limits name users by ids SCIM does not know (an open po
   });
 });
 
+describe('a notice on a terminal', () => {
+  it('clears the status line before it is written, so the two never run together', async () => {
+    server = await startHostileServer(
+      withWhoami({
+        'GET /api/v1/labels': (request, response) =>
+          request.count === 1
+            ? json(429, { detail: 'Too Many Requests', status: 429 }, { 'retry-after': '0' })(request, response)
+            : json(200, { labels: [labelRecord('finance', { color: '#1a7f37' })] })(request, response),
+      }),
+    );
+    const directory = await configDirectory('labels');
+    const io = { ...captureIo({ STEWARD_PRODUCTION_TOKEN: TOKEN }, directory), isTTY: true };
+    const result = io.result(await runPlan({ config: directory, baseUrl: server.url, requestTimeout: 0.6 }, io));
+    expect(result.code).toBe(0);
+    expect(result.err).toContain('\r\x1b[2Krate limited (429) on GET /api/v1/labels: waiting 0 ms before retry 1\n');
+  });
+});
+
 describe('steward apply against a server with a quota', () => {
   it('a 429 naming a maximum is a final error, sent once', async () => {
     server = await startHostileServer(
