@@ -240,13 +240,17 @@ describe('a real steward process', () => {
     await writeFile(join(built, 'README.md'), 'scratch build for a test\n');
   }, 120_000);
 
-  it('over a pipe: prints the first step before the last write is sent, and stops on SIGINT with exit 130', async () => {
-    steward = await gitopsAgainstDemo({ latencyMs: 150 });
-    const emulator = steward.emulator;
-    const child = spawn(process.execPath, [join(built, 'dist/cli/main.js'), 'apply', '--auto-approve', '--config', steward.directory, '--env', 'production', '--base-url', emulator.url], {
+  /** The built CLI on the example's config against its emulator, the token in its environment. */
+  const stewardProcess = (on: Steward, args: string[]) =>
+    spawn(process.execPath, [join(built, 'dist/cli/main.js'), ...args, '--config', on.directory, '--env', 'production', '--base-url', on.emulator.url], {
       env: { PATH: process.env.PATH, STEWARD_PRODUCTION_TOKEN: PRODUCTION_TOKEN },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+
+  it('over a pipe: prints the first step before the last write is sent, and stops on SIGINT with exit 130', async () => {
+    steward = await gitopsAgainstDemo({ latencyMs: 150 });
+    const emulator = steward.emulator;
+    const child = stewardProcess(steward, ['apply', '--auto-approve']);
     let out = '';
     let err = '';
     let writesWhenFirstLineCame: number | undefined;
@@ -279,10 +283,7 @@ describe('a real steward process', () => {
   it('a second SIGINT exits at once, saying the write in flight is unknown and a re-run is safe', async () => {
     steward = await gitopsAgainstDemo({ latencyMs: 200 });
     const emulator = steward.emulator;
-    const child = spawn(process.execPath, [join(built, 'dist/cli/main.js'), 'apply', '--auto-approve', '--config', steward.directory, '--env', 'production', '--base-url', emulator.url], {
-      env: { PATH: process.env.PATH, STEWARD_PRODUCTION_TOKEN: PRODUCTION_TOKEN },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = stewardProcess(steward, ['apply', '--auto-approve']);
     let out = '';
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => {
@@ -309,10 +310,7 @@ describe('a real steward process', () => {
   it('with --json, an exit at once still leaves one JSON document on stdout: what settled, and what was in flight', async () => {
     steward = await gitopsAgainstDemo({ latencyMs: 200 });
     const emulator = steward.emulator;
-    const child = spawn(process.execPath, [join(built, 'dist/cli/main.js'), 'apply', '--json', '--auto-approve', '--config', steward.directory, '--env', 'production', '--base-url', emulator.url], {
-      env: { PATH: process.env.PATH, STEWARD_PRODUCTION_TOKEN: PRODUCTION_TOKEN },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = stewardProcess(steward, ['apply', '--json', '--auto-approve']);
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -339,10 +337,7 @@ describe('a real steward process', () => {
   it('with --json, a signal while reading leaves a JSON error document on stdout', async () => {
     steward = await gitopsAgainstDemo({ latencyMs: 200 });
     const emulator = steward.emulator;
-    const child = spawn(process.execPath, [join(built, 'dist/cli/main.js'), 'apply', '--json', '--auto-approve', '--config', steward.directory, '--env', 'production', '--base-url', emulator.url], {
-      env: { PATH: process.env.PATH, STEWARD_PRODUCTION_TOKEN: PRODUCTION_TOKEN },
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const child = stewardProcess(steward, ['apply', '--json', '--auto-approve']);
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -369,10 +364,7 @@ describe('a real steward process', () => {
     const planFile = join(steward.directory, 'plan.json');
     expect((await steward.plan({ out: planFile })).code).toBe(EXIT.destructive);
     const before = await readFile(planFile, 'utf8');
-    const child = spawn(process.execPath, [join(built, 'dist/cli/main.js'), 'plan', '--out', planFile, '--config', steward.directory, '--env', 'production', '--base-url', steward.emulator.url], {
-      env: { PATH: process.env.PATH, STEWARD_PRODUCTION_TOKEN: PRODUCTION_TOKEN },
-      stdio: 'ignore',
-    });
+    const child = stewardProcess(steward, ['plan', '--out', planFile]);
     const emulator = steward.emulator;
     // Interrupt once it is reading the live state.
     await new Promise<void>((resolve) => {
