@@ -12,7 +12,8 @@ export default defineConfig({
     // End-to-end tests start emulators on ephemeral loopback ports; forks keep them isolated.
     pool: 'forks',
     // Every plan the end-to-end suite makes is checked against schemas/plan.schema.json.
-    setupFiles: ['test/setup/planSchema.ts'],
+    // ... and every request the suite sends to an emulator, and its answer, against the vendor contract.
+    setupFiles: ['test/setup/planSchema.ts', 'test/setup/contract.ts'],
     // Recent request times per key (src/api/requestLedger.ts) go to a temporary folder, never the real home.
     env: { STEWARD_CACHE_DIR: join(tmpdir(), `steward-test-cache-${process.pid}`) },
   },

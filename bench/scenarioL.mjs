@@ -102,7 +102,8 @@ function routineScenario(seed, profile) {
         changes.created += 1;
         sent.push(wanted);
       } else if (wanted.model === 'Product' && wanted.branch === undefined && replacing > 0) {
-        // A model change cannot be made in place: the routine is replaced (create, then delete).
+        // A model change with a topic cannot be made in place (the documented PUT moves the model
+        // and leaves its topic behind): the routine is replaced (create, then delete).
         replacing -= 1;
         changes.replaced += 1;
         Object.assign(wanted, { model: 'Support', topicName: 'tickets' });
@@ -142,16 +143,14 @@ function routineScenario(seed, profile) {
     'GET /api/v1/models/{modelId}/topic': new Set(sent.filter((r) => r.topicName !== undefined).map((r) => r.model)).size,
     'GET /api/v1/ai/routines': ROUTINE_OWNERS.reduce((sum, owner) => sum + pages(owner.live), 0),
   };
-  // The fewest writes: one update per changed routine, by PATCH, or, where the server updates by
-  // PUT only (the 'other' profile), one PUT each after the one PATCH whose 405 tells the client so
-  // (which method works is OPEN in gaps.md: the client cannot know before asking); one POST per
-  // routine created; one DELETE per routine pruned; a replacement is a POST and a DELETE.
+  // The fewest writes: one documented PUT per changed routine (in both profiles: nothing probes
+  // for a PATCH); one POST per routine created; one DELETE per routine pruned; a replacement is a
+  // POST and a DELETE.
   // And the cost of the race guarantee (routineDuplicates.ts): after its creates, a run lists
   // each owner it created routines for once, whole (⌈routines now/100⌉ pages), to find a copy a
   // concurrent apply made. The list has no name filter and its order rests on the server's
   // clocks, so no shorter read finds every copy.
-  const probe = changes.updated > 0 ? 1 : 0;
-  const update = profile === 'other' ? { 'PUT /api/v1/ai/routines/{routineId}': changes.updated, 'PATCH /api/v1/ai/routines/{routineId}': probe } : { 'PATCH /api/v1/ai/routines/{routineId}': changes.updated };
+  const update = { 'PUT /api/v1/ai/routines/{routineId}': changes.updated };
   const creators = ROUTINE_OWNERS.filter((owner) => owner.created + owner.replaced > 0);
   const writes = {
     ...update,
@@ -206,7 +205,7 @@ function scenario(profile) {
     'GET /api/v1/whoami': 1,
     'GET /api/v1/labels': Math.ceil((LABELS + (datasetSeed('demo').labels ?? []).length) / PAGE),
     'GET /api/v1/ai/credit-controls/users': Math.ceil(liveLimits / PAGE),
-    'GET /api/scim/v2/Users': Math.min(emails, Math.ceil((USERS + datasetSeed('demo').users.length) / PAGE)),
+    'GET /api/scim/v2/users': Math.min(emails, Math.ceil((USERS + datasetSeed('demo').users.length) / PAGE)),
     'GET /api/v1/documents': Math.min(labels.reduce((sum) => sum + Math.ceil(LABELLED / LABELS / PAGE), 0), Math.ceil((DOCUMENTS + demoDocuments) / PAGE)),
     ...routines.reads,
   };
@@ -262,11 +261,11 @@ async function run(profile, latencyMs = 0) {
  * routines it creates are read again (a topic taken off its model would fail a create after
  * other writes), so they stay in its fewest.
  */
-const RESOLVED_IN_PLAN_FILE = ['GET /api/scim/v2/Users', 'GET /api/v1/models'];
+const RESOLVED_IN_PLAN_FILE = ['GET /api/scim/v2/users', 'GET /api/v1/models'];
 
 const sum = (counts) => Object.values(counts).reduce((a, b) => a + b, 0);
 const rows = [];
-for (const profile of ['reference', 'other']) {
+for (const profile of ['vendor', 'other']) {
   const { plan, apply, applyFile, fewestPlan, fewestWrites } = await run(profile);
   const routes = [...new Set([...Object.keys(fewestPlan), ...Object.keys(fewestWrites), ...Object.keys(plan.byRoute), ...Object.keys(apply.byRoute), ...Object.keys(applyFile.byRoute)])];
   const fewestFile = (route) => (RESOLVED_IN_PLAN_FILE.includes(route) ? 0 : (fewestPlan[route] ?? 0)) + (fewestWrites[route] ?? 0);
@@ -296,7 +295,7 @@ for (const profile of ['reference', 'other']) {
 // `--rows`: the record's rows (bench/record.mjs prints them in its one table) instead of the tables.
 const ROWS = process.argv.includes('--rows');
 const record = [];
-for (const profile of ['reference', 'other']) {
+for (const profile of ['vendor', 'other']) {
   const total = rows.find((row) => row.profile === profile && row.route === 'total');
   for (const [command, fewest, made] of [['plan', 'plan fewest', 'plan made'], ['apply', 'apply fewest', 'apply made'], ['apply FILE', 'apply FILE fewest', 'apply FILE made']]) {
     // Met when every route makes its fewest, not only the total (one route's excess could hide another's shortfall).
@@ -351,8 +350,8 @@ async function measuredChain(url, modelName) {
 }
 
 async function latencyRun() {
-  const { seed, config, fewestPlan } = scenario('reference');
-  const emulator = await emulatorProcess(seed, { profile: 'reference', latencyMs: LATENCY });
+  const { seed, config, fewestPlan } = scenario('vendor');
+  const emulator = await emulatorProcess(seed, { profile: 'vendor', latencyMs: LATENCY });
   const directory = await mkdtemp(join(tmpdir(), 'steward-bench-latency-'));
   await writeFile(join(directory, 'environments.yaml'), 'version: 1\nenvironments:\n  bench:\n    baseUrl: https://bench.example.com\n    tokenEnv: BENCH_TOKEN\n    requestsPerMinute: 1000000\n');
   await writeFile(join(directory, 'scenario.yaml'), `${config}\n`);

@@ -1,8 +1,11 @@
-// Typed functions for every platform endpoint steward uses: the path, method, route name, human
-// operation and response shape of each live here once, so callers never assemble URLs
-// themselves and never see a body that was not checked against its shape (shapes.ts).
+// Typed functions for every platform endpoint steward uses: each names its operation of the
+// vendor contract (src/api/contract/, where method, path and query keys are written once), its
+// human operation and response shape, so callers never assemble URLs themselves, never send a
+// query key the vendor does not document, and never see a body that was not checked against its
+// shape (shapes.ts).
 
-import type { ApiClient, HttpMethod } from './client.js';
+import type { ApiClient } from './client.js';
+import { operation as contractOperation, type OperationId } from './contract/index.js';
 import { MAX_PAGE_SIZE, paginateCursor, paginateScim, type CursorPage } from './pagination.js';
 import type {
   ApiKeyList,
@@ -79,17 +82,25 @@ export class PlatformApi {
   constructor(private readonly client: ApiClient) {}
 
   /**
-   * Sends one request and returns its body checked against `shape` (undefined without a shape:
-   * a write whose answer steward does not read). A body that does not fit is an ApiError
-   * `api.invalid-response` naming method, route and the misfit; `page` is named past the first.
+   * Sends one request of the vendor contract (src/api/contract/): its method and path come from
+   * the operation, and a query key the operation does not document is refused before anything is
+   * sent (a programming error, never a surprise on a real server). Returns the body checked
+   * against `shape` (undefined without a shape: a write whose answer steward does not read). A
+   * body that does not fit is an ApiError `api.invalid-response` naming method, route and the
+   * misfit; `page` is named past the first.
    */
   private async call<T>(
-    method: HttpMethod,
-    template: string,
+    id: OperationId,
     operation: string,
     extra: { params?: Record<string, string>; query?: Record<string, QueryValue>; body?: unknown; shape?: ShapeName; page?: number } = {},
   ): Promise<T> {
+    const documented = contractOperation(id);
+    const { method, path: template } = documented;
     const route = `${method} ${template}`;
+    const undocumented = Object.entries(extra.query ?? {}).find(([key, value]) => value !== undefined && !(key in (documented.query ?? {})));
+    if (undocumented !== undefined) {
+      throw new StewardError('internal.undocumented-request', `${operation}: ${route} would send the query key ${undocumented[0]}, which the vendor does not document`, 'tool');
+    }
     // Async, so a path that cannot be built rejects like every other failure.
     const body = await this.client.request<unknown>(method, fillPath(template, extra.params), {
       operation,
@@ -106,20 +117,20 @@ export class PlatformApi {
 
   private list<T, L extends { pageInfo: PageInfo }>(
     shape: ShapeName,
-    template: string,
+    id: OperationId,
     operation: string,
     itemsOf: (list: L) => T[],
     keyOf: (item: T) => string,
     query: Record<string, QueryValue> = {},
     listener?: PageListener,
   ): AsyncIterable<T> {
-    const route = `GET ${template}`;
+    const route = `GET ${contractOperation(id).path}`;
     const onPage = (page: number, totalPages: number | undefined) => {
       this.client.notePage(operation, page, totalPages);
       listener?.(page, totalPages);
     };
     return paginateCursor<T>({ operation, route, keyOf, onPage }, async (cursor, page): Promise<CursorPage<T>> => {
-      const list = await this.call<L>('GET', template, operation, {
+      const list = await this.call<L>(id, operation, {
         query: { ...query, pageSize: MAX_PAGE_SIZE, cursor },
         shape,
         page,
@@ -128,11 +139,11 @@ export class PlatformApi {
     });
   }
 
-  private scim<T extends { id: string }>(shape: ShapeName, template: string, operation: string, filter: string | undefined): AsyncIterable<T> {
-    const route = `GET ${template}`;
+  private scim<T extends { id: string }>(shape: ShapeName, id: OperationId, operation: string, filter: string | undefined): AsyncIterable<T> {
+    const route = `GET ${contractOperation(id).path}`;
     const onPage = (page: number, totalPages: number | undefined) => this.client.notePage(operation, page, totalPages);
     return paginateScim<T>({ operation, route, keyOf: (resource) => resource.id, onPage }, (startIndex, count, page) =>
-      this.call<ScimList<T>>('GET', template, operation, { query: { filter, startIndex, count }, shape, page }),
+      this.call<ScimList<T>>(id, operation, { query: { filter, startIndex, count }, shape, page }),
     );
   }
 
@@ -141,26 +152,26 @@ export class PlatformApi {
   /** The caller's identity, key scope, org role and per-model roles (only `modelIds` when given). */
   whoami(modelIds?: string[]): Promise<Whoami> {
     const modelId = modelIds === undefined || modelIds.length === 0 ? undefined : modelIds.join(',');
-    return this.call('GET', '/api/v1/whoami', 'reading the API key identity', { query: { modelId }, shape: 'whoami' });
+    return this.call('whoami.get', 'reading the API key identity', { query: { modelId }, shape: 'whoami' });
   }
 
   // ---- AI credit controls ---------------------------------------------------------------
 
   /** The organization's credit controls with period context. */
   getCreditControls(): Promise<CreditControls> {
-    return this.call('GET', '/api/v1/ai/credit-controls', 'reading AI credit controls', { shape: 'creditControls' });
+    return this.call('creditControls.get', 'reading AI credit controls', { shape: 'creditControls' });
   }
 
   /** Changes the given settings (absent = unchanged, null = off); returns the full new state. */
   patchCreditControls(patch: CreditControlsPatch): Promise<CreditControls> {
-    return this.call('PATCH', '/api/v1/ai/credit-controls', 'updating AI credit controls', { body: patch, shape: 'creditControls' });
+    return this.call('creditControls.update', 'updating AI credit controls', { body: patch, shape: 'creditControls' });
   }
 
   /** Every individual user credit limit, by userId ascending. */
   listUserCreditLimits(): AsyncIterable<UserCreditLimitRecord> {
     return this.list<UserCreditLimitRecord, UserCreditLimitList>(
       'userCreditLimitList',
-      '/api/v1/ai/credit-controls/users',
+      'userCreditLimits.list',
       'listing user credit limits',
       (list) => list.records,
       (record) => record.userId,
@@ -178,7 +189,7 @@ export class PlatformApi {
     for (const [index, batch] of batches.entries()) {
       const part = batches.length === 1 ? '' : ` (batch ${index + 1} of ${batches.length})`;
       const operation = `updating ${batch.length} user credit limit${batch.length === 1 ? '' : 's'}${part}`;
-      const result = await this.call<UserCreditLimitPatchResult>('PATCH', '/api/v1/ai/credit-controls/users', operation, {
+      const result = await this.call<UserCreditLimitPatchResult>('userCreditLimits.update', operation, {
         body: { users: batch },
         shape: 'userCreditLimitPatchResult',
       });
@@ -191,7 +202,7 @@ export class PlatformApi {
   listUserGroupCreditLimits(): AsyncIterable<UserGroupCreditLimitRecord> {
     return this.list<UserGroupCreditLimitRecord, UserGroupCreditLimitList>(
       'userGroupCreditLimitList',
-      '/api/v1/ai/credit-controls/user-groups',
+      'userGroupCreditLimits.list',
       'listing user group credit limits',
       (list) => list.records,
       (record) => record.userGroupId,
@@ -206,8 +217,7 @@ export class PlatformApi {
       const part = batches.length === 1 ? '' : ` (batch ${index + 1} of ${batches.length})`;
       const operation = `updating ${batch.length} user group credit limit${batch.length === 1 ? '' : 's'}${part}`;
       const result = await this.call<UserGroupCreditLimitPatchResult>(
-        'PATCH',
-        '/api/v1/ai/credit-controls/user-groups',
+        'userGroupCreditLimits.update',
         operation,
         { body: { userGroups: batch }, shape: 'userGroupCreditLimitPatchResult' },
       );
@@ -220,7 +230,7 @@ export class PlatformApi {
   listEntityGroupCreditLimits(): AsyncIterable<EntityGroupCreditLimitRecord> {
     return this.list<EntityGroupCreditLimitRecord, EntityGroupCreditLimitList>(
       'entityGroupCreditLimitList',
-      '/api/v1/ai/credit-controls/entity-groups',
+      'entityGroupCreditLimits.list',
       'listing entity group credit limits',
       (list) => list.records,
       (record) => record.entity,
@@ -235,8 +245,7 @@ export class PlatformApi {
       const part = batches.length === 1 ? '' : ` (batch ${index + 1} of ${batches.length})`;
       const operation = `updating ${batch.length} entity group credit limit${batch.length === 1 ? '' : 's'}${part}`;
       const result = await this.call<EntityGroupCreditLimitPatchResult>(
-        'PATCH',
-        '/api/v1/ai/credit-controls/entity-groups',
+        'entityGroupCreditLimits.update',
         operation,
         { body: { entityGroups: batch }, shape: 'entityGroupCreditLimitPatchResult' },
       );
@@ -250,14 +259,14 @@ export class PlatformApi {
   /** Every routine of the caller (or of `userId`, with an organization key), newest first. */
   listRoutines(options: { userId?: string } = {}): AsyncIterable<Routine> {
     const operation = options.userId === undefined ? 'listing routines' : `listing routines of user ${options.userId}`;
-    return this.list<Routine, RoutineList>('routineList', '/api/v1/ai/routines', operation, (list) => list.records, (routine) => routine.id, {
+    return this.list<Routine, RoutineList>('routineList', 'routines.list', operation, (list) => list.records, (routine) => routine.id, {
       userId: options.userId,
     });
   }
 
   /** One routine by id. */
   getRoutine(id: string, options: RoutineCallOptions = {}): Promise<Routine> {
-    return this.call('GET', '/api/v1/ai/routines/{routineId}', `reading routine ${this.routineName(id, options)}`, {
+    return this.call('routines.get', `reading routine ${this.routineName(id, options)}`, {
       params: { routineId: id },
       query: { userId: options.userId },
       shape: 'routine',
@@ -266,7 +275,7 @@ export class PlatformApi {
 
   /** Creates a routine; a lost response is reported as outcome unknown, never retried. */
   createRoutine(body: RoutineCreate, options: { userId?: string } = {}): Promise<{ id: string }> {
-    return this.call('POST', '/api/v1/ai/routines', `creating routine ${quoted(body.name)}`, {
+    return this.call('routines.create', `creating routine ${quoted(body.name)}`, {
       query: { userId: options.userId },
       body,
       shape: 'createdRoutine',
@@ -275,7 +284,7 @@ export class PlatformApi {
 
   /** Updates a routine with the newer PATCH form (all fields optional). */
   patchRoutine(id: string, body: RoutinePatch, options: RoutineCallOptions = {}): Promise<Routine> {
-    return this.call('PATCH', '/api/v1/ai/routines/{routineId}', `updating routine ${this.routineName(id, options, body.name)}`, {
+    return this.call('routines.update~generated-client', `updating routine ${this.routineName(id, options, body.name)}`, {
       params: { routineId: id },
       query: { userId: options.userId },
       body,
@@ -285,7 +294,7 @@ export class PlatformApi {
 
   /** Updates a routine with the documented PUT form (full body; `isActive` pauses/resumes). */
   putRoutine(id: string, body: RoutinePut, options: RoutineCallOptions = {}): Promise<Routine> {
-    return this.call('PUT', '/api/v1/ai/routines/{routineId}', `updating routine ${this.routineName(id, options, body.name)}`, {
+    return this.call('routines.update', `updating routine ${this.routineName(id, options, body.name)}`, {
       params: { routineId: id },
       query: { userId: options.userId },
       body,
@@ -296,7 +305,7 @@ export class PlatformApi {
   /** Deletes a routine (the answer, `{deleted, id}` or nothing, is checked but not returned). */
   async deleteRoutine(id: string, options: RoutineCallOptions = {}): Promise<void> {
     const operation = `deleting routine ${this.routineName(id, options)}`;
-    const answer = await this.call<{ deleted?: boolean } | null>('DELETE', '/api/v1/ai/routines/{routineId}', operation, {
+    const answer = await this.call<{ deleted?: boolean } | null>('routines.delete', operation, {
       params: { routineId: id },
       query: { userId: options.userId },
       shape: 'deletedRoutine',
@@ -311,7 +320,7 @@ export class PlatformApi {
 
   /** Starts a run now; returns the run id (409 while a run is in progress). */
   triggerRoutine(id: string, options: RoutineCallOptions = {}): Promise<{ id: string }> {
-    return this.call('POST', '/api/v1/ai/routines/{routineId}/trigger', `triggering routine ${this.routineName(id, options)}`, {
+    return this.call('routines.trigger', `triggering routine ${this.routineName(id, options)}`, {
       params: { routineId: id },
       query: { userId: options.userId },
       shape: 'routineRun',
@@ -327,7 +336,7 @@ export class PlatformApi {
 
   /** Every label of the organization (the endpoint is not paginated). */
   async listLabels(): Promise<Label[]> {
-    const list = await this.call<LabelList>('GET', '/api/v1/labels', 'listing labels', { shape: 'labelList' });
+    const list = await this.call<LabelList>('labels.list', 'listing labels', { shape: 'labelList' });
     // Names identify labels regardless of case: two of one name leave no telling which the
     // config means, and planning on either would rename or delete the other.
     const seen = new Map<string, string>();
@@ -348,23 +357,23 @@ export class PlatformApi {
 
   /** One label by name (names are case-insensitive on the server). */
   getLabel(name: string): Promise<Label> {
-    return this.call('GET', '/api/v1/labels/{labelName}', `reading label ${quoted(name)}`, { params: { labelName: name }, shape: 'label' });
+    return this.call('labels.get', `reading label ${quoted(name)}`, { params: { labelName: name }, shape: 'label' });
   }
 
   /** Creates a label (409 when the name exists). */
   createLabel(body: LabelCreate): Promise<Label> {
-    return this.call('POST', '/api/v1/labels', `creating label ${quoted(body.name)}`, { body, shape: 'label' });
+    return this.call('labels.create', `creating label ${quoted(body.name)}`, { body, shape: 'label' });
   }
 
   /** Changes a label; a new `name` in the body renames it. */
   updateLabel(name: string, body: LabelUpdate): Promise<Label> {
     const rename = body.name !== undefined && body.name !== name ? ` (renaming to ${quoted(body.name)})` : '';
-    return this.call('PUT', '/api/v1/labels/{labelName}', `updating label ${quoted(name)}${rename}`, { params: { labelName: name }, body, shape: 'label' });
+    return this.call('labels.update', `updating label ${quoted(name)}${rename}`, { params: { labelName: name }, body, shape: 'label' });
   }
 
   /** Deletes a label (409 while documents still carry it). */
   async deleteLabel(name: string): Promise<void> {
-    await this.call<unknown>('DELETE', '/api/v1/labels/{labelName}', `deleting label ${quoted(name)}`, { params: { labelName: name } });
+    await this.call<unknown>('labels.delete', `deleting label ${quoted(name)}`, { params: { labelName: name } });
   }
 
   // ---- documents ------------------------------------------------------------------------
@@ -374,7 +383,7 @@ export class PlatformApi {
     const labels = options.labels === undefined || options.labels.length === 0 ? undefined : options.labels.join(',');
     const include = options.include === undefined || options.include.length === 0 ? undefined : options.include.join(',');
     const operation = labels === undefined ? 'listing documents' : `listing documents labelled ${options.labels?.map(quoted).join(', ')}`;
-    return this.list<DocumentRecord, DocumentList>('documentList', '/api/v1/documents', operation, (list) => list.records, (document) => document.identifier, {
+    return this.list<DocumentRecord, DocumentList>('documentList', 'documents.list', operation, (list) => list.records, (document) => document.identifier, {
       include,
       labels,
     }, options.onPage);
@@ -383,27 +392,25 @@ export class PlatformApi {
   /** Applies a label to a document (a no-op when already applied). */
   async putDocumentLabel(identifier: string, label: string): Promise<void> {
     await this.call<unknown>(
-      'PUT',
-      '/api/v1/documents/{identifier}/labels/{labelName}',
+      'documents.labels.apply',
       `applying label ${quoted(label)} to document ${identifier}`,
-      { params: { identifier, labelName: label } },
+      { params: { documentId: identifier, labelName: label } },
     );
   }
 
   /** Removes a label from a document. */
   async deleteDocumentLabel(identifier: string, label: string): Promise<void> {
     await this.call<unknown>(
-      'DELETE',
-      '/api/v1/documents/{identifier}/labels/{labelName}',
+      'documents.labels.remove',
       `removing label ${quoted(label)} from document ${identifier}`,
-      { params: { identifier, labelName: label } },
+      { params: { documentId: identifier, labelName: label } },
     );
   }
 
   /** Adds and removes labels of one document in one call; returns its labels after. */
   patchDocumentLabels(identifier: string, body: DocumentLabelsPatch): Promise<DocumentLabelsPatchResult> {
-    return this.call('PATCH', '/api/v1/documents/{identifier}/labels', `changing labels of document ${identifier}`, {
-      params: { identifier },
+    return this.call('documents.labels.update', `changing labels of document ${identifier}`, {
+      params: { documentId: identifier },
       body,
       shape: 'documentLabels',
     });
@@ -417,7 +424,7 @@ export class PlatformApi {
    */
   listModels(options: { name?: string; modelId?: string; modelKind?: string; branches?: boolean } = {}): AsyncIterable<ModelRecord> {
     const operation = options.name !== undefined ? `listing models named ${quoted(options.name)}` : options.modelId !== undefined ? `reading model ${options.modelId}` : 'listing models';
-    return this.list<ModelRecord, ModelList>('modelList', '/api/v1/models', operation, (list) => list.records, (model) => model.id, {
+    return this.list<ModelRecord, ModelList>('modelList', 'models.list', operation, (list) => list.records, (model) => model.id, {
       name: options.name,
       modelId: options.modelId,
       modelKind: options.modelKind,
@@ -428,7 +435,7 @@ export class PlatformApi {
   /** The topics of a model (404 when the model is missing or not accessible). */
   async listModelTopics(modelId: string, modelName?: string): Promise<ModelTopic[]> {
     const which = modelName === undefined ? modelId : `${quoted(modelName)} (${modelId})`;
-    const list = await this.call<ModelTopicList>('GET', '/api/v1/models/{modelId}/topic', `listing topics of model ${which}`, {
+    const list = await this.call<ModelTopicList>('models.topics.list', `listing topics of model ${which}`, {
       params: { modelId },
       shape: 'modelTopics',
     });
@@ -436,31 +443,38 @@ export class PlatformApi {
   }
 
   // ---- SCIM -----------------------------------------------------------------------------
+  // Paths as the documents write them (lowercase). Users filter only on `userName` (`eq`, `co`);
+  // groups document no filter at all.
 
-  /** Every SCIM user matching `filter` (an organization API key only). */
+  /** Every SCIM user matching `filter` (`userName eq "…"`; an organization API key only). */
   listScimUsers(options: { filter?: string } = {}): AsyncIterable<ScimUser> {
-    return this.scim<ScimUser>('scimUserList', '/api/scim/v2/Users', 'listing users', options.filter);
+    return this.scim<ScimUser>('scimUserList', 'scim.users.list', 'listing users', options.filter);
   }
 
   /**
    * One page of the SCIM users (1-based `startIndex`): for readers that choose between a full
-   * listing and filters from `totalResults`, and fetch the remaining pages side by side.
+   * listing and lookups from `totalResults`, and fetch the remaining pages side by side.
    */
   scimUsersPage(startIndex: number, count: number, page: number): Promise<ScimList<ScimUser>> {
-    return this.call<ScimList<ScimUser>>('GET', '/api/scim/v2/Users', 'listing users', { query: { startIndex, count }, shape: 'scimUserList', page });
+    return this.call<ScimList<ScimUser>>('scim.users.list', 'listing users', { query: { startIndex, count }, shape: 'scimUserList', page });
+  }
+
+  /** One SCIM user by id (404 when the instance has no such user). */
+  getScimUser(id: string): Promise<ScimUser> {
+    return this.call('scim.users.get', `reading user ${id}`, { params: { id }, shape: 'scimUser' });
   }
 
   /**
-   * One page of the SCIM groups (1-based `startIndex`): for readers that choose between a full
-   * listing and filters from `totalResults`.
+   * One page of the SCIM groups (1-based `startIndex`): for readers that fetch the remaining
+   * pages side by side once `totalResults` is known.
    */
   scimGroupsPage(startIndex: number, count: number, page: number): Promise<ScimList<ScimGroup>> {
-    return this.call<ScimList<ScimGroup>>('GET', '/api/scim/v2/Groups', 'listing user groups', { query: { startIndex, count }, shape: 'scimGroupList', page });
+    return this.call<ScimList<ScimGroup>>('scim.groups.list', 'listing user groups', { query: { startIndex, count }, shape: 'scimGroupList', page });
   }
 
-  /** Every SCIM group matching `filter` (an organization API key only). */
-  listScimGroups(options: { filter?: string } = {}): AsyncIterable<ScimGroup> {
-    return this.scim<ScimGroup>('scimGroupList', '/api/scim/v2/Groups', 'listing user groups', options.filter);
+  /** Every SCIM group (an organization API key only). */
+  listScimGroups(): AsyncIterable<ScimGroup> {
+    return this.scim<ScimGroup>('scimGroupList', 'scim.groups.list', 'listing user groups', undefined);
   }
 
   // ---- API keys -------------------------------------------------------------------------
@@ -469,7 +483,7 @@ export class PlatformApi {
   listApiKeys(
     options: { type?: ApiKeyType; sortField?: 'createdAt' | 'name'; sortDirection?: 'asc' | 'desc' } = {},
   ): AsyncIterable<ApiKeyRecord> {
-    return this.list<ApiKeyRecord, ApiKeyList>('apiKeyList', '/api/v1/api-keys', 'listing API keys', (list) => list.records, (key) => key.id, {
+    return this.list<ApiKeyRecord, ApiKeyList>('apiKeyList', 'apiKeys.list', 'listing API keys', (list) => list.records, (key) => key.id, {
       type: options.type,
       sortField: options.sortField,
       sortDirection: options.sortDirection,

@@ -105,18 +105,18 @@ const scimList = (resource: Schema): Schema => ({
 
 // ---- whoami -----------------------------------------------------------------------------------
 
-const whoamiUser = shapeOf<WhoamiUser>({ id: identity, email: textOrNull, name: textOrNull });
-const modelRole = shapeOf<WhoamiModelRole>({
-  role: oneOf('VIEWER', 'QUERIER', 'EDITOR', 'MANAGER'),
-  permissions: listOf(text, []),
-});
+// Only what steward decides on is checked: the key's scope and role, each model's permissions
+// and the user's membership id. Role names (custom ones too), base roles, connection ids and the
+// user id are passed over, whatever they hold.
+const whoamiUser = shapeOf<WhoamiUser>({ id: textOrNull, membershipId: identity });
+const modelRole = shapeOf<WhoamiModelRole>({ permissions: listOf(text, []) });
 const whoami = shapeOf<Whoami>(
   {
     keyScope: oneOf('user', 'organization'),
-    orgRole: oneOf('MEMBER', 'ORG_ADMIN'),
+    orgRole: text,
     rolesByModel: { type: 'object', additionalProperties: modelRole },
     rolesByModelTruncated: flag,
-    // normaliseWhoami has already turned a user without an id into null.
+    // normaliseWhoami has already turned a user without either id into null.
     user: { ...whoamiUser, type: ['object', 'null'] },
   },
   ['rolesByModelTruncated'],
@@ -125,6 +125,7 @@ const whoami = shapeOf<Whoami>(
 // ---- credit controls --------------------------------------------------------------------------
 
 // The account's limit, usage and period are the server's to report; steward reads none of them.
+// `entityGroupDefaultCredits` is not in the documented answer: optional, and absent stays absent.
 const creditControls = shapeOf<CreditControls>(
   {
     downgradeCredits: amountOrNull,
@@ -136,7 +137,7 @@ const creditControls = shapeOf<CreditControls>(
     periodStart: unread,
     periodEnd: unread,
   },
-  ['accountCreditLimit', 'creditsUsed', 'periodStart', 'periodEnd'],
+  ['entityGroupDefaultCredits', 'accountCreditLimit', 'creditsUsed', 'periodStart', 'periodEnd'],
 );
 const userCreditLimit = shapeOf<UserCreditLimitRecord>({ userId: identity, creditLimit: amountOrNull });
 const userGroupCreditLimit = shapeOf<UserGroupCreditLimitRecord>({ userGroupId: identity, creditLimit: amountOrNull });
@@ -228,7 +229,7 @@ const documentRecord = shapeOf<DocumentRecord>(
 
 // ---- models -----------------------------------------------------------------------------------
 
-const modelBranch = shapeOf<ModelBranch>({ id: identity, name: text });
+const modelBranch = shapeOf<ModelBranch>({ id: identity, name: textOrNull });
 const modelRecord = shapeOf<ModelRecord>(
   {
     id: identity,
@@ -313,6 +314,7 @@ const SHAPES = {
   modelList: cursorList(modelRecord),
   modelTopics: { type: 'object', properties: { success: flag, topics: listOf(modelTopic) }, required: ['topics'] },
   scimUserList: scimList(scimUser),
+  scimUser,
   scimGroupList: scimList(scimGroup),
   apiKeyList: cursorList(apiKey),
 } satisfies Record<string, Schema>;
@@ -387,23 +389,21 @@ function validatorOf(name: ShapeName): ValidateFunction {
 }
 
 /**
- * The whoami body with `user` normalised (contract 3): absent, null, or a user whose `id` is
- * null, absent or blank becomes null, so "no user" has one form. Other oddities are left for
- * the schema to refuse.
+ * The whoami body with `user` normalised (gaps.md, organization keys): absent, null, or a user
+ * whose `id` and `membershipId` are both null, absent or blank becomes null, so "no user" has one
+ * form. A user with an id but no membership id is left for the schema to refuse by name: steward
+ * cannot act for a user it knows only by a user id.
  */
 function normaliseWhoami(body: unknown): unknown {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   const record = body as Record<string, unknown>;
   const user = record.user;
+  const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
   const userless =
     user === undefined ||
     user === null ||
-    (typeof user === 'object' && !Array.isArray(user) && (typeof (user as Record<string, unknown>).id !== 'string' || ((user as Record<string, unknown>).id as string).trim() === ''));
-  if (!userless) return body;
-  // A user with an id of another type (a number) is not "no user" but a misfit: left to the schema.
-  const id = typeof user === 'object' && user !== null ? (user as Record<string, unknown>).id : undefined;
-  if (id !== undefined && id !== null && typeof id !== 'string') return body;
-  return { ...record, user: null };
+    (typeof user === 'object' && !Array.isArray(user) && blank((user as Record<string, unknown>).id) && blank((user as Record<string, unknown>).membershipId));
+  return userless ? { ...record, user: null } : body;
 }
 
 /** Where a body came from, for its misfit message (`record 3 of page 2 has no name`). */

@@ -24,41 +24,53 @@ export interface CodeErrorBody {
 // ---- whoami ---------------------------------------------------------------------------------
 
 export type KeyScope = 'user' | 'organization';
+/** The organization roles the documents name. */
 export type OrgRole = 'MEMBER' | 'ORG_ADMIN';
+/** The emulator's model roles (whoami reports each as `baseRole`, possibly under a custom `roleName`). */
 export type ModelRoleName = 'VIEWER' | 'QUERIER' | 'EDITOR' | 'MANAGER';
 
+/**
+ * What steward reads of one model's role: the permissions (`USE_AI`, ...). `baseRole`,
+ * `roleName` (custom names) and `connectionId` are passed over whatever they hold.
+ */
 export interface WhoamiModelRole {
-  role: ModelRoleName;
   permissions: string[];
 }
 
-/** A user whoami names: always with an id (a user without one is read as no user). */
+/** The key's user: `id` is the user id, `membershipId` the id every `userId` parameter takes. */
 export interface WhoamiUser {
-  id: string;
-  email: string | null;
-  name: string | null;
+  id: string | null;
+  membershipId: string;
 }
 
 export interface Whoami {
   keyScope: KeyScope;
-  orgRole: OrgRole;
+  /**
+   * `MEMBER` or `ORG_ADMIN` as documented; read as text, so a role the documents do not name
+   * yet is not refused: only `ORG_ADMIN` grants what an Organization Admin may do.
+   */
+  orgRole: string;
   rolesByModel: Record<string, WhoamiModelRole>;
   rolesByModelTruncated?: boolean;
   /**
    * The caller's user; for an organization key, the user the key was created by, or null when
-   * the server names none (absent, null, or a user without an id all arrive as null).
+   * the server names none (absent, null, or a user whose ids are null all arrive as null).
    */
   user: WhoamiUser | null;
 }
 
 // ---- AI credit controls ---------------------------------------------------------------------
 
-/** The four settings a PATCH may carry; null = off (thresholds) or unlimited (defaults). */
+/**
+ * The settings a PATCH may carry; null = off (thresholds) or unlimited (defaults). The vendor
+ * documents three; `entityGroupDefaultCredits` is the generated client's, absent from the
+ * documented answer (undefined here: an instance that does not show it).
+ */
 export interface CreditControlSettings {
   downgradeCredits: number | null;
   shutoffCredits: number | null;
   userDefaultCredits: number | null;
-  entityGroupDefaultCredits: number | null;
+  entityGroupDefaultCredits?: number | null;
 }
 export const CREDIT_CONTROL_FIELDS = [
   'downgradeCredits',
@@ -163,7 +175,10 @@ export interface RoutineCreate {
   topicName?: string | null;
 }
 
-/** Body of `PATCH /api/v1/ai/routines/{id}` (newer form): every field optional. */
+/**
+ * Body of `PATCH /api/v1/ai/routines/{id}`, the generated client's update (not in the vendor's
+ * documents): every field optional; no isActive, model, branch or topic.
+ */
 export interface RoutinePatch {
   name?: string;
   prompt?: string;
@@ -173,15 +188,17 @@ export interface RoutinePatch {
   destination?: RoutineDestination;
 }
 
-/** Body of `PUT /api/v1/ai/routines/{id}` (documented form): full body plus `isActive`. */
+/**
+ * Body of `PUT /api/v1/ai/routines/{id}`, the documented update: name, prompt and schedule
+ * required; description, model and `isActive` (pause/resume) optional. It has no timezone,
+ * destination, branch or topic.
+ */
 export interface RoutinePut {
   name: string;
   prompt: string;
   schedule: string;
-  timezone?: string;
   description?: string | null;
   modelId?: string;
-  destination?: RoutineDestination;
   isActive?: boolean;
 }
 
@@ -327,10 +344,10 @@ export interface ApiKeyList {
 
 // ---- models ---------------------------------------------------------------------------------
 
-/** An active branch of a model (`include=activeBranches`). */
+/** An active branch of a model (`include=activeBranches`); the vendor lets its name be null. */
 export interface ModelBranch {
   id: string;
-  name: string;
+  name: string | null;
 }
 /** A model as `GET /api/v1/models` lists it (gaps.md "Models"). */
 export interface ModelRecord {

@@ -17,6 +17,9 @@ import {
   RATE_LIMIT_WINDOWS,
   ROUTINE_UPDATE_METHODS,
   USER_GROUP_ID_FORMS,
+  SCIM_USER_IDS,
+  DOCUMENT_LABELS_PATH_IDS,
+  UNKNOWN_KEYS,
   startEmulator,
   type DatasetName,
   type EmulatorOptions,
@@ -45,6 +48,10 @@ export interface EmulatorCommandOptions {
   rateLimitWindowMs?: string;
   labelDeleteInUse?: string;
   userGroupIdForm?: string;
+  scimUserIds?: string;
+  documentLabelsPathId?: string;
+  unknownKeys?: string;
+  entityGroupDefaultCredits?: boolean;
   modelNameFilter?: string;
   documentIdentifiers?: string;
 }
@@ -105,6 +112,10 @@ export function emulatorOptionsFrom(raw: EmulatorCommandOptions): EmulatorOption
       rateLimitWindowMs: raw.rateLimitWindowMs === undefined ? undefined : wholeNumber(raw.rateLimitWindowMs, '--rate-limit-window-ms', 1),
       labelDeleteInUse: choice(raw.labelDeleteInUse, '--label-delete-in-use', LABEL_DELETE_IN_USE),
       userGroupIdForm: choice(raw.userGroupIdForm, '--user-group-id-form', USER_GROUP_ID_FORMS),
+      scimUserIds: choice(raw.scimUserIds, '--scim-user-ids', SCIM_USER_IDS),
+      documentLabelsPathId: choice(raw.documentLabelsPathId, '--document-labels-path-id', DOCUMENT_LABELS_PATH_IDS),
+      unknownKeys: choice(raw.unknownKeys, '--unknown-keys', UNKNOWN_KEYS),
+      entityGroupDefaultCredits: raw.entityGroupDefaultCredits,
       modelNameFilter: choice(raw.modelNameFilter, '--model-name-filter', MODEL_NAME_FILTERS),
       documentIdentifiers: choice(raw.documentIdentifiers, '--document-identifiers', DOCUMENT_IDENTIFIERS),
     }),
@@ -130,12 +141,12 @@ function banner(emulator: RunningEmulator, options: EmulatorOptions): string[] {
   }
   if (description.differences.length === 0) {
     lines.push(
-      description.profile === 'reference'
-        ? 'profile reference (--profile other answers every open point of the API spec the other way)'
-        : `profile ${description.profile}, with every answer set back to the reference`,
+      description.profile === 'vendor'
+        ? 'profile vendor: the platform as the vendor documents it (--profile other answers every open point the other way)'
+        : `profile ${description.profile}, with every answer set back to the vendor profile`,
     );
   } else {
-    lines.push(description.profile === 'reference' ? 'profile reference, except:' : `profile ${description.profile}, answering differently from the reference:`);
+    lines.push(description.profile === 'vendor' ? 'profile vendor, except:' : `profile ${description.profile}, answering differently from the vendor profile:`);
     for (const difference of description.differences) lines.push(`  ${difference}`);
   }
   const windowMs = description.knobs.rateLimitWindowMs;
@@ -189,39 +200,42 @@ export function registerEmulator(
     .addOption(new Option('--dataset <name>', 'built-in dataset (default demo)').choices([...DATASET_NAMES]))
     .option('--latency <ms>', 'delay every API response by this many milliseconds')
     .option('--requests-per-minute <n>', 'per-token budget; beyond it requests get 429')
-    .option('--retry-after', 'send Retry-After with 429 answers (reference)')
+    .option('--retry-after', 'send Retry-After with 429 answers (vendor)')
     .option('--no-retry-after', 'send 429 answers without Retry-After, as the real service may (other)')
-    .addOption(new Option('--routine-update <method>', 'which method updates a routine; the other answers 405 (reference patch, other put)').choices([...ROUTINE_UPDATE_METHODS]))
+    .addOption(new Option('--routine-update <method>', 'put: routines update only by the documented PUT (vendor); patch: also by the generated client\'s PATCH (other)').choices([...ROUTINE_UPDATE_METHODS]))
+    .addOption(new Option('--unknown-keys <answer>', 'undocumented request keys: refuse = 400 (vendor) or ignore (other)').choices([...UNKNOWN_KEYS]))
+    .option('--entity-group-default-credits', 'credit controls carry entityGroupDefaultCredits, as the generated client has it (other)')
+    .option('--no-entity-group-default-credits', 'credit controls carry the seven documented fields (vendor)')
     .addOption(
-      new Option('--profile <name>', 'answers to the open points of the API spec: reference (default) or other (the opposite answer to each)').choices([
+      new Option('--profile <name>', 'vendor (default): the platform as the vendor documents it; other: the opposite answer to each open point, and the generated client\'s PATCH and fields').choices([
         ...EMULATOR_PROFILES,
       ]),
     )
     .addOption(
-      new Option('--org-key-user <form>', 'whoami `user` of organization keys: creator (reference) or absent, null, null-fields (other): keys tied to no user').choices([
+      new Option('--org-key-user <form>', 'whoami `user` of organization keys: creator (vendor) or absent, null, null-fields (other): keys tied to no user').choices([
         ...ORG_KEY_USER_FORMS,
       ]),
     )
     .option('--routines-require-user-id', 'routine endpoints answer 400 to organization keys without userId (other)')
-    .option('--no-routines-require-user-id', 'routine endpoints take organization keys without userId (reference)')
+    .option('--no-routines-require-user-id', 'routine endpoints take organization keys without userId (vendor)')
     .addOption(
-      new Option('--document-labels-filter <meaning>', 'documents labels=a,b keeps documents with all (reference) or any (other) of them').choices([
+      new Option('--document-labels-filter <meaning>', 'documents labels=a,b keeps documents with all (vendor) or any (other) of them').choices([
         ...DOCUMENT_LABELS_FILTERS,
       ]),
     )
     .addOption(
-      new Option('--rate-limit-window <kind>', 'count the request budget in a sliding window (reference) or fixed windows from the epoch (other)').choices([
+      new Option('--rate-limit-window <kind>', 'count the request budget in a sliding window (vendor) or fixed windows from the epoch (other)').choices([
         ...RATE_LIMIT_WINDOWS,
       ]),
     )
     .option('--rate-limit-window-ms <ms>', `length of the rate-limit window (default ${DEFAULT_RATE_LIMIT_WINDOW_MS})`)
     .addOption(
-      new Option('--label-delete-in-use <answer>', 'deleting a label applied to documents: conflict = 409 (reference) or unlink = delete it and take it off them (other)').choices([
+      new Option('--label-delete-in-use <answer>', 'deleting a label applied to documents: conflict = 409 (vendor) or unlink = delete it and take it off them (other)').choices([
         ...LABEL_DELETE_IN_USE,
       ]),
     )
     .addOption(
-      new Option('--model-name-filter <meaning>', 'models name= matches the exact name (reference) or names containing it in any case (other)').choices([
+      new Option('--model-name-filter <meaning>', 'models name= matches the exact name (vendor) or names containing it in any case (other)').choices([
         ...MODEL_NAME_FILTERS,
       ]),
     )
@@ -229,6 +243,12 @@ export function registerEmulator(
       new Option('--user-group-id-form <form>', 'user group credit limits take SCIM group ids (both profiles) or group uuids').choices([
         ...USER_GROUP_ID_FORMS,
       ]),
+    )
+    .addOption(
+      new Option('--scim-user-ids <form>', 'a SCIM user\'s id is the membership id (both profiles) or the user\'s own id').choices([...SCIM_USER_IDS]),
+    )
+    .addOption(
+      new Option('--document-labels-path-id <form>', 'the document-label PATCH takes document identifiers (both profiles) or only uuids').choices([...DOCUMENT_LABELS_PATH_IDS]),
     )
     .addOption(
       new Option('--document-identifiers <kind>', 'demo-playground documents keep the identifiers they have in demo (shared, default) or have their own (per-deployment)').choices([

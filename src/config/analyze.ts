@@ -163,11 +163,63 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
     );
     if (name !== undefined && name === selection.selected) analysis.selected = { name, config: normalize(config) };
   }
+  if (!verbatim) diagnostics.push(...sharedCreditControls(environments, sections, { processEnv, tokenVariables }, locate));
   const linesOf = new Map(sources.files.map((source) => [source.file, source.text.split('\n')]));
   analysis.diagnostics = diagnostics.map((diagnostic) =>
     hideValues(diagnostic, hidden, diagnostic.location === undefined ? '' : (linesOf.get(diagnostic.location.file)?.[diagnostic.location.line - 1] ?? '')),
   );
   return finish(analysis);
+}
+
+/**
+ * Deployments of one account share its AI credit controls (the vendor: they apply to every
+ * instance of an organization): declared differently for two of them (a variable that differs by
+ * environment), the two would undo each other's writes. One error per account, at the first
+ * field that differs, naming both environments and both values. (Written values are the same in
+ * every environment; only references can differ, so a configuration without any needs no check.)
+ */
+function sharedCreditControls(
+  environments: Record<string, unknown>,
+  sections: Record<string, unknown>,
+  context: { processEnv: Record<string, string | undefined>; tokenVariables: Map<string, string> },
+  locate: (target: ConfigPath) => SourceLocation | undefined,
+): Diagnostic[] {
+  if (!isRecord(sections.creditControls)) return [];
+  const byAccount = new Map<string, string[]>();
+  for (const [name, environment] of Object.entries(environments)) {
+    if (isRecord(environment) && typeof environment.account === 'string') byAccount.set(environment.account, [...(byAccount.get(environment.account) ?? []), name]);
+  }
+  const diagnostics: Diagnostic[] = [];
+  for (const [account, names] of byAccount) {
+    if (names.length < 2) continue;
+    const resolved = names.map((name) => {
+      const environment = environments[name];
+      const variables = isRecord(environment) && isRecord(environment.variables) ? (environment.variables as Record<string, VariableValue>) : {};
+      const pass = interpolate({ creditControls: sections.creditControls }, { environment: { name, variables }, ...context });
+      // A value from the process environment is never quoted in a finding.
+      const fromProcess = [...pass.substituted.values()].some(({ references }) => references.some((reference) => reference.namespace === 'env'));
+      return { name, fromProcess, unresolved: pass.unresolved.size > 0, controls: (pass.value as { creditControls: Record<string, unknown> }).creditControls };
+    });
+    // A reference that does not resolve is reported where it is; nothing to compare it with.
+    const comparable = resolved.filter((entry) => !entry.unresolved);
+    const [first, ...others] = comparable;
+    if (first === undefined) continue;
+    for (const other of others) {
+      const field = Object.keys({ ...first.controls, ...other.controls }).find((key) => JSON.stringify(first.controls[key]) !== JSON.stringify(other.controls[key]));
+      if (field === undefined) continue;
+      const quoted = !first.fromProcess && !other.fromProcess;
+      const shown = (value: unknown) => (value === undefined ? 'not declared' : quoted ? JSON.stringify(value) : 'a value from the process environment');
+      diagnostics.push({
+        severity: 'error',
+        code: 'creditControls.sharedAccount',
+        summary: `environments \`${first.name}\` and \`${other.name}\` share account \`${account}\`, whose AI credit controls are one setting, but declare different ones: \`creditControls.${field}\` is ${shown(first.controls[field])} in ${first.name} and ${shown(other.controls[field])} in ${other.name}`,
+        hint: 'declare one value for every environment of the account (not a variable that differs between them), or give the environments different `account:` if they do not share credit controls',
+        ...withLocation(locate(['creditControls', field]) ?? locate(['creditControls'])),
+      });
+      break;
+    }
+  }
+  return diagnostics;
 }
 
 function resolvedDescription(reference: Reference, path: ConfigPath, config: Record<string, unknown>, environment: string | undefined): string {

@@ -33,7 +33,7 @@ export function emailDeclarations(config: StewardConfig): { path: ConfigPath; em
 /**
  * The same error, pointing at the declarations it is about: for `plan.unknown-user`, the
  * e-mails and ids the directory could not resolve; for `preflight.model`, the routines' model
- * ids. Any other error is returned unchanged.
+ * ids; for an error with `details.configPath`, that path. Any other error is returned unchanged.
  */
 export function locateDeclared(error: unknown, loaded: Located, users?: ResolvedUsers): unknown {
   if (!(error instanceof StewardError)) return error;
@@ -46,6 +46,9 @@ export function locateDeclared(error: unknown, loaded: Located, users?: Resolved
     paths = [...unknownEmails.filter(({ email }) => error.message.includes(emailKey(email))).map(({ path }) => path), ...unknownIds];
   } else if (error.code === 'preflight.model') {
     paths = (loaded.config.routines ?? []).map((_, index) => ['routines', index, 'modelId']);
+  } else if (Array.isArray(error.details?.configPath)) {
+    // An error that names the declaration it is about as a field.
+    paths = [error.details.configPath as ConfigPath];
   } else if (error.code === 'plan.ambiguous-routine') {
     // Where to add `duplicates: delete-identical`, the way out the hint names.
     const name = error.details?.routine;

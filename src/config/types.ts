@@ -17,6 +17,16 @@ export interface EnvironmentConfig {
   tokenEnv: string;
   /** Request budget for this deployment's key; default 60. */
   requestsPerMinute?: number;
+  /**
+   * The account (organization) the deployment belongs to: deployments naming one account share its
+   * AI credit controls (the vendor: they apply to every instance of an organization).
+   */
+  account?: string;
+  /**
+   * How the deployment updates routines: `put` (default), the documented PUT; `patch`, where the
+   * server also has the generated client's PATCH (timezone and destination change in place too).
+   */
+  routineUpdate?: 'put' | 'patch';
   /** Values for `${var.NAME}` references. */
   variables?: Record<string, string | number | boolean | null>;
   /**

@@ -177,6 +177,8 @@ export function datasetSeed(name: DatasetName, documentIdentifiers: DocumentIden
         name: 'Marketing',
         defaultRole: 'QUERIER',
         roles: { [email('ada')]: 'MANAGER' },
+        // A custom role name, as organizations give them: whoami reports it beside the base role.
+        roleNames: { QUERIER: 'Campaign analyst' },
         topics: ['campaigns'],
       },
     ],

@@ -9,7 +9,7 @@ import { FaultPlan, type FaultInput } from './faults.js';
 import { RateLimiter } from './rateLimit.js';
 import {
   checkProfileOptions,
-  differencesFromReference,
+  differencesFromVendor,
   resolveKnobs,
   type EmulatorKnobs,
   type EmulatorProfile,
@@ -17,6 +17,7 @@ import {
 import { platformRouter } from './routes.js';
 import { loadSeedFile, seedToState } from './seed.js';
 import { createEmulatorServer } from './server.js';
+import { ContractRecord, servesVariant } from './contract.js';
 import type { EmulatorState } from './state.js';
 import { StateFile } from './stateFile.js';
 import { createStateView, type EmulatorStateView } from './stateView.js';
@@ -33,13 +34,16 @@ export type {
   OrgKeyUser,
   RateLimitWindow,
   RoutineUpdateMethod,
+  ScimUserIds,
+  DocumentLabelsPathId,
+  UnknownKeys,
   UserGroupIdForm,
 } from './profiles.js';
 export {
   allowedValues,
   DEFAULT_RATE_LIMIT_WINDOW_MS,
   describeKnob,
-  differencesFromReference,
+  differencesFromVendor,
   DOCUMENT_IDENTIFIERS,
   DOCUMENT_LABELS_FILTERS,
   EMULATOR_PROFILES,
@@ -51,6 +55,9 @@ export {
   RATE_LIMIT_WINDOWS,
   resolveKnobs,
   ROUTINE_UPDATE_METHODS,
+  SCIM_USER_IDS,
+  DOCUMENT_LABELS_PATH_IDS,
+  UNKNOWN_KEYS,
   USER_GROUP_ID_FORMS,
 } from './profiles.js';
 export type { DatasetName } from './datasets.js';
@@ -65,10 +72,10 @@ export { SEED_SCHEMA_FILE } from './seedFile.js';
 
 /**
  * Options of `startEmulator`. `profile` answers every OPEN point of gaps.md at once (default
- * `reference`); each knob given here overrides its profile's answer.
+ * `vendor`); each knob given here overrides its profile's answer.
  */
 export interface EmulatorOptions extends Partial<EmulatorKnobs> {
-  /** `reference` (default) or `other`: the opposite answer to every open point. */
+  /** `vendor` (default: the vendor's documented contract) or `other`: the opposite answer to every open point. */
   profile?: EmulatorProfile;
   /** Interface to listen on; default 127.0.0.1. */
   host?: string;
@@ -86,6 +93,11 @@ export interface EmulatorOptions extends Partial<EmulatorKnobs> {
   statePath?: string;
   /** Faults armed from the start. */
   faults?: FaultInput[];
+  /**
+   * Note every request and answer that misfits the vendor contract (src/api/contract/), to be
+   * read with `contractMisfits()`: what the contract test asks of the end-to-end suite.
+   */
+  noteContract?: boolean;
   /**
    * Where the emulator reads the time, in milliseconds since the epoch: rate-limit windows,
    * createdAt/updatedAt, routine runs, credit periods. Default `Date.now`; tests pass a virtual clock.
@@ -105,7 +117,7 @@ export interface EmulatorDescription {
   profile: EmulatorProfile;
   /** The answers in force: the profile's, with the overrides given. */
   knobs: EmulatorKnobs;
-  /** One phrase per answer that differs from the reference profile; empty for the reference. */
+  /** One phrase per answer that differs from the vendor profile; empty for the vendor profile. */
   differences: string[];
 }
 
@@ -126,6 +138,11 @@ export interface RunningEmulator {
   /** Arms a fault (text form or object); throws a StewardError for a malformed one. */
   injectFault(fault: FaultInput): void;
   clearFaults(): void;
+  /**
+   * The misfits of the vendor contract noted since the last call (only with `noteContract`): one
+   * sentence each, naming the operation; served variants (by the knobs) are not misfits.
+   */
+  contractMisfits(): string[];
 }
 
 function invalidOption(message: string): StewardError {
@@ -209,7 +226,7 @@ function listen(server: ReturnType<typeof createEmulatorServer>, host: string, p
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   checkOptions(options);
   const host = options.host ?? '127.0.0.1';
-  const profile = options.profile ?? 'reference';
+  const profile = options.profile ?? 'vendor';
   const knobs = resolveKnobs(profile, options);
   const { state: seedState, description } = loadSeed(options, knobs);
   const stateFile = options.statePath === undefined ? undefined : new StateFile(options.statePath);
@@ -219,6 +236,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const clock = options.clock ?? Date.now;
   const limiter = new RateLimiter({ budget: options.requestsPerMinute, window: knobs.rateLimitWindow, windowMs: knobs.rateLimitWindowMs });
   const stats = new StatsRecorder();
+  const contract = options.noteContract === true ? new ContractRecord(servesVariant(knobs)) : undefined;
   let origin = '';
   const reset = () => {
     store.reset();
@@ -236,6 +254,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     knobs,
     origin: () => origin,
     reset,
+    contract,
   });
   const address = await listen(server, host, options.port ?? 0);
   const urlHost = address.address.includes(':') ? `[${address.address}]` : address.address;
@@ -250,7 +269,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       stateLoaded: store.loadedFromFile,
       profile,
       knobs: { ...knobs },
-      differences: differencesFromReference(knobs),
+      differences: differencesFromVendor(knobs),
     },
     stats: () => stats.snapshot(),
     reset,
@@ -264,5 +283,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     state: createStateView(() => store.state, clock),
     injectFault: (fault) => faults.add(fault),
     clearFaults: () => faults.clear(),
+    contractMisfits: () => contract?.take() ?? [],
   };
 }

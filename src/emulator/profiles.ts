@@ -1,26 +1,32 @@
 // The two sides of every OPEN point of gaps.md. The emulator answers each open question one way
-// (a knob); a profile picks all of them at once: `reference` is what steward was first built
-// against, `other` takes the opposite answer on each point of the server's own behaviour, as an
-// independent server following the same spec might. A knob given explicitly overrides its
+// (a knob); a profile picks all of them at once: `vendor` is the platform as the vendor documents
+// it (vendor-contract.md) wherever the vendor speaks, with gaps.md's rule on each open point;
+// `other` takes the opposite answer on each point of the server's own behaviour, and the answers
+// of the vendor's other sources where they differ (its generated client), as an independent
+// server might. A knob given explicitly overrides its
 // profile, so tests can mix the two. Whether documents keep their identifiers across
 // deployments is a property of the data, not of one server: it is a knob both profiles leave at
 // `shared`, for the tests that compare two deployments.
 import { StewardError } from '../errors.js';
 
-export const EMULATOR_PROFILES = ['reference', 'other'] as const;
+export const EMULATOR_PROFILES = ['vendor', 'other'] as const;
 export type EmulatorProfile = (typeof EMULATOR_PROFILES)[number];
 
 /** What `GET /api/v1/whoami` answers as `user` for an organization key. */
 export const ORG_KEY_USER_FORMS = ['creator', 'absent', 'null', 'null-fields'] as const;
 /**
  * `creator`: the user who created the key (and the key acts for that user when no `userId` is
- * given); `absent`: no `user` key; `null`: `user: null`; `null-fields`: `{id: null, email: null,
- * name: null}`. Every form but `creator` makes the key act for no user.
+ * given); `absent`: no `user` key; `null`: `user: null`; `null-fields`: `{id: null, membershipId:
+ * null}`. Every form but `creator` makes the key act for no user.
  */
 export type OrgKeyUser = (typeof ORG_KEY_USER_FORMS)[number];
 
-/** Which method updates a routine; the other one answers 405. */
-export const ROUTINE_UPDATE_METHODS = ['patch', 'put'] as const;
+/**
+ * How routines are updated: `put`, only by the documented PUT (name, prompt, schedule,
+ * description, modelId, isActive; PATCH answers 405); `patch`, also by the generated client's
+ * PATCH (timezone and destination too, but no isActive), beside the documented PUT.
+ */
+export const ROUTINE_UPDATE_METHODS = ['put', 'patch'] as const;
 export type RoutineUpdateMethod = (typeof ROUTINE_UPDATE_METHODS)[number];
 
 /** What `labels=a,b` on the documents list means: documents carrying all of them, or any. */
@@ -30,6 +36,14 @@ export type DocumentLabelsFilter = (typeof DOCUMENT_LABELS_FILTERS)[number];
 /** How the per-key request budget is counted: a sliding window, or fixed windows from the epoch. */
 export const RATE_LIMIT_WINDOWS = ['sliding', 'fixed'] as const;
 export type RateLimitWindow = (typeof RATE_LIMIT_WINDOWS)[number];
+
+/**
+ * What a request key the vendor does not document gets: `refuse`, a 400 naming it (`Unrecognized
+ * key(s) in object`), as the vendor's servers answer; `ignore`, dropped silently, as a lenient
+ * server might.
+ */
+export const UNKNOWN_KEYS = ['refuse', 'ignore'] as const;
+export type UnknownKeys = (typeof UNKNOWN_KEYS)[number];
 
 /** What DELETE of a label applied to documents does: 409, or delete it and take it off them. */
 export const LABEL_DELETE_IN_USE = ['conflict', 'unlink'] as const;
@@ -50,6 +64,23 @@ export const USER_GROUP_ID_FORMS = ['scim', 'uuid'] as const;
 export type UserGroupIdForm = (typeof USER_GROUP_ID_FORMS)[number];
 
 /**
+ * What a SCIM user's `id` is: the membership id every `userId` parameter takes (the vendor's admin
+ * skill says so, and steward relies on it), or the user's own id, as whoami's `user.id` (some
+ * OpenAPI examples read that way). Both profiles leave it at `membership`; tests choose `user`.
+ */
+export const SCIM_USER_IDS = ['membership', 'user'] as const;
+export type ScimUserIds = (typeof SCIM_USER_IDS)[number];
+
+/**
+ * What the bulk document-label PATCH takes as `documentId`: the document's `identifier`, which the
+ * documents list gives (the vendor CLI's file: "document ID or identifier slug"), or only a uuid,
+ * as the documents page declares. Both profiles take the identifier (steward sends it); tests
+ * choose `uuid`.
+ */
+export const DOCUMENT_LABELS_PATH_IDS = ['identifier', 'uuid'] as const;
+export type DocumentLabelsPathId = (typeof DOCUMENT_LABELS_PATH_IDS)[number];
+
+/**
  * Whether the built-in `demo-playground` dataset gives its documents the identifiers they have in
  * `demo` (`shared`), or identifiers of its own (`per-deployment`: none of demo's exists there).
  */
@@ -68,8 +99,13 @@ export interface EmulatorKnobs {
   /** Whether 429 answers carry `Retry-After`. */
   sendRetryAfter: boolean;
   routineUpdateMethod: RoutineUpdateMethod;
+  unknownKeys: UnknownKeys;
+  /** Credit controls read and write `entityGroupDefaultCredits` (the generated client), beside the seven documented fields. */
+  entityGroupDefaultCredits: boolean;
   labelDeleteInUse: LabelDeleteInUse;
   userGroupIdForm: UserGroupIdForm;
+  scimUserIds: ScimUserIds;
+  documentLabelsPathId: DocumentLabelsPathId;
   modelNameFilter: ModelNameFilter;
   /** Only the `demo-playground` dataset reads it; seed data sets its own identifiers. */
   documentIdentifiers: DocumentIdentifiers;
@@ -79,16 +115,20 @@ export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
 
 /** Each profile's answers. */
 export const PROFILE_KNOBS: Readonly<Record<EmulatorProfile, Readonly<EmulatorKnobs>>> = {
-  reference: {
+  vendor: {
     orgKeyUser: 'creator',
     routinesRequireUserId: false,
     documentLabelsFilter: 'all',
     rateLimitWindow: 'sliding',
     rateLimitWindowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
     sendRetryAfter: true,
-    routineUpdateMethod: 'patch',
+    routineUpdateMethod: 'put',
+    unknownKeys: 'refuse',
+    entityGroupDefaultCredits: false,
     labelDeleteInUse: 'conflict',
     userGroupIdForm: 'scim',
+    scimUserIds: 'membership',
+    documentLabelsPathId: 'identifier',
     modelNameFilter: 'exact',
     documentIdentifiers: 'shared',
   },
@@ -99,16 +139,20 @@ export const PROFILE_KNOBS: Readonly<Record<EmulatorProfile, Readonly<EmulatorKn
     rateLimitWindow: 'fixed',
     rateLimitWindowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
     sendRetryAfter: false,
-    routineUpdateMethod: 'put',
+    routineUpdateMethod: 'patch',
+    unknownKeys: 'ignore',
+    entityGroupDefaultCredits: true,
     labelDeleteInUse: 'unlink',
     userGroupIdForm: 'scim',
+    scimUserIds: 'membership',
+    documentLabelsPathId: 'identifier',
     modelNameFilter: 'contains',
     documentIdentifiers: 'shared',
   },
 };
 
 /** The knobs in the order they are described. */
-export const KNOB_NAMES = Object.keys(PROFILE_KNOBS.reference) as (keyof EmulatorKnobs)[];
+export const KNOB_NAMES = Object.keys(PROFILE_KNOBS.vendor) as (keyof EmulatorKnobs)[];
 
 function invalid(message: string): StewardError {
   return new StewardError('emulator.option.invalid', message, 'user');
@@ -142,8 +186,12 @@ export function checkProfileOptions(options: { profile?: unknown } & Partial<Rec
   }
   checkBoolean('sendRetryAfter', options.sendRetryAfter);
   checkChoice('routineUpdateMethod', options.routineUpdateMethod, ROUTINE_UPDATE_METHODS);
+  checkChoice('unknownKeys', options.unknownKeys, UNKNOWN_KEYS);
+  checkBoolean('entityGroupDefaultCredits', options.entityGroupDefaultCredits);
   checkChoice('labelDeleteInUse', options.labelDeleteInUse, LABEL_DELETE_IN_USE);
   checkChoice('userGroupIdForm', options.userGroupIdForm, USER_GROUP_ID_FORMS);
+  checkChoice('scimUserIds', options.scimUserIds, SCIM_USER_IDS);
+  checkChoice('documentLabelsPathId', options.documentLabelsPathId, DOCUMENT_LABELS_PATH_IDS);
   checkChoice('modelNameFilter', options.modelNameFilter, MODEL_NAME_FILTERS);
   checkChoice('documentIdentifiers', options.documentIdentifiers, DOCUMENT_IDENTIFIERS);
 }
@@ -165,7 +213,7 @@ export function describeKnob(name: keyof EmulatorKnobs, knobs: EmulatorKnobs): s
       return knobs.orgKeyUser === 'creator'
         ? 'organization keys act for their creator (whoami user = creator)'
         : `organization keys act for no user (whoami user ${
-            { absent: 'absent', null: 'null', 'null-fields': '{id: null, email: null, name: null}' }[knobs.orgKeyUser]
+            { absent: 'absent', null: 'null', 'null-fields': '{id: null, membershipId: null}' }[knobs.orgKeyUser]
           })`;
     case 'routinesRequireUserId':
       return knobs.routinesRequireUserId
@@ -179,7 +227,15 @@ export function describeKnob(name: keyof EmulatorKnobs, knobs: EmulatorKnobs): s
     case 'sendRetryAfter':
       return knobs.sendRetryAfter ? '429 with Retry-After' : '429 without Retry-After';
     case 'routineUpdateMethod':
-      return `routine updates by ${knobs.routineUpdateMethod.toUpperCase()} only`;
+      return knobs.routineUpdateMethod === 'put'
+        ? 'routine updates by the documented PUT only'
+        : 'routine updates by PATCH (the generated client\'s) as well as PUT';
+    case 'unknownKeys':
+      return knobs.unknownKeys === 'refuse' ? 'undocumented request keys answer 400' : 'undocumented request keys are ignored';
+    case 'entityGroupDefaultCredits':
+      return knobs.entityGroupDefaultCredits
+        ? 'credit controls carry entityGroupDefaultCredits (the generated client\'s field)'
+        : 'credit controls carry the seven documented fields';
     case 'labelDeleteInUse':
       return knobs.labelDeleteInUse === 'conflict'
         ? 'deleting a label in use answers 409'
@@ -188,6 +244,14 @@ export function describeKnob(name: keyof EmulatorKnobs, knobs: EmulatorKnobs): s
       return knobs.userGroupIdForm === 'scim'
         ? 'user group credit limits take SCIM group ids'
         : 'user group credit limits take group uuids (SCIM ids answer 404)';
+    case 'scimUserIds':
+      return knobs.scimUserIds === 'membership'
+        ? 'SCIM user ids are membership ids'
+        : 'SCIM user ids are user ids, not the membership ids userId parameters take';
+    case 'documentLabelsPathId':
+      return knobs.documentLabelsPathId === 'identifier'
+        ? 'the document-label PATCH takes document identifiers'
+        : 'the document-label PATCH takes only uuids (identifiers answer 400)';
     case 'modelNameFilter':
       return knobs.modelNameFilter === 'exact'
         ? 'models name= matches the exact name'
@@ -203,9 +267,9 @@ export function describeKnob(name: keyof EmulatorKnobs, knobs: EmulatorKnobs): s
   }
 }
 
-/** Phrases for every knob that differs from the reference profile (the window once). */
-export function differencesFromReference(knobs: EmulatorKnobs): string[] {
-  const reference = PROFILE_KNOBS.reference;
+/** Phrases for every knob that differs from the vendor profile (the window once). */
+export function differencesFromVendor(knobs: EmulatorKnobs): string[] {
+  const reference = PROFILE_KNOBS.vendor;
   const phrases: string[] = [];
   for (const name of KNOB_NAMES) {
     if (knobs[name] === reference[name]) continue;

@@ -78,6 +78,7 @@ function convert(seed: Seed, problems: string[]): EmulatorState {
     topics: [...(model.topics ?? [])],
     branches: (model.branches ?? []).map((branch) => ({ ...branch })),
     modelKind: model.modelKind ?? 'SHARED',
+    ...(model.roleNames === undefined || Object.keys(model.roleNames).length === 0 ? {} : { roleNames: { ...model.roleNames } }),
   }));
   duplicates(models, (model) => model.id, (i) => `/models/${i}/id`, 'model id', problems);
 

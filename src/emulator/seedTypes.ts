@@ -43,6 +43,8 @@ export interface SeedModel {
   defaultRole?: ModelRoleName | null;
   /** Role per user e-mail. */
   roles?: Record<string, ModelRoleName>;
+  /** Custom role names whoami reports as `roleName`, per base role. */
+  roleNames?: Partial<Record<ModelRoleName, string>>;
   topics?: string[];
   branches?: { id: string; name: string }[];
   /** Default SHARED, the kind routines run against. */

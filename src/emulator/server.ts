@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { authenticate } from './auth.js';
+import { screenUnknownKeys, type ContractRecord } from './contract.js';
 import { WRITE_METHODS, type HttpMethod, type RequestContext } from './context.js';
 import { errorBody, HttpProblem, json, type ErrorStyle, type Reply } from './http.js';
 import type { FaultPlan } from './faults.js';
@@ -31,6 +32,8 @@ export interface ServerParts {
   origin: () => string;
   /** Restores the seed and zeroes counters (the control route and `reset()` share it). */
   reset: () => void;
+  /** Where misfits of the vendor contract are noted, when the emulator was asked to note them. */
+  contract: ContractRecord | undefined;
 }
 
 class BodyTooLarge extends Error {}
@@ -104,11 +107,12 @@ function answer(parts: ServerParts, request: IncomingMessage, method: string, ur
       throw new HttpProblem(405, `Method ${method} is not allowed on ${match.template}`, { allow: match.allowed.join(', ') });
     }
     const isWrite = WRITE_METHODS.has(method);
+    const body = screenUnknownKeys(method, url.pathname, url.searchParams, isWrite ? parseJsonBody(bodyText) : undefined, parts.knobs);
     const context: RequestContext = {
       method: method as HttpMethod,
       params: match.params,
       query: url.searchParams,
-      body: isWrite ? parseJsonBody(bodyText) : undefined,
+      body,
       caller,
       state,
       now: new Date(parts.clock()),
@@ -181,6 +185,7 @@ async function handle(parts: ServerParts, request: IncomingMessage, response: Se
   const writeNumber = parts.stats.recordRequest(`${method} ${template ?? '<unknown>'}`, method, isWrite);
   const fault = parts.faults.take({ method, path: url.pathname, template, writeNumber });
   if (fault !== undefined) parts.stats.recordFault();
+  if (fault !== undefined && fault !== 'drop-after-commit') noteContract(parts, method, url, bodyText, undefined);
   if (fault === 'reset') {
     request.socket.resetAndDestroy();
     return;
@@ -192,6 +197,7 @@ async function handle(parts: ServerParts, request: IncomingMessage, response: Se
     return;
   }
   const reply = answer(parts, request, method, url, match, bodyText);
+  noteContract(parts, method, url, bodyText, fault === undefined ? reply : undefined);
   if (fault === 'drop-after-commit') {
     // The write has been carried out (and saved); the client never hears about it.
     request.socket.destroy();
@@ -199,6 +205,18 @@ async function handle(parts: ServerParts, request: IncomingMessage, response: Se
   }
   parts.stats.recordStatus(reply.status);
   send(response, reply);
+}
+
+/** Notes the exchange against the vendor contract, when asked to (the answer only when one was sent whole). */
+function noteContract(parts: ServerParts, method: string, url: URL, bodyText: string, reply: Reply | undefined): void {
+  if (parts.contract === undefined) return;
+  let body: unknown;
+  try {
+    body = bodyText.trim() === '' ? undefined : JSON.parse(bodyText);
+  } catch {
+    body = bodyText;
+  }
+  parts.contract.note({ method, path: url.pathname, query: url.searchParams, body }, reply);
 }
 
 /** A node:http server answering like the platform API (not yet listening). */

@@ -1,6 +1,7 @@
 // The emulator's whole world as plain JSON-serialisable data: what a seed becomes, what a reset
 // restores, what `--state FILE` persists. Handlers read and change it; wire shapes are derived
 // from it by the area modules.
+import { stableUuid } from './ids.js';
 import type {
   ApiKeyType,
   CreditControlSettings,
@@ -29,7 +30,10 @@ export interface StoredOrganization {
 }
 
 export interface StoredUser {
-  /** Membership id: SCIM user id and the `userId` of credit limits and routines. */
+  /**
+   * Membership id: the `userId` of credit limits and routines, whoami's `user.membershipId`, and
+   * (unless `scimUserIds: user`) the SCIM user id. The user's own id is `baseUserId(user)`.
+   */
   id: string;
   email: string;
   displayName: string;
@@ -56,6 +60,8 @@ export interface StoredModel {
   roles: Record<string, ModelRoleName>;
   topics: string[];
   branches: { id: string; name: string }[];
+  /** Custom role names whoami reports as `roleName` (default: the base role's name). */
+  roleNames?: Partial<Record<ModelRoleName, string>>;
   /** The model kind the models list reports; absent (state files from before) = SHARED. */
   modelKind?: string;
   createdAt?: string;
@@ -108,6 +114,8 @@ export interface StoredRoutine {
 }
 
 export interface StoredCreditControls extends CreditControlSettings {
+  /** Stored whatever the knobs serve (null = unlimited). */
+  entityGroupDefaultCredits: number | null;
   accountCreditLimit: number;
   creditsUsed: number;
 }
@@ -151,16 +159,28 @@ export function findUser(state: EmulatorState, id: string): StoredUser | undefin
   return state.users.find((user) => user.id === id);
 }
 
+/**
+ * The user's own id (whoami's `user.id`), distinct from the membership id as the vendor
+ * documents: derived from it, so it is stable across starts and never stored.
+ */
+export function baseUserId(user: Pick<StoredUser, 'id'>): string {
+  return stableUuid(`user-of-membership:${user.id}`);
+}
+
 /** The role a user holds on a model, or null when the model is not accessible to them. */
 export function modelRoleOf(model: StoredModel, userId: string): ModelRoleName | null {
   return model.roles[userId] ?? model.defaultRole;
 }
 
+// Permission names from the vendor's whoami enum; which role holds which is the emulator's choice.
+const VIEWER_PERMISSIONS = ['RUN_CONTENT_QUERIES', 'DOWNLOAD_CONTENT_QUERY'];
+const QUERIER_PERMISSIONS = [...VIEWER_PERMISSIONS, 'QUERY_FULL_MODEL', 'QUERY_TOPICS', 'SCHEDULE', 'USE_AI', 'USE_WORKBOOKS', 'SAVE_SPREADSHEETS'];
+const EDITOR_PERMISSIONS = [...QUERIER_PERMISSIONS, 'QUERY_SQL', 'VIEW_SQL', 'UPLOAD_CSV', 'UPDATE_RESTRICTED'];
 const PERMISSIONS: Record<ModelRoleName, string[]> = {
-  VIEWER: ['VIEW'],
-  QUERIER: ['VIEW', 'QUERY', 'USE_AI'],
-  EDITOR: ['VIEW', 'QUERY', 'USE_AI', 'EDIT'],
-  MANAGER: ['VIEW', 'QUERY', 'USE_AI', 'EDIT', 'MANAGE'],
+  VIEWER: VIEWER_PERMISSIONS,
+  QUERIER: QUERIER_PERMISSIONS,
+  EDITOR: EDITOR_PERMISSIONS,
+  MANAGER: [...EDITOR_PERMISSIONS, 'UPDATE'],
 };
 
 /** Effective permissions of a model role, as whoami reports them. */

@@ -69,7 +69,8 @@ export function createStateView(current: () => EmulatorState, clock: () => numbe
       if (!document) throw new Error(`no document ${identifier} in the emulator`);
       return documentLabelNames(document, state);
     },
-    creditControls: () => toCreditControls(current(), new Date(clock())),
+    // The whole stored state, the entity-group default included, whatever the knobs serve.
+    creditControls: () => toCreditControls(current(), new Date(clock()), true),
     userCreditLimits: () => userCreditLimitRecords(current()),
     userGroupCreditLimits: () => userGroupCreditLimitRecords(current(), 'scim'),
     entityGroupCreditLimits: () => entityGroupCreditLimitRecords(current()),

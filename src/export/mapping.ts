@@ -21,10 +21,10 @@ import type { LiveEntityLimit, LiveGroupLimit, LiveOwnerRoutines, LiveSnapshot, 
 /** The kind sections of a configuration (everything but `version`, `environments` and `prune`). */
 export type ConfigSections = Pick<StewardConfig, 'creditControls' | 'userCreditLimits' | 'userGroupCreditLimits' | 'entityGroupCreditLimits' | 'routines' | 'labels'>;
 
-/** Every credit-control setting steward manages, as live. */
+/** Every credit-control setting steward manages, as live (the entity-group default only where the instance shows it). */
 export function creditControlsConfig(live: CreditControls): CreditControlsConfig {
   const config: CreditControlsConfig = {};
-  for (const field of CREDIT_CONTROL_FIELDS) config[field] = live[field];
+  for (const field of CREDIT_CONTROL_FIELDS) if (live[field] !== undefined) config[field] = live[field];
   return config;
 }
 
@@ -95,8 +95,9 @@ export function modelReference(modelId: string, branchId: string | null, models:
   if (model === undefined || name === null || models.filter((candidate) => candidate.name === name).length > 1) return { modelId, branchId };
   if (branchId === null) return { model: name, branch: null };
   const branch = (model.branches ?? []).find((candidate) => candidate.id === branchId);
-  const unique = branch !== undefined && (model.branches ?? []).filter((candidate) => candidate.name === branch.name).length === 1;
-  return unique ? { model: name, branch: branch.name } : { model: name, branchId };
+  // A branch without a name (the vendor allows one) can only be written by id.
+  const unique = branch !== undefined && branch.name !== null && (model.branches ?? []).filter((candidate) => candidate.name === branch.name).length === 1;
+  return unique && branch.name !== null ? { model: name, branch: branch.name } : { model: name, branchId };
 }
 
 /**

@@ -128,6 +128,9 @@ export async function readSnapshot(api: PlatformApi, request: SnapshotRequest): 
       ? readLabels(context, kinds.has('documentLabels'), documentsOf).then((live) => Object.assign(snapshot, live))
       : undefined,
   ]);
+  // The key's own user by e-mail, when the reads above happened to name it.
+  const callerEmail = caller === undefined ? undefined : directory.emailOf(caller.id);
+  if (caller !== undefined && callerEmail !== undefined) snapshot.caller = { id: caller.id, email: callerEmail };
   return snapshot;
 }
 
@@ -172,8 +175,10 @@ async function routineOwners(directory: Directory, emails: readonly string[], li
 async function readUserLimits(context: ReadContext): Promise<LiveUserLimit[]> {
   const everyone = { users: [], prune: false, isProtected: () => false, display: (userId: string) => userId, named: () => true, scim: false };
   const live = await userCreditLimits.read(context, everyone);
-  // Export names every user it can by e-mail (reading resolves only those a prune would touch).
-  await context.directory.resolveIds([...live.keys()]);
+  // Export names every user it can by e-mail (reading resolves only those a prune would touch),
+  // and the key's own user with them (whoami gives no e-mail), in the same lookups.
+  const caller = context.directory.caller;
+  await context.directory.resolveIds([...live.keys(), ...(caller === undefined || live.size === 0 ? [] : [caller.id])]);
   return [...live].map(([userId, creditLimit]) => ({ userId, email: context.directory.emailOf(userId), creditLimit }));
 }
 
@@ -192,7 +197,7 @@ async function readGroupLimits(context: ReadContext): Promise<LiveGroupLimit[]> 
 }
 
 async function readRoutines(context: ReadContext, owners: (RoutineOwner & { email: string | undefined })[]): Promise<LiveOwnerRoutines[]> {
-  const live = await routines.read(context, { routines: [], owners, prune: false, isProtected: () => false });
+  const live = await routines.read(context, { routines: [], owners, prune: false, isProtected: () => false, update: 'put' });
   return owners.map((owner) => ({ owner: owner.email, routines: live.get(listKey(owner)) ?? [] }));
 }
 

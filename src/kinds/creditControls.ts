@@ -1,6 +1,8 @@
 // AI credit controls: one organization-wide singleton. Only the fields the config declares are
 // managed, and one PATCH carries every changed field, because the server checks
 // downgrade <= shutoff on the merged result (moving both in two requests could fail halfway).
+// The vendor documents three settings; `entityGroupDefaultCredits` (the generated client's) is
+// planned only where the instance shows it, and is otherwise an error before anything is written.
 import type { CreditControls, CreditControlSettings } from '../api/types.js';
 import { CREDIT_CONTROL_FIELDS } from '../api/types.js';
 import { StewardError } from '../errors.js';
@@ -27,6 +29,17 @@ export const creditControls: ResourceKind<DesiredCreditControls, CreditControls>
   read: ({ api }) => api.getCreditControls(),
 
   diff(desired, live) {
+    if ('entityGroupDefaultCredits' in desired && live.entityGroupDefaultCredits === undefined) {
+      throw new StewardError(
+        'plan.unsupported-setting',
+        'creditControls.entityGroupDefaultCredits: this instance\'s credit controls show no entity-group default (the documented API has none), so steward can neither read nor set it',
+        'user',
+        {
+          hint: 'remove `entityGroupDefaultCredits` from creditControls for this environment; give entity groups their own limits under entityGroupCreditLimits',
+          details: { configPath: ['creditControls', 'entityGroupDefaultCredits'] },
+        },
+      );
+    }
     const managed = Object.keys(desired);
     const fields = changedFields(pick(live, managed), desired);
     if (fields.length === 0) return { steps: [], warnings: [] };
@@ -40,7 +53,7 @@ export const creditControls: ResourceKind<DesiredCreditControls, CreditControls>
         'plan.credit-thresholds',
         `creditControls: downgradeCredits (${merged.downgradeCredits}) would exceed shutoffCredits (${merged.shutoffCredits}) once merged with the live settings`,
         'user',
-        { hint: 'declare both thresholds so they move together' },
+        { hint: 'declare both thresholds so they move together', details: { configPath: ['creditControls', 'downgradeCredits' in desired ? 'downgradeCredits' : 'shutoffCredits'] } },
       );
     }
     const changed = fields.map((field) => field.path);

@@ -19,8 +19,42 @@ export interface RoutineState {
   paused: boolean;
 }
 
-/** Changing one of these cannot be done in place: the routine is replaced. */
-export const REPLACE_FIELDS = ['modelId', 'branchId', 'topicName'] as const;
+/**
+ * How a deployment updates routines (the environment's `routineUpdate`): `put`, the documented
+ * PUT; `patch`, the generated client's PATCH beside it. No request probes which a server has: a
+ * probe would itself be an undocumented request.
+ */
+export type RoutineUpdate = 'put' | 'patch';
+
+/** The documented PUT changes these in place (name, prompt and schedule always sent). */
+export const PUT_CARRIES: ReadonlySet<string> = new Set(['name', 'prompt', 'schedule', 'description', 'modelId', 'paused']);
+/** The generated client's PATCH changes these in place; model and pause still go by PUT. */
+export const PATCH_CARRIES: ReadonlySet<string> = new Set(['name', 'prompt', 'schedule', 'timezone', 'description', 'destination']);
+
+/** What changes in place under each update, the rest replacing the routine (created anew, then the old one deleted). */
+const IN_PLACE: Readonly<Record<RoutineUpdate, ReadonlySet<string>>> = {
+  put: PUT_CARRIES,
+  patch: new Set([...PATCH_CARRIES, ...PUT_CARRIES]),
+};
+
+/**
+ * The fields of `changed` (top-level names) that replace the routine under `update`: those the
+ * update cannot carry, and the model while a branch or topic is declared (they belong to a model,
+ * and an update that moves the model leaves them behind).
+ */
+export function replacingFields(update: RoutineUpdate, changed: readonly string[], desired: Partial<RoutineState>): string[] {
+  const keepsModelParts = (desired.branchId ?? null) !== null || (desired.topicName ?? null) !== null;
+  return changed.filter((field) => !IN_PLACE[update].has(field) || (field === 'modelId' && keepsModelParts));
+}
+
+/** Why such a change replaces the routine, for the step's reason. */
+export function replacementReason(update: RoutineUpdate, fields: readonly string[]): string {
+  return `${fields.join(', ')} cannot change in place by ${update === 'put' ? 'the documented PUT' : 'PATCH or PUT'}`;
+}
+
+/** What replacing a routine costs, said once in a plan that replaces any. */
+export const REPLACEMENT_COST =
+  'a replaced routine is created anew and the old one deleted: its run history is lost, and the new one counts toward its owner\'s active routines (a create past the limit fails with 429, and the old routine is then kept)';
 
 /** The compared state of a live routine. */
 export function liveState(routine: Routine): RoutineState {

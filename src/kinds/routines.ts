@@ -1,6 +1,7 @@
 // AI routines. Identity is the name within its owner (names are not unique on the server, so two
-// live routines with one name are an ambiguity the user resolves). Changing the model, branch or
-// topic replaces the routine: the new one is created before the old one is deleted.
+// live routines with one name are an ambiguity the user resolves). A change the deployment's
+// update cannot carry (routineState.ts: the documented PUT has no timezone, destination, branch
+// or topic) replaces the routine: the new one is created before the old one is deleted.
 import type { Routine } from '../api/types.js';
 import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
@@ -11,7 +12,7 @@ import type { PlanStep, PlanWarning } from '../plan/types.js';
 import type { ResourceKind } from './kind.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
 import { applyRoutineSteps, readBackRoutine, routineWriteRequests } from './routinesApply.js';
-import { REPLACE_FIELDS, desiredState, liveState, type RoutineState } from './routineState.js';
+import { desiredState, liveState, REPLACEMENT_COST, replacementReason, replacingFields, type RoutineState, type RoutineUpdate } from './routineState.js';
 
 /**
  * Whose routines. `key` names the owner in step ids: '' for the API key's own user (the owner of
@@ -46,6 +47,8 @@ export interface DesiredRoutines {
   owners: RoutineOwner[];
   prune: boolean;
   isProtected: (name: string) => boolean;
+  /** How this deployment updates routines: what changes in place, what replaces. */
+  update: RoutineUpdate;
 }
 
 /** Live routines per owner, keyed by listKey (the userId passed, or ''). */
@@ -102,6 +105,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
       owners: [...(selfRead && self !== undefined ? [self] : []), ...owners.values()],
       prune,
       isProtected: (name) => protectedInEnvironment(environment, 'routines', [name]),
+      update: environment.routineUpdate ?? 'put',
     };
   },
 
@@ -142,7 +146,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
           continue;
         }
         const keys = Object.keys(routine.state);
-        const { match, leftovers, duplicates } = pickLiveMatch(candidates, routine, keys, owner, routine.protect || desired.isProtected(name));
+        const { match, leftovers, duplicates } = pickLiveMatch(candidates, routine, keys, owner, routine.protect || desired.isProtected(name), desired.update);
         for (const duplicate of duplicates) {
           steps.push({
             ...baseStep(owner, name, duplicate.id),
@@ -158,29 +162,29 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
             action: 'delete',
             before: pick(liveState(leftover), keys),
             ref: { ...ownerRef(owner), routineId: leftover.id },
-            reason: `a second routine of this name on another ${differingForcingFields(leftover, routine.state).join('/')}, left over from an interrupted replacement`,
+            reason: `a second routine of this name with another ${differingForcingFields(leftover, routine.state, desired.update).join('/')}, left over from an interrupted replacement`,
           });
         }
         const before = pick(liveState(match), keys);
         const fields = changedFields(before, routine.state);
         if (fields.length === 0) continue;
-        const forcing = fields.filter((field) => (REPLACE_FIELDS as readonly string[]).includes(field.path));
-        const ref = { ...ownerRef(owner), routineId: match.id };
+        const forcing = replacingFields(desired.update, topLevel(fields), routine.state);
+        const ref = { ...ownerRef(owner), routineId: match.id, ...(desired.update === 'patch' ? { update: 'patch' } : {}) };
         if (forcing.length === 0) {
           steps.push({ ...base, ref, action: 'update', before, after: { ...routine.state }, fields, ...renamed });
           continue;
         }
         if (routine.protect) {
-          throw protectedError(`routine "${name}"`, `changing ${forcing.map((f) => f.path).join(', ')} replaces it`);
+          throw protectedError(`routine "${name}"`, `changing ${forcing.join(', ')} replaces it (${replacementReason(desired.update, forcing)}; ${REPLACEMENT_COST})`);
         }
         steps.push({
           ...base,
-          ref,
+          ref: { ...ownerRef(owner), routineId: match.id },
           action: 'replace',
           before,
           after: { ...routine.state },
           fields,
-          reason: `${formerName === undefined ? '' : `renamed from "${formerName}"; `}${forcing.map((field) => field.path).join(', ')} cannot change in place`,
+          reason: `${formerName === undefined ? '' : `renamed from "${formerName}"; `}${replacementReason(desired.update, forcing)}`,
         });
       }
       if (!desired.prune) continue;
@@ -197,6 +201,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
         }
       }
     }
+    if (steps.some((step) => step.action === 'replace')) warnings.push({ code: 'routines.replacement', message: REPLACEMENT_COST });
     return { steps, warnings };
   },
 
@@ -259,11 +264,12 @@ function pickLiveMatch(
   keys: string[],
   owner: RoutineOwner,
   isProtected: boolean,
+  update: RoutineUpdate,
 ): LiveMatch {
   if (candidates.length === 1) return { match: candidates[0]!, leftovers: [], duplicates: [] };
   const { keeper, identical, differing } = sortNamesakes(candidates, routine.state, keys);
   const dedupe = routine.deleteIdenticalDuplicates && !isProtected;
-  const leftovers = differing.every((other) => differingForcingFields(other, routine.state).length > 0);
+  const leftovers = differing.every((other) => differingForcingFields(other, routine.state, update).length > 0);
   if (keeper !== undefined && !isProtected && (dedupe || identical.length === 0) && leftovers) {
     return { match: keeper, leftovers: differing, duplicates: dedupe ? identical : [] };
   }
@@ -311,11 +317,15 @@ function wayOut(namesakes: Namesakes, routine: DesiredRoutine, keys: string[], i
   return `${parts.join('; ')}; ${manual}then plan again`;
 }
 
-/** The replace-forcing fields (model, branch, topic) on which a live routine differs from the config. */
-function differingForcingFields(live: Routine, desired: RoutineState): string[] {
-  const state = liveState(live) as unknown as Record<string, unknown>;
-  const wanted = desired as unknown as Record<string, unknown>;
-  return REPLACE_FIELDS.filter((field) => field in wanted && state[field] !== wanted[field]);
+/** The fields on which a live routine differs from the config that the update cannot change in place. */
+function differingForcingFields(live: Routine, desired: RoutineState, update: RoutineUpdate): string[] {
+  const differing = changedFields(pick(liveState(live), Object.keys(desired)), desired);
+  return replacingFields(update, topLevel(differing), desired);
+}
+
+/** The top-level names of changed fields (`destination.recipientEmails` is `destination`), once each. */
+function topLevel(fields: readonly { path: string }[]): string[] {
+  return [...new Set(fields.map((field) => field.path.split('.')[0]!))];
 }
 
 function baseStep(owner: RoutineOwner, name: string, routineId?: string) {

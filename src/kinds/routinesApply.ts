@@ -1,8 +1,10 @@
-// Carrying out routine steps. Two rules from the API's gaps shape this file: an update is a
-// PATCH, retried once as a full PUT when the server answers 405; and a create whose response was
-// lost is looked up by name before it is ever sent again, so it cannot become a duplicate.
+// Carrying out routine steps. Two rules shape this file: an update is sent exactly as the plan
+// says (the documented PUT, or where the environment says the server has it, the generated
+// client's PATCH for what it carries and PUT for model and pause), never probing for the other;
+// and a create whose response was lost is looked up by name before it is ever sent again, so it
+// cannot become a duplicate.
 import type { PlatformApi } from '../api/platform.js';
-import { isMethodNotAllowed, isNotFound, isOutcomeUnknown } from '../api/errors.js';
+import { isMethodNotAllowed, isNotFound, isOutcomeUnknown, type ApiError } from '../api/errors.js';
 import type { Routine, RoutineCreate, RoutinePatch, RoutinePut } from '../api/types.js';
 import { StewardError } from '../errors.js';
 import type { CreateStep, PlanStep, ReplaceStep } from '../plan/types.js';
@@ -10,7 +12,7 @@ import { matches, pick } from '../plan/fields.js';
 import { createOnceMore, expectTaken, type ApplyContext, type ReadBackVerdict } from './kind.js';
 import type { LiveRoutines } from './routines.js';
 import { settleRaces, type CreatedByStep } from './routineRaces.js';
-import { liveState, type RoutineState } from './routineState.js';
+import { liveState, PATCH_CARRIES, PUT_CARRIES, type RoutineState } from './routineState.js';
 
 /** Applies routine steps in order; each step's failure is recorded and the others go on. */
 export async function applyRoutineSteps(steps: PlanStep[], context: ApplyContext): Promise<void> {
@@ -20,7 +22,11 @@ export async function applyRoutineSteps(steps: PlanStep[], context: ApplyContext
   if (writer.created.length > 0) await settleRaces(writer.created, context);
 }
 
-/** Write requests of routine steps: a replacement creates and deletes; a pause or resume is a PUT of its own. */
+/**
+ * Write requests of routine steps: a replacement creates and deletes; pausing a new routine is a
+ * PUT of its own; an update is one PUT, or with `patch` one PATCH for what it carries and one PUT
+ * for model and pause.
+ */
 export function routineWriteRequests(steps: readonly PlanStep[]): number {
   let requests = 0;
   for (const step of steps) {
@@ -32,8 +38,8 @@ export function routineWriteRequests(steps: readonly PlanStep[]): number {
         requests += step.after.paused === true ? 3 : 2;
         break;
       case 'update': {
-        const changed = new Set(step.fields.map((field) => field.path.split('.')[0]!));
-        requests += (changed.has('paused') ? 1 : 0) + ([...changed].some((field) => field !== 'paused') ? 1 : 0);
+        const { byPatch, byPut } = updateRequests(step);
+        requests += (byPatch.length > 0 ? 1 : 0) + (byPut.length > 0 ? 1 : 0);
         break;
       }
       case 'delete':
@@ -44,6 +50,16 @@ export function routineWriteRequests(steps: readonly PlanStep[]): number {
   // After creating, one list per owner to settle a race with a concurrent run (routineRaces.ts).
   const creators = steps.filter((step) => step.action === 'create' || step.action === 'replace');
   return requests + new Set(creators.map((step) => step.ref.ownerId ?? '')).size;
+}
+
+/**
+ * The changed fields of an update, split by the request that carries them: with `ref.update`
+ * `patch`, PATCH takes what it carries and PUT the rest (model, pause); otherwise PUT takes all.
+ */
+function updateRequests(step: PlanStep & { action: 'update' }): { byPatch: string[]; byPut: string[] } {
+  const changed = [...new Set(step.fields.map((field) => field.path.split('.')[0]!))];
+  if (step.ref.update !== 'patch') return { byPatch: [], byPut: changed };
+  return { byPatch: changed.filter((field) => PATCH_CARRIES.has(field)), byPut: changed.filter((field) => !PATCH_CARRIES.has(field)) };
 }
 
 /**
@@ -62,8 +78,6 @@ export function readBackRoutine(step: PlanStep, live: LiveRoutines): ReadBackVer
 class RoutineWriter {
   /** Routines this run created (or found created after a lost answer), for the race check. */
   readonly created: CreatedByStep[] = [];
-  /** Whether the server updates by PATCH; learnt from its first 405. */
-  private patchWorks = true;
 
   constructor(
     private readonly api: PlatformApi,
@@ -167,46 +181,53 @@ class RoutineWriter {
 
   private async update(routine: Routine, step: PlanStep & { action: 'update' }, options: { userId: string } | undefined): Promise<void> {
     const after = step.after as unknown as Partial<RoutineState>;
-    const changed = new Set(step.fields.map((field) => field.path.split('.')[0]!));
-    const content = [...changed].filter((field) => field !== 'paused');
+    const state = { ...liveState(routine), ...after } as RoutineState;
     const what = `updating routine "${routine.name}"`;
-    if (content.length > 0) {
-      if (this.patchWorks) {
-        try {
-          const patched = await this.api.patchRoutine(routine.id, patchBody(after, content), options);
-          expectTaken(what, pick(after, content), stateOf(patched));
-        } catch (error) {
-          if (!isMethodNotAllowed(error)) throw error;
-          this.patchWorks = false;
-        }
-      }
-      if (!this.patchWorks) {
-        // The full body carries `isActive` too, so a pause or resume rides along.
-        const put = await this.api.putRoutine(routine.id, putBody(routine, after), options);
-        expectTaken(what, pick(after, [...changed]), stateOf(put));
-        return;
+    const { byPatch, byPut } = updateRequests(step);
+    if (byPatch.length > 0) {
+      try {
+        const patched = await this.api.patchRoutine(routine.id, patchBody(after, byPatch), options);
+        expectTaken(what, pick(after, byPatch), stateOf(patched));
+      } catch (error) {
+        if (!isMethodNotAllowed(error)) throw error;
+        throw new StewardError('apply.no-patch', `${what}: this server answers PATCH with 405 Method Not Allowed: it updates routines only by the documented PUT, but this environment says \`routineUpdate: patch\``, 'user', {
+          hint: 'remove `routineUpdate: patch` from the environment (PUT is the default) and plan again: a timezone or destination change then replaces the routine',
+          cause: error,
+        });
       }
     }
-    if (changed.has('paused')) await this.setActive(routine.id, { ...liveState(routine), ...after } as RoutineState, !after.paused, options);
+    if (byPut.length > 0) await this.put(routine.id, state, byPut, what, options);
   }
 
   /**
-   * Pauses or resumes with `isActive`, which only the documented PUT carries (the newer PATCH
-   * has no such field). A server that answers PUT with 405 cannot do it through the API.
+   * One documented PUT: name, prompt and schedule (which it requires), and of `fields` the
+   * description, the model and the pause (`isActive`); nothing it does not document.
    */
-  private async setActive(id: string, state: RoutineState, isActive: boolean, options: { userId: string } | undefined): Promise<void> {
+  private async put(id: string, state: RoutineState, fields: readonly string[], what: string, options: { userId: string } | undefined): Promise<void> {
+    const uncarried = fields.filter((field) => !PUT_CARRIES.has(field));
+    if (uncarried.length > 0) {
+      throw new StewardError('apply.invalid-step', `${what}: ${uncarried.join(', ')} cannot change by PUT; the plan should have replaced the routine`, 'tool');
+    }
+    const body: RoutinePut = { name: state.name, prompt: state.prompt, schedule: state.schedule };
+    if (fields.includes('description')) body.description = state.description ?? null;
+    if (fields.includes('modelId')) body.modelId = state.modelId;
+    if (fields.includes('paused')) body.isActive = !state.paused;
+    let answer: Routine;
     try {
-      const put = await this.api.putRoutine(id, { ...putFromState(state), isActive }, options);
-      expectTaken(`${isActive ? 'resuming' : 'pausing'} routine "${state.name}"`, { paused: !isActive }, stateOf(put));
+      answer = await this.api.putRoutine(id, body, options);
     } catch (error) {
       if (!isMethodNotAllowed(error)) throw error;
-      throw new StewardError(
-        'apply.cannot-pause',
-        `cannot ${isActive ? 'resume' : 'pause'} routine "${state.name}": this server updates routines only by PATCH, which has no isActive (PUT answers 405 Method Not Allowed)`,
-        'server',
-        { hint: `${isActive ? 'resume' : 'pause'} it in the app, or remove \`paused\` from the config` },
-      );
+      throw new StewardError('apply.no-put', `${what}: this server answers the documented PUT with 405 Method Not Allowed (${(error as ApiError).serverMessage ?? 'no reason given'})`, 'server', {
+        hint: 'the routine was left as it is; change it in the app, or ask the platform which update it takes',
+        cause: error,
+      });
     }
+    expectTaken(what, pick(state as unknown as Record<string, unknown>, [...fields]), stateOf(answer));
+  }
+
+  /** Pauses or resumes with the documented PUT's `isActive`. */
+  private async setActive(id: string, state: RoutineState, isActive: boolean, options: { userId: string } | undefined): Promise<void> {
+    await this.put(id, { ...state, paused: !isActive }, ['paused'], `${isActive ? 'resuming' : 'pausing'} routine "${state.name}"`, options);
   }
 
   private liveRoutine(step: PlanStep, name: string): Routine {
@@ -243,7 +264,7 @@ function createBody(state: RoutineState): RoutineCreate {
   return body;
 }
 
-function patchBody(after: Partial<RoutineState>, fields: string[]): RoutinePatch {
+function patchBody(after: Partial<RoutineState>, fields: readonly string[]): RoutinePatch {
   const body: RoutinePatch = {};
   for (const field of fields) {
     if (field === 'name' || field === 'prompt' || field === 'schedule' || field === 'timezone') body[field] = after[field]!;
@@ -251,22 +272,4 @@ function patchBody(after: Partial<RoutineState>, fields: string[]): RoutinePatch
     else if (field === 'destination') body.destination = after.destination!;
   }
   return body;
-}
-
-function putFromState(state: RoutineState): RoutinePut {
-  return {
-    name: state.name,
-    prompt: state.prompt,
-    schedule: state.schedule,
-    timezone: state.timezone,
-    description: state.description ?? null,
-    modelId: state.modelId,
-    destination: state.destination,
-  };
-}
-
-/** The full PUT body: the live routine with the desired fields laid over it. */
-function putBody(routine: Routine, after: Partial<RoutineState>): RoutinePut {
-  const state = { ...liveState(routine), ...after } as RoutineState;
-  return { ...putFromState(state), isActive: !state.paused };
 }

@@ -1,13 +1,18 @@
 // Users by e-mail and by id, resolved through SCIM with the fewest requests: config names users
 // by e-mail (ids differ between deployments), the API wants membership ids.
 //
-// Choosing the read. A filter finds one user per request (SCIM here has no `or`); the full
+// The documented reads: the listing (`GET /api/scim/v2/users`, 100 a page), a `userName eq`
+// filter for one e-mail (the only attribute the documents filter on), and one user by id
+// (`GET /api/scim/v2/users/{id}`); a SCIM user's `id` is taken to be the membership id (gaps.md).
+//
+// Choosing the read. A lookup finds one user per request (SCIM here has no `or`); the full
 // listing finds everyone in ⌈org size / 100⌉ requests, and the org size is known only from a
-// listing page's `totalResults`. So: one name is one filter. For more, page 1 of the listing
+// listing page's `totalResults`. So: one name is one lookup. For more, page 1 of the listing
 // is read first — it is never wasted when the listing wins, and it may already hold some of
 // the names; then the remaining pages are read (side by side, by `startIndex`) if they are no
-// more than the names still unknown, else those names are filtered for. At most one request
-// above the cheaper choice known in hindsight, and only when the filters win.
+// more than the names still unknown, else those names are looked up one by one. At most one
+// request above the cheaper choice known in hindsight, and only when the lookups win.
+import { isNotFound } from '../api/errors.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { ScimUser } from '../api/types.js';
 import { emailKey } from '../domain/rules.js';
@@ -21,10 +26,12 @@ export interface DirectoryUser {
   email: string;
 }
 
-/** The user an API key acts as; whoami may give its id without an e-mail. */
+/** The user an API key acts as, by membership id; whoami gives no e-mail (a test directory may). */
 export interface CallerUser {
   id: string;
-  email: string | undefined;
+  email?: string | undefined;
+  /** whoami's `user.id`, the user's own id: a SCIM record under it shows SCIM answers user ids. */
+  userId?: string | undefined;
 }
 
 export class Directory {
@@ -41,7 +48,7 @@ export class Directory {
   private readonly listing: ScimListing<ScimUser> | undefined;
 
   constructor(
-    private readonly api: Pick<PlatformApi, 'listScimUsers' | 'scimUsersPage'> | undefined,
+    private readonly api: Pick<PlatformApi, 'listScimUsers' | 'scimUsersPage' | 'getScimUser'> | undefined,
     /** The user the API key acts as (whoami), if any: none for an organization key tied to no user. */
     readonly caller: CallerUser | undefined,
     /** Whose key: a personal token acts only as its user; an organization key acts for anyone by `userId`. */
@@ -75,7 +82,7 @@ export class Directory {
    */
   async resolveEmails(emails: readonly string[], options: { listingAhead?: () => Promise<boolean> } = {}): Promise<void> {
     const wanted = [...new Set(emails.map(emailKey))].filter((email) => !this.byEmail.has(email));
-    await this.find(wanted, (email) => `userName co ${quote(email)}`, (email) => this.byEmail.has(email), options.listingAhead);
+    await this.find(wanted, (email) => this.filterUsers(`userName eq ${quote(email)}`), (email) => this.byEmail.has(email), options.listingAhead);
     const unknown = wanted.filter((email) => !this.byEmail.has(email));
     if (unknown.length > 0) {
       throw new StewardError(
@@ -92,7 +99,7 @@ export class Directory {
   /** Finds the e-mails of ids (for display and export); ids the instance does not know stay unresolved. */
   async resolveIds(ids: readonly string[]): Promise<void> {
     const wanted = [...new Set(ids)].filter((id) => !this.byId.has(id));
-    await this.find(wanted, (id) => `id eq ${quote(id)}`, (id) => this.byId.has(id));
+    await this.find(wanted, (id) => this.readOne(id), (id) => this.byId.has(id));
   }
 
   /** Resolves ids and throws one error naming every id that is not a user of the instance. */
@@ -159,13 +166,23 @@ export class Directory {
     return this.emailOf(id) ?? id;
   }
 
-  private async lookUp(filter: string): Promise<void> {
+  private async filterUsers(filter: string): Promise<void> {
     if (!this.api) return;
     for await (const user of this.api.listScimUsers({ filter })) this.rememberScim(user);
   }
 
+  /** One user by id; an id the instance does not know (404) stays unresolved. */
+  private async readOne(id: string): Promise<void> {
+    if (!this.api) return;
+    try {
+      this.rememberScim(await this.api.getScimUser(id));
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+
   /**
-   * Finds `wanted` names by filters or by listing, whichever costs fewer requests (see the top).
+   * Finds `wanted` names by lookups or by listing, whichever costs fewer requests (see the top).
    * `listingAhead`, asked only when one name is wanted: whether more users will be looked up after
    * it (the users of live limits that pruning or an export names); then even one name is looked up
    * by page 1 of the listing, the same one request, which may hold the later ones too. Page 1 is
@@ -173,29 +190,30 @@ export class Directory {
    */
   private async find(
     wanted: readonly string[],
-    filterOf: (name: string) => string,
+    lookUp: (name: string) => Promise<void>,
     known: (name: string) => boolean,
     listingAhead?: () => Promise<boolean>,
   ): Promise<void> {
     const listing = this.listing;
     if (wanted.length === 0 || this.listedAll || listing === undefined || listing.whole) return;
-    const filter = (names: readonly string[]) => inParallel(names, (name) => this.lookUp(filterOf(name)));
+    const lookUpEach = (names: readonly string[]) => inParallel(names, lookUp);
     if (!listing.started) {
-      if (wanted.length === 1 && !(await listingAhead?.())) return filter(wanted);
+      if (wanted.length === 1 && !(await listingAhead?.())) return lookUpEach(wanted);
       await listing.readFirst();
       if (listing.whole) return;
     }
     const left = wanted.filter((name) => !known(name));
     if (left.length === 0) return;
-    // Without a total the listing's length is unknown: filters are the bounded choice.
+    // Without a total the listing's length is unknown: lookups are the bounded choice.
     const pages = listing.pagesLeft();
-    if (pages === undefined || pages > left.length) return filter(left);
+    if (pages === undefined || pages > left.length) return lookUpEach(left);
     await listing.readRest();
     // A listing that shifted while it was read is not whole: whoever it missed is looked up by name.
-    if (!listing.whole) await filter(wanted.filter((name) => !known(name)));
+    if (!listing.whole) await lookUpEach(wanted.filter((name) => !known(name)));
   }
 
   private rememberScim(user: ScimUser): void {
+    if (this.caller?.userId !== undefined && user.id === this.caller.userId) throw scimAnswersUserIds(user, this.caller);
     if (user.active === false) this.inactive.add(user.id);
     const known = { id: user.id, email: user.userName };
     this.remember(known, true);
@@ -221,6 +239,19 @@ export class Directory {
     this.byEmail.set(key, user);
     this.byId.set(user.id, user);
   }
+}
+
+/**
+ * SCIM listed the key's own user under whoami's `user.id`, not its membership id: on this instance
+ * SCIM ids are user ids (gaps.md keeps it OPEN), and sending them as `userId` would name nobody.
+ */
+function scimAnswersUserIds(user: ScimUser, caller: CallerUser): StewardError {
+  return new StewardError(
+    'plan.scim-user-ids',
+    `SCIM lists this API key's own user (${user.userName}) under id ${user.id}, which whoami gives as the user id; its membership id is ${caller.id}. On this instance SCIM user ids are not the membership ids that credit limits and routines take, so steward cannot resolve users by e-mail here`,
+    'server',
+    { hint: 'name users by `userId:` (their membership ids) where the config allows it, and report the instance\'s SCIM ids to the platform' },
+  );
 }
 
 function quote(value: string): string {

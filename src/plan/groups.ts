@@ -1,13 +1,10 @@
 // User groups by display name (`group: Finance`): group ids differ between deployments, so each
-// plan resolves the names in its own deployment through SCIM (`GET /api/scim/v2/Groups`), with the
-// fewest requests, chosen as for users (src/plan/directory.ts): one name is one `displayName eq`
-// query; for more, page 1 of the listing is read first (its `totalResults` is the number of
-// groups), then the remaining pages if they are no more than the names still unknown, else one
-// query per name still unknown. A plan that prunes undeclared group limits names them from the
-// listing, so when it will, the listing resolves the names too (see resolveUserGroups). The
-// server's filter may ignore case: names are compared exactly here. Per gaps.md, the credit-limit
-// API is sent the SCIM id (whether it wants that or a uuid is OPEN: a config may give
-// `userGroupId:` directly instead).
+// plan resolves the names in its own deployment through SCIM, by its listing
+// (`GET /api/scim/v2/groups`, 100 a page): the groups list documents no filter, and display names
+// are not unique, so only the whole listing answers a name. Page 1 is read first (its
+// `totalResults` is the number of groups), then the other pages side by side. Names are compared
+// exactly here. Per gaps.md, the credit-limit API is sent the SCIM id (whether it wants that or a
+// uuid is OPEN: a config may give `userGroupId:` directly instead).
 import type { PlatformApi } from '../api/platform.js';
 import type { ScimGroup } from '../api/types.js';
 import { closest } from '../config/suggest.js';
@@ -33,31 +30,16 @@ export class UserGroups {
   private readonly byId = new Map<string, UserGroup>();
   /** Read to its end by the self-checking listing. */
   private listedAll = false;
-  /**
-   * Names whose every group is known: answered by a query. Display names are not unique, so a
-   * name seen on some pages of the listing may have namesakes on the others; only a query or the
-   * whole listing answers it.
-   */
-  private readonly answered = new Set<string>();
-  /** The listing read by pages, as `lookUp` chooses. */
+  /** The listing read by pages. */
   private readonly listing: ScimListing<ScimGroup>;
 
   constructor(private readonly api: GroupsApi) {
     this.listing = new ScimListing((startIndex, count, page) => api.scimGroupsPage(startIndex, count, page), (group) => this.remember(group));
   }
 
-  /** Looks up these display names with the fewest requests (see the top of this file). */
+  /** Looks up these display names: the whole listing, once, when any is asked for. */
   async lookUp(names: readonly string[]): Promise<void> {
-    const open = () => (this.whole() ? [] : [...new Set(names)].filter((name) => !this.answered.has(name)));
-    if (open().length === 0) return;
-    if (open().length > 1 && !this.listing.started) {
-      await this.listing.readFirst();
-      if (open().length === 0) return;
-    }
-    const pages = this.listing.pagesLeft();
-    // Without a total the listing's length is unknown: queries are the bounded choice.
-    if (pages !== undefined && pages <= open().length) await this.listing.readRest();
-    for (const name of open()) await this.query(name);
+    if (names.length > 0) await this.listAll();
   }
 
   /**
@@ -76,16 +58,6 @@ export class UserGroups {
 
   private whole(): boolean {
     return this.listedAll || this.listing.whole;
-  }
-
-  /** One `displayName eq` query; a server whose filter ignores case answers every spelling of the name it returns. */
-  private async query(name: string): Promise<void> {
-    if (this.answered.has(name) || this.whole()) return;
-    for await (const group of this.api.listScimGroups({ filter: `displayName eq ${quote(name)}` })) {
-      this.remember(group);
-      if (group.displayName.toLowerCase() === name.toLowerCase()) this.answered.add(group.displayName);
-    }
-    this.answered.add(name);
   }
 
   /** The groups whose display name is exactly `name`. */
@@ -213,8 +185,4 @@ function groupError(problems: readonly GroupProblem[], loaded: Pick<LoadedConfig
 function listed(names: readonly string[]): string {
   const shown = names.slice(0, CANDIDATES_SHOWN).map((name) => `"${name}"`).join(', ');
   return names.length > CANDIDATES_SHOWN ? `${shown} and ${names.length - CANDIDATES_SHOWN} more` : shown;
-}
-
-function quote(value: string): string {
-  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }

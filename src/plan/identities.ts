@@ -15,7 +15,7 @@ import type { Directory, DirectoryUser } from './directory.js';
 import type { PlanIdentities, PlanModel, PlanStep } from './types.js';
 
 /** The reads a saved plan's identities spare `apply FILE` (users, user groups and models by name). */
-export const RESOLUTION_ROUTES: readonly string[] = ['GET /api/scim/v2/Users', 'GET /api/scim/v2/Groups', 'GET /api/v1/models'];
+export const RESOLUTION_ROUTES: readonly string[] = ['GET /api/scim/v2/users', 'GET /api/scim/v2/groups', 'GET /api/v1/models'];
 
 /** The ids a plan reuses (a trusted saved plan's) and those it resolves, to record in its own file. */
 export class IdentityBook {

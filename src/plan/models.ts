@@ -192,7 +192,8 @@ function resolveBranch(routine: RoutineConfig, name: string, model: KnownModel |
     });
     return undefined;
   }
-  const names = branches.map((branch) => branch.name);
+  // A branch without a name can be named only by `branchId:`.
+  const names = branches.flatMap((branch) => (branch.name === null ? [] : [branch.name]));
   const suggestion = closest(name, names);
   problems.push({
     code: 'plan.unknown-branch',

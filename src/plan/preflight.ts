@@ -8,22 +8,27 @@ import type { Whoami } from '../api/types.js';
 import type { Kind, LoadedConfig, SourceLocation, StewardConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
 
-/** The user an API key acts as: its own for a personal token, the creator for some organization keys. */
+/**
+ * The user an API key acts as: its own for a personal token, the creator for some organization
+ * keys. `id` is the membership id (whoami's `user.membershipId`), the id every `userId`
+ * parameter, limit and routine owner takes; whoami's `user.id` is another id, never sent.
+ */
 export interface KeyUser {
   id: string;
-  /** Absent when whoami gives an id but no e-mail. */
-  email: string | undefined;
+  /** whoami's `user.id`, when given: only to recognise a SCIM listing that answers user ids. */
+  userId?: string;
 }
 
 /**
- * The user whoami names, if any. A user without an id (absent, `null`, or `{id: null, email:
- * null}` as servers answer for an organization key tied to no user) is no user (gaps.md).
+ * The user whoami names, if any. A user without ids (absent, `null`, or `{id: null,
+ * membershipId: null}` as servers may answer for an organization key tied to no user) is no user
+ * (gaps.md); the shape check has already refused a user with an id but no membership id.
  */
 export function keyUser(whoami: Pick<Whoami, 'user'>): KeyUser | undefined {
-  const user = (whoami as { user?: { id?: unknown; email?: unknown } | null }).user;
-  if (user === null || typeof user !== 'object') return undefined;
-  if (typeof user.id !== 'string' || user.id.trim() === '') return undefined;
-  return { id: user.id, email: typeof user.email === 'string' && user.email.trim() !== '' ? user.email : undefined };
+  const membershipId = whoami.user?.membershipId;
+  if (typeof membershipId !== 'string' || membershipId.trim() === '') return undefined;
+  const userId = whoami.user?.id;
+  return typeof userId === 'string' && userId !== '' && userId !== membershipId ? { id: membershipId, userId } : { id: membershipId };
 }
 
 /** Calls whoami and checks the key's scope and role against what the config manages. */
@@ -102,7 +107,26 @@ export function permissionProblems(whoami: Whoami, config: StewardConfig, kinds:
   if (personal && kinds.includes('routines') && (config.routines ?? []).some((routine) => routine.owner !== undefined)) {
     problems.push('routines with an `owner` need an organization API key (a personal token acts only as its own user)');
   }
+  if (personal && kinds.includes('routines')) problems.push(...aiPermissionProblems(whoami, config));
   return problems;
+}
+
+/**
+ * A personal token's routines run as its user, who needs `USE_AI` on each routine's model: read
+ * from whoami's permissions, never from a role name (organizations name roles as they like). A
+ * model whoami does not list is left to the model check; an organization key's roles are its
+ * creator's, not the owners', so they decide nothing here.
+ */
+function aiPermissionProblems(whoami: Whoami, config: StewardConfig): string[] {
+  const lacking = new Map<string, string[]>();
+  for (const routine of config.routines ?? []) {
+    if (routine.modelId === undefined) continue;
+    const permissions = whoami.rolesByModel[routine.modelId]?.permissions;
+    if (permissions === undefined || permissions.includes('USE_AI')) continue;
+    const model = routine.model ?? routine.modelId;
+    lacking.set(model, [...(lacking.get(model) ?? []), routine.name]);
+  }
+  return [...lacking].map(([model, names]) => `this token's user lacks the USE_AI permission on model ${model}, which ${names.length === 1 ? `routine "${names[0]}" runs` : `routines ${names.map((name) => `"${name}"`).join(', ')} run`} against`);
 }
 
 /** Credit controls and every credit limit: Organization Admin only. */

@@ -47,7 +47,9 @@ export function sourceEnvironment(loaded: LoadedConfig, name: string): Environme
  * plan compares them; other labels are promoted without their documents.
  */
 export async function readPromotion(loaded: LoadedConfig, source: { name: string; api: PlatformApi }): Promise<Promotion> {
-  const kinds = selectKinds(REGISTRY, loaded).map((kind) => kind.kind);
+  // Credit controls two deployments of one account share are one setting: nothing to promote, and not read.
+  const shared = sharedAccount(loaded, source.name);
+  const kinds = selectKinds(REGISTRY, loaded).map((kind) => kind.kind).filter((kind) => shared === undefined || kind !== 'creditControls');
   const owners = (loaded.config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [routine.owner]));
   const documentsOf = (loaded.config.labels ?? []).flatMap((label) => (label.documents === undefined ? [] : [label.name]));
   const checkKey = (whoami: Whoami) => requireRoutineOwners(loaded, whoami, kinds);
@@ -65,11 +67,21 @@ export async function readPromotion(loaded: LoadedConfig, source: { name: string
     target: { name: loaded.environmentName, environment: loaded.environment },
     sections,
   });
+  const sharedNote: PlanWarning[] =
+    shared === undefined || loaded.config.creditControls === undefined
+      ? []
+      : [{ code: 'promote.shared-credit-controls', message: `credit controls are not promoted: ${source.name} and ${loaded.environmentName} share them (account \`${shared}\`), so they are one setting, planned with either environment` }];
   return {
     loaded: { ...loaded, config: promoted.config, environment: promoted.environment, locate: locateByName(loaded, promoted.config) },
     sourceDigest: sectionsDigest(sections),
-    warnings: promoted.warnings,
+    warnings: [...sharedNote, ...promoted.warnings],
   };
+}
+
+/** The account the source and target environments share, if they name one. */
+function sharedAccount(loaded: LoadedConfig, sourceName: string): string | undefined {
+  const account = loaded.environment.account;
+  return account !== undefined && sourceEnvironment(loaded, sourceName).account === account ? account : undefined;
 }
 
 /**

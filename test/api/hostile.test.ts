@@ -163,16 +163,16 @@ describe('listings that would never end', () => {
 
   it('stops a SCIM listing that runs past totalResults', async () => {
     const { api, server } = await against({
-      'GET /api/scim/v2/Users': (request, response) => {
+      'GET /api/scim/v2/users': (request, response) => {
         const start = Number(request.query.get('startIndex'));
         json(200, { Resources: [scimUser(`u${start}`), scimUser(`u${start + 1}`)], totalResults: 3, startIndex: start })(request, response);
       },
     });
     const error = (await rejectionOf(collect(api.listScimUsers()))) as StewardError;
     expect(error.message).toBe(
-      'listing users: GET /api/scim/v2/Users: page 2 brings the listing to 4 records, more than the 3 its totalResults announced; stopped to avoid an endless listing.',
+      'listing users: GET /api/scim/v2/users: page 2 brings the listing to 4 records, more than the 3 its totalResults announced; stopped to avoid an endless listing.',
     );
-    expect(server.countOf('GET /api/scim/v2/Users')).toBe(2);
+    expect(server.countOf('GET /api/scim/v2/users')).toBe(2);
   });
 });
 

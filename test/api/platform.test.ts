@@ -192,19 +192,24 @@ describe('SCIM and API keys', () => {
   it('lists SCIM users page by page with a filter', async () => {
     const user = (id: string) => scimUser(id);
     nock(ORIGIN)
-      .get('/api/scim/v2/Users')
+      .get('/api/scim/v2/users')
       .query({ filter: 'userName co "acme"', startIndex: '1', count: '100' })
       .reply(200, { schemas: [], Resources: [user('a'), user('b')], totalResults: 3, startIndex: 1, itemsPerPage: 2 })
-      .get('/api/scim/v2/Users')
+      .get('/api/scim/v2/users')
       .query({ filter: 'userName co "acme"', startIndex: '3', count: '100' })
       .reply(200, { schemas: [], Resources: [user('c')], totalResults: 3, startIndex: 3, itemsPerPage: 1 });
     const users = await collect(api.listScimUsers({ filter: 'userName co "acme"' }));
     expect(users.map((u) => u.id)).toEqual(['a', 'b', 'c']);
   });
 
+  it('reads one SCIM user by id, at the documented lowercase path', async () => {
+    nock(ORIGIN).get('/api/scim/v2/users/a').reply(200, scimUser('a'));
+    expect((await api.getScimUser('a')).id).toBe('a');
+  });
+
   it('lists SCIM groups', async () => {
     nock(ORIGIN)
-      .get('/api/scim/v2/Groups')
+      .get('/api/scim/v2/groups')
       .query({ startIndex: '1', count: '100' })
       .reply(200, { schemas: [], Resources: [scimGroup('g1', { displayName: 'Ops' })], totalResults: 1, startIndex: 1, itemsPerPage: 1 });
     expect(await collect(api.listScimGroups())).toEqual([scimGroup('g1', { displayName: 'Ops' })]);

@@ -56,9 +56,9 @@ describe('misfits, in one sentence', () => {
   });
 
   it('quotes a key the server chose when it names the place', () => {
-    const rolesByModel = { 'model\u001b[2J': { role: 'OWNER', permissions: [] } };
+    const rolesByModel = { 'model\u001b[2J': { baseRole: 'QUERIER', permissions: 'USE_AI' } };
     expect(misfit(checkShape('whoami', whoamiBody({ rolesByModel: rolesByModel as never })))).toBe(
-      'rolesByModel."model\\u001b[2J".role is "OWNER", not one of "VIEWER", "QUERIER", "EDITOR", "MANAGER"',
+      'rolesByModel."model\\u001b[2J".permissions is a string, not a list',
     );
   });
 
@@ -137,22 +137,42 @@ describe('whoami without a user', () => {
   it.each([
     ['absent', (() => { const { user: _u, ...rest } = whoamiBody(); return rest; })()],
     ['null', withUser(null)],
-    ['a user whose id is null', withUser({ id: null, email: null, name: null })],
-    ['a user whose id is blank', withUser({ id: ' ', email: 'ada@acme.example' })],
-    ['a user without an id', withUser({ email: 'ada@acme.example' })],
+    ['a user whose ids are null', withUser({ id: null, membershipId: null })],
+    ['a user whose ids are blank', withUser({ id: ' ', membershipId: '' })],
+    ['a user without ids', withUser({})],
   ])('reads %s as no user', (_case, body) => {
     expect(checkShape('whoami', body)).toEqual({ ok: true, value: { ...whoamiBody(), user: null } });
   });
 
-  it('keeps a user with an id, even without an e-mail', () => {
-    expect(checkShape('whoami', withUser({ id: 'm-1', email: null }))).toEqual({
-      ok: true,
-      value: { ...whoamiBody(), user: { id: 'm-1', email: null, name: null } },
-    });
+  it('keeps a user with a membership id, whatever its user id', () => {
+    expect(checkShape('whoami', withUser({ membershipId: 'm-1' }))).toEqual({ ok: true, value: { ...whoamiBody(), user: { id: null, membershipId: 'm-1' } } });
+    expect(checkShape('whoami', withUser({ id: 'u-1', membershipId: 'm-1', email: 'ada@acme.example' }))).toMatchObject({ ok: true, value: { user: { id: 'u-1', membershipId: 'm-1' } } });
   });
 
-  it('refuses a user id of another type rather than guessing', () => {
-    expect(misfit(checkShape('whoami', withUser({ id: 42, email: 'ada@acme.example' })))).toBe('user.id is a whole number, not a string');
+  it('refuses a user it knows only by a user id, naming the membership id it lacks', () => {
+    expect(misfit(checkShape('whoami', withUser({ id: 'u-1' })))).toBe('user has no membershipId');
+    expect(misfit(checkShape('whoami', withUser({ id: 'u-1', membershipId: null })))).toBe('user.membershipId is null, not a string');
+  });
+
+  it('refuses a membership id of another type rather than guessing', () => {
+    expect(misfit(checkShape('whoami', withUser({ id: 'u-1', membershipId: 42 })))).toBe('user.membershipId is a whole number, not a string');
+  });
+});
+
+describe('whoami as the vendor documents it, and more', () => {
+  it('reads custom role names, extra fields and permissions it does not know', () => {
+    const body = {
+      keyScope: 'user',
+      orgRole: 'ORG_ADMIN',
+      rolesByModel: { m1: { baseRole: 'QUERIER', roleName: 'Sales analysts (custom)', connectionId: 'c1', permissions: ['USE_AI', 'SOMETHING_NEW'], extra: 1 } },
+      user: { id: 'u-1', membershipId: 'm-1', email: 'ada@acme.example' },
+      organization: { name: 'Acme' },
+    };
+    expect(checkShape('whoami', body)).toMatchObject({ ok: true, value: { rolesByModel: { m1: { permissions: ['USE_AI', 'SOMETHING_NEW'] } }, user: { membershipId: 'm-1' } } });
+  });
+
+  it('reads an organization role the documents do not name yet as text (only ORG_ADMIN is an admin)', () => {
+    expect(checkShape('whoami', { ...whoamiBody(), orgRole: 'ORG_OWNER' })).toMatchObject({ ok: true, value: { orgRole: 'ORG_OWNER' } });
   });
 });
 
@@ -171,7 +191,7 @@ describe.each(EMULATOR_PROFILES)('the schemas fit every response of the emulator
     const api = new PlatformApi(client);
     const ada = emulator.state.userId('ada@acme.example');
     const whoami = await api.whoami();
-    expect(whoami.user === null || typeof whoami.user.id === 'string').toBe(true);
+    expect(whoami.user === null || typeof whoami.user.membershipId === 'string').toBe(true);
     await api.patchCreditControls({ userDefaultCredits: (await api.getCreditControls()).userDefaultCredits });
     const limits = await collect(api.listUserCreditLimits());
     await api.patchUserCreditLimits({ users: [{ userId: ada, creditLimit: 250 }] });
@@ -186,7 +206,7 @@ describe.each(EMULATOR_PROFILES)('the schemas fit every response of the emulator
       { userId: ada },
     );
     const update = { name: 'Shape check 2', prompt: 'p2', schedule: first.schedule };
-    // The reference profile updates by PATCH, the other by PUT (pausing with isActive).
+    // The vendor profile updates by PATCH, the other by PUT (pausing with isActive).
     await (emulator.description.knobs.routineUpdateMethod === 'put'
       ? api.putRoutine(id, { ...update, isActive: false }, { userId: ada })
       : api.patchRoutine(id, update, { userId: ada }));

@@ -9,7 +9,7 @@ export function whoamiBody(overrides: Partial<Whoami> = {}): Whoami {
     keyScope: 'organization',
     orgRole: 'ORG_ADMIN',
     rolesByModel: {},
-    user: { id: 'member-admin', email: 'admin@acme.example.com', name: 'Ada Admin' },
+    user: { id: 'user-admin', membershipId: 'member-admin' },
     ...overrides,
   };
 }

@@ -44,7 +44,7 @@ const stewardKeys: KeySet<StewardConfig> = {
   version: true, environments: true, creditControls: true, userCreditLimits: true, userGroupCreditLimits: true,
   entityGroupCreditLimits: true, routines: true, labels: true, prune: true, policies: true,
 };
-const environmentKeys: KeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true, requestsPerMinute: true, variables: true, protect: true, policies: true };
+const environmentKeys: KeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true, requestsPerMinute: true, account: true, routineUpdate: true, variables: true, protect: true, policies: true };
 const environmentRequired: RequiredKeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true };
 const creditKeys: KeySet<CreditControlsConfig> = { downgradeCredits: true, shutoffCredits: true, userDefaultCredits: true, entityGroupDefaultCredits: true };
 const userKeys: KeySet<UserCreditLimitConfig> = { email: true, userId: true, creditLimit: true, protect: true };
@@ -183,7 +183,8 @@ describe('examples', () => {
     if (!result.ok) throw new Error('the gitops example does not load');
     const { config } = result.loaded;
     expect(config.prune).toEqual({ userCreditLimits: true, userGroupCreditLimits: true, entityGroupCreditLimits: true, routines: true, labels: true });
-    expect(config.creditControls).toMatchObject({ shutoffCredits: 12000, entityGroupDefaultCredits: 500 });
+    // No entity-group default: the documented credit controls have none, and the demo is the vendor's.
+    expect(config.creditControls).toEqual({ downgradeCredits: 8000, shutoffCredits: 12000, userDefaultCredits: 200 });
     const limits = Object.fromEntries((config.userCreditLimits ?? []).map((limit) => [limit.email, limit.creditLimit]));
     expect(limits).toEqual({
       'grace@acme.example': 750,

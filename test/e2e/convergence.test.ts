@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/plan.js';
 import type { Plan } from '../../src/plan/types.js';
 import { runApply } from '../../src/cli/apply.js';
-import { captureIo, gitopsAgainstDemo, KEY_CREATOR, nameRoutineOwners, PRODUCTION_TOKEN, PROFILES, type Steward } from './helpers.js';
+import { captureIo, creatorRoutineKey, gitopsAgainstDemo, KEY_CREATOR, nameRoutineOwners, PRODUCTION_TOKEN, PROFILES, type Steward } from './helpers.js';
 
 let steward: Steward;
 afterEach(async () => {
@@ -40,13 +40,12 @@ describe.each(PROFILES)('plan and apply the gitops example against the demo data
     // Reading: the documents' labels come from one listing of every document with include=labels
     // (two pages), cheaper than a query per label, and it shows the documents links are added to
     // exist. The users named (and, where whoami names no user (other), the key's creator named as
-    // routine owner) are all on page 1 of the SCIM listing: one request. Profile-specific: where
-    // routines are updated by PUT only (other), the one routine update costs a PATCH answered 405.
-    // The three group names of the user group limits are resolved by page 1 of the SCIM groups
+    // routine owner) are all on page 1 of the SCIM listing: one request. The one routine update is
+    // one documented PUT in both profiles (no probe of PATCH). The three group names of the user group limits are resolved by page 1 of the SCIM groups
     // listing, which holds the demo's groups (one request, where a query per name would be three),
     // and the sets and resets of the user limits and of each group-limit kind go in one bulk PATCH
     // per kind.
-    const [reading, carrying] = profile === 'reference' ? [16, 18] : [16, 19];
+    const [reading, carrying] = [16, 18];
     expect(applied.out).toContain(
       `Apply made ${steward.emulator.stats().requests - plan.requests} API requests: ${reading} reading the live state, ${carrying} carrying out the steps.`,
     );
@@ -231,35 +230,67 @@ describe.each(PROFILES)('plan and apply the gitops example against the demo data
 });
 
 describe.each(PROFILES)('routines under the API\'s uncertainties (%s profile)', (profile) => {
-  it('updates by PATCH where the server supports it', async () => {
-    steward = await gitopsAgainstDemo({ profile, routineUpdateMethod: 'patch' });
-    expect((await steward.apply(undefined, {})).code).toBe(0);
-    const routes = steward.emulator.stats().byRoute;
-    expect(routes['PATCH /api/v1/ai/routines/{routineId}']).toBe(1);
-    expect(routes['PUT /api/v1/ai/routines/{routineId}']).toBeUndefined();
-    expect((await steward.plan()).code).toBe(EXIT.ok);
-  });
-
-  it('falls back to PUT with the full body when PATCH answers 405', async () => {
-    steward = await gitopsAgainstDemo({ profile, routineUpdateMethod: 'put' });
+  it('updates in place by the documented PUT, with its documented body only', async () => {
+    steward = await gitopsAgainstDemo({ profile });
     expect((await steward.apply()).code).toBe(0);
     const { byRoute, byStatus } = steward.emulator.stats();
-    expect(byRoute['PATCH /api/v1/ai/routines/{routineId}']).toBe(1);
-    expect(byStatus['405']).toBe(1);
     expect(byRoute['PUT /api/v1/ai/routines/{routineId}']).toBe(1);
+    expect(byRoute['PATCH /api/v1/ai/routines/{routineId}']).toBeUndefined();
+    expect(byStatus['405']).toBeUndefined();
     const digest = steward.emulator.state.routines('ada@acme.example').find((routine) => routine.name === 'Weekly revenue digest')!;
-    expect(digest.schedule).toBe('0 8 ? * MON *');
+    expect(digest).toMatchObject({ schedule: '0 8 ? * MON *', description: 'Revenue by region for the leadership team.' });
     expect((await steward.plan()).code).toBe(EXIT.ok);
   });
 
-  it('pauses through PUT, and on a PATCH-only server says it cannot rather than leave a routine running', async () => {
-    const pausedRoutine = `
+  it('replaces a routine whose timezone or destination changes under PUT, and changes it in place where the environment says the server has PATCH', async () => {
+    for (const update of ['put', 'patch'] as const) {
+      steward = await gitopsAgainstDemo({ profile, routineUpdateMethod: update });
+      await setEnvironment(steward, 'production', update === 'patch' ? '    routineUpdate: patch\n' : '');
+      const routinesFile = join(steward.directory, 'routines.yaml');
+      const text = await readFile(routinesFile, 'utf8');
+      await writeFile(routinesFile, text.replace('timezone: Europe/Berlin\n    model: Sales', 'timezone: Europe/London\n    model: Sales').replace('        - grace@acme.example\n', '        - grace@acme.example\n        - margaret@acme.example\n'));
+      const plan = await plannedSteps(steward);
+      const digest = plan.steps.find((step) => step.kind === 'routines' && step.key === creatorRoutineKey({ profile }, 'Weekly revenue digest'))!;
+      const oldId = steward.emulator.state.routines('ada@acme.example').find((routine) => routine.name === 'Weekly revenue digest')!.id;
+      if (update === 'put') {
+        expect(digest.action).toBe('replace');
+        expect(digest.reason).toBe('timezone, destination cannot change in place by the documented PUT');
+        expect(plan.warnings.map((warning) => warning.code)).toContain('routines.replacement');
+      } else {
+        expect(digest.action).toBe('update');
+      }
+      expect((await steward.apply()).code).toBe(0);
+      const after = steward.emulator.state.routines('ada@acme.example').filter((routine) => routine.name === 'Weekly revenue digest');
+      expect(after).toHaveLength(1);
+      expect(after[0]!.timezone).toBe('Europe/London');
+      expect(after[0]!.id === oldId).toBe(update === 'patch');
+      const { byRoute } = steward.emulator.stats();
+      expect(byRoute['PATCH /api/v1/ai/routines/{routineId}']).toBe(update === 'patch' ? 1 : undefined);
+      expect((await steward.plan()).code).toBe(EXIT.ok);
+      await steward.emulator.close();
+    }
+  });
+
+  it('says clearly, and changes nothing, when the environment says PATCH and the server has only the documented PUT', async () => {
+    steward = await gitopsAgainstDemo({ profile, routineUpdateMethod: 'put' });
+    await setEnvironment(steward, 'production', '    routineUpdate: patch\n');
+    const result = await steward.apply();
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('updating routine "Weekly revenue digest": this server answers PATCH with 405 Method Not Allowed: it updates routines only by the documented PUT, but this environment says `routineUpdate: patch`');
+    const digest = steward.emulator.state.routines('ada@acme.example').find((routine) => routine.name === 'Weekly revenue digest')!;
+    expect(digest.schedule).toBe('0 9 ? * MON *');
+    // The one undocumented request is the one the environment asked for, and the contract test says so.
+    expect(steward.emulator.contractMisfits()).toEqual([expect.stringMatching(/^PATCH \/api\/v1\/ai\/routines\/[0-9a-f-]+ is not documented by the vendor; only a variant has it \(SDK: /)]);
+  });
+
+  it('pauses and resumes by the documented PUT, whichever updates the server has', async () => {
+    const pausedRoutine = (paused: boolean) => `
   - name: Quarterly board pack
     prompt: Draft the quarterly board KPIs.
     schedule: "0 7 1 JAN,APR,JUL,OCT ? *"
     timezone: UTC
     model: Sales
-    paused: true
+    paused: ${paused}
     destination:
       type: email
       recipientEmails: [ada@acme.example]
@@ -267,20 +298,23 @@ describe.each(PROFILES)('routines under the API\'s uncertainties (%s profile)', 
     for (const method of ['put', 'patch'] as const) {
       steward = await gitopsAgainstDemo({ profile, routineUpdateMethod: method });
       const routinesFile = join(steward.directory, 'routines.yaml');
-      await writeFile(routinesFile, (await readFile(routinesFile, 'utf8')).replace(/\nroutines:\n/, `\nroutines:\n${pausedRoutine}`));
-      if (profile === 'other') await nameRoutineOwners(steward.directory);
-      const result = await steward.apply();
-      const packs = steward.emulator.state.routines().filter((routine) => routine.name === 'Quarterly board pack');
-      if (method === 'put') {
-        expect(result.code, result.out).toBe(0);
-        expect(packs.map((routine) => routine.disabled)).toEqual([true]);
-        expect((await steward.plan()).code).toBe(EXIT.ok);
-      } else {
-        expect(result.code).toBe(1);
-        expect(result.out).toContain('cannot pause routine "Quarterly board pack": this server updates routines only by PATCH');
-        expect(result.out).toContain('the new routine was deleted again rather than left active');
-        expect(packs).toEqual([]);
-      }
+      const original = await readFile(routinesFile, 'utf8');
+      const withPack = async (paused: boolean) => {
+        await writeFile(routinesFile, original.replace(/\nroutines:\n/, `\nroutines:\n${pausedRoutine(paused)}`));
+        if (profile === 'other') await nameRoutineOwners(steward.directory);
+      };
+      const packs = () => steward.emulator.state.routines().filter((routine) => routine.name === 'Quarterly board pack');
+      await withPack(true);
+      const created = await steward.apply();
+      expect(created.code, created.out).toBe(0);
+      expect(packs().map((routine) => routine.disabled)).toEqual([true]);
+      expect((await steward.plan()).code).toBe(EXIT.ok);
+      await withPack(false);
+      const resumed = await steward.apply();
+      expect(resumed.code, resumed.out).toBe(0);
+      expect(packs().map((routine) => routine.disabled)).toEqual([false]);
+      expect((await steward.plan()).code).toBe(EXIT.ok);
+      expect(steward.emulator.stats().byStatus['405']).toBeUndefined();
       await steward.emulator.close();
     }
   });
@@ -306,7 +340,7 @@ describe.each(PROFILES)('routines under the API\'s uncertainties (%s profile)', 
       headers: { authorization: `Bearer ${PRODUCTION_TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ ...pick(old, ['name', 'prompt', 'schedule', 'timezone', 'modelId', 'destination']), topicName: 'orders' }),
     });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     // WHEN steward applies again, THEN it deletes only the old one and converges.
     const result = await steward.apply();
     expect(result.code).toBe(0);
@@ -330,7 +364,7 @@ describe.each(PROFILES)('a saved plan whose replacement was left half done (%s p
       headers: { authorization: `Bearer ${PRODUCTION_TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ ...pick(old, ['name', 'prompt', 'schedule', 'timezone', 'modelId', 'destination']), topicName: 'orders' }),
     });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     // WHEN the saved plan is applied again, THEN that step is not "already applied".
     const result = await steward.apply(planFile);
     expect(result.code).toBe(1);
@@ -357,6 +391,16 @@ describe.each(PROFILES)('partial failure (%s profile)', (profile) => {
     expect((await steward.plan()).code).toBe(EXIT.ok);
   });
 });
+
+/** Adds `lines` (indented settings) to environment `name` of the copy's environments.yaml. */
+async function setEnvironment(steward: Steward, name: string, lines: string): Promise<void> {
+  if (lines === '') return;
+  const file = join(steward.directory, 'environments.yaml');
+  const text = await readFile(file, 'utf8');
+  const at = new RegExp(`(\\n  ${name}:\\n)`);
+  if (!at.test(text)) throw new Error(`no environment ${name} in ${file}`);
+  await writeFile(file, text.replace(at, `$1${lines}`));
+}
 
 function pick<T extends object>(object: T, keys: (keyof T)[]): Partial<T> {
   return Object.fromEntries(keys.map((key) => [key, object[key]])) as Partial<T>;

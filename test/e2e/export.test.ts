@@ -68,8 +68,7 @@ creditControls:
   downgradeCredits: 8000
   shutoffCredits: 10000
   userDefaultCredits: 200
-  entityGroupDefaultCredits: null
-
+${profile === 'other' ? '  entityGroupDefaultCredits: null\n' : ''}
 userCreditLimits:
   - email: analyst01@acme.example
     creditLimit: 50
@@ -195,11 +194,11 @@ labels:
     // owners' e-mails are more than one name each time, so page 1 of the listing is read first,
     // and the demo's users all fit on it: one request.
     expect(byRoute['GET /api/v1/ai/routines']).toBe(own ? 1 : 2);
-    expect(byRoute['GET /api/scim/v2/Users']).toBe(1);
+    expect(byRoute['GET /api/scim/v2/users']).toBe(1);
     expect(byRoute['GET /api/v1/ai/credit-controls/users']).toBe(1);
     // Group limits: one list each; the groups' names in one SCIM listing (a page of up to 100).
     expect(byRoute['GET /api/v1/ai/credit-controls/user-groups']).toBe(1);
-    expect(byRoute['GET /api/scim/v2/Groups']).toBe(1);
+    expect(byRoute['GET /api/scim/v2/groups']).toBe(1);
     expect(byRoute['GET /api/v1/ai/credit-controls/entity-groups']).toBe(1);
     expect(byRoute['GET /api/v1/ai/credit-controls']).toBe(1);
     expect(Object.keys(byRoute).filter((route) => route.includes('{'))).toEqual([]);
@@ -243,7 +242,7 @@ labels:
         modelId: '5b0e7a52-6c1d-4f3a-9e2b-8d7c6b5a4f30',
         destination: { type: 'slack', recipientId: 'C0PIPELINE1', slackRecipientType: 'channel' },
       });
-      expect(created.status).toBe(200);
+      expect(created.status).toBe(201);
       const yaml = await expectRoundTrip('production', { kind: ['routines'] });
       expect(yaml).toContain('prompt: Explain what $${var.salesModelId} means here.\n');
     });
@@ -342,7 +341,7 @@ labels:
         modelId: '5b0e7a52-6c1d-4f3a-9e2b-8d7c6b5a4f30',
         destination: { type: 'slack', recipientId: 'C0PIPELINE1', slackRecipientType: 'channel' },
       });
-      expect(created.status).toBe(200);
+      expect(created.status).toBe(201);
       const result = await deployments.export('production', { kind: ['routines'] });
       expect(result.code).toBe(1);
       expect(result.err).toContain(`two live routines are named "Old experiment" (both owned by ${own ? 'the API key\'s user' : KEY_CREATOR})`);

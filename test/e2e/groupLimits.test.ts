@@ -95,7 +95,7 @@ describe.each(PROFILES)('user group and entity group credit limits (%s profile)'
     // Three names: page 1 of the groups listing, which holds the demo's groups, is one request per
     // plan (three queries by name would be three); one list of each kind of limit.
     const { byRoute } = steward.emulator.stats();
-    expect(byRoute['GET /api/scim/v2/Groups']).toBe(2 * 1);
+    expect(byRoute['GET /api/scim/v2/groups']).toBe(2 * 1);
     expect(byRoute[`GET ${USER_GROUPS}`]).toBe(2);
 
     const applied = await steward.apply();
@@ -123,11 +123,11 @@ userGroupCreditLimits:
 prune:
   userGroupCreditLimits: true
 `);
-    const scimBefore = steward.emulator.stats().byRoute['GET /api/scim/v2/Groups'] ?? 0;
+    const scimBefore = steward.emulator.stats().byRoute['GET /api/scim/v2/groups'] ?? 0;
     const pruning = await steward.plan();
     // One name, and more limits live than declared: pruning names the others from the listing,
     // which names Finance too (a query by name first would be one request more).
-    expect(steward.emulator.stats().byRoute['GET /api/scim/v2/Groups']! - scimBefore).toBe(1);
+    expect(steward.emulator.stats().byRoute['GET /api/scim/v2/groups']! - scimBefore).toBe(1);
     expect(pruning.out).toContain('~   user group credit limit "Finance": 1,500 → 900\n');
     expect(pruning.out).toContain('-   user group credit limit "Sales Ops": unlimited → default (pruned: not in the config; resets to the default limit)\n');
     expect((await steward.plan({ target: ['userGroupCreditLimits/Finance'], json: true })).out).not.toContain('Sales Ops');

@@ -25,12 +25,12 @@ export const PRODUCTION_TOKEN = 'demo-org-admin-token';
 /** Both emulator profiles, for `describe.each`: every scenario proves both sides of the open points. */
 export const PROFILES: readonly EmulatorProfile[] = EMULATOR_PROFILES;
 
-/** The user who created the demo datasets' organization keys (whoami names her in the reference profile). */
+/** The user who created the demo datasets' organization keys (whoami names her in the vendor profile). */
 export const KEY_CREATOR = 'ada@acme.example';
 
 /** Whether whoami names the organization key's creator, under these emulator options. */
 export function keyHasUser(options: Pick<EmulatorOptions, 'profile' | 'orgKeyUser'> = {}): boolean {
-  return (options.orgKeyUser ?? PROFILE_KNOBS[options.profile ?? 'reference'].orgKeyUser) === 'creator';
+  return (options.orgKeyUser ?? PROFILE_KNOBS[options.profile ?? 'vendor'].orgKeyUser) === 'creator';
 }
 
 /** How a plan names a routine of the key's creator: by name, or `owner/name` when the key has no user of its own. */
@@ -118,7 +118,7 @@ export class Steward {
 /**
  * Starts an emulator with the demo dataset and returns steward pointed at a copy of the gitops
  * example. Where the organization key is tied to no user (the other profile), every routine
- * names its owner: the key's creator, whose own routines they are in the reference profile.
+ * names its owner: the key's creator, whose own routines they are in the vendor profile.
  */
 export async function gitopsAgainstDemo(options: EmulatorOptions = {}): Promise<Steward> {
   const emulator = await startEmulator({ dataset: 'demo', ...options });

@@ -14,7 +14,7 @@ import { creditControlsBody, labelRecord, LAST_PAGE, routineRecord, scimUser, wh
 import { captureIo, type Result } from './helpers.js';
 
 const TOKEN = 'hostile-e2e-token-Zq8XvN3kLp0aTe9R';
-const ADA = { id: 'member-ada', email: 'ada@acme.example', name: 'Ada' };
+const ADA = { id: 'user-ada', membershipId: 'member-ada' };
 
 let server: HostileServer | undefined;
 afterEach(async () => {
@@ -177,7 +177,7 @@ describe('a server whose limits name users by ids SCIM does not know (an open po
     server = await startHostileServer({
       'GET /api/v1/whoami': json(200, whoamiBody({ keyScope: 'organization', user: null })),
       'GET /api/v1/ai/credit-controls/users': json(200, { records: [{ userId: 'mem-grace', creditLimit: 400 }], pageInfo: LAST_PAGE }),
-      'GET /api/scim/v2/Users': (request, response) =>
+      'GET /api/scim/v2/users': (request, response) =>
         json(200, { Resources: request.query.get('filter')?.includes('mem-grace') ? [] : [scimUser('u-grace', { userName: 'grace@acme.example' })], totalResults: 1 })(request, response),
     });
     const directory = await configDirectory('labels');
@@ -305,15 +305,14 @@ describe('steward apply against a server whose answer shows the write did not ta
     expect(result.out).toContain('updating credit controls: the server accepted the write, but its answer holds shutoffCredits 11000 (sent 12000); the change did not take');
   });
 
-  it('a routine update by PUT (PATCH answered 405) whose answer drops the timezone fails', async () => {
-    const live = routineRecord('r1', { name: 'Weekly digest', prompt: 'Summarise last week.', timezone: 'UTC', destination: { type: 'email', recipientEmails: ['ada@acme.example'], userGroupIds: [] } });
+  it('a routine update by the documented PUT whose answer keeps the old prompt fails', async () => {
+    const live = routineRecord('r1', { name: 'Weekly digest', prompt: 'Summarise the week before.', timezone: 'Europe/Berlin', destination: { type: 'email', recipientEmails: ['ada@acme.example'], userGroupIds: [] } });
     const result = await apply('routines', {
       'GET /api/v1/ai/routines': json(200, routinePage([live], null)),
-      'PATCH /api/v1/ai/routines/r1': json(405, { detail: 'Method Not Allowed', status: 405 }),
       'PUT /api/v1/ai/routines/r1': json(200, live),
     });
     expect(result.code).toBe(1);
-    expect(result.out).toContain('updating routine "Weekly digest": the server accepted the write, but its answer holds timezone "UTC" (sent "Europe/Berlin"); the change did not take');
+    expect(result.out).toContain('updating routine "Weekly digest": the server accepted the write, but its answer holds prompt "Summarise the week before." (sent "Summarise last week."); the change did not take');
   });
 
   it('a routine delete answered `deleted: false` fails', async () => {

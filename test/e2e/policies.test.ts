@@ -76,7 +76,7 @@ const CASES: RuleCase[] = [
     rule: 'routines.recipientDomains',
     breaking: 'policies:\n  routines:\n    recipientDomains: [acme-analytics.example]\n',
     at: 'recipientDomains',
-    message: /routines "Weekly revenue digest": recipients ada@acme\.example, grace@acme\.example, margaret@acme\.example are outside the allowed domains \(acme-analytics\.example\)/,
+    message: /routines "Weekly revenue digest": recipients ada@acme\.example, grace@acme\.example are outside the allowed domains \(acme-analytics\.example\)/,
     passing: 'policies:\n  routines:\n    recipientDomains: [acme.example]\n',
   },
   {

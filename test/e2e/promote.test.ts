@@ -31,11 +31,8 @@ async function changeSchedule(environment: EnvironmentName, name: string, schedu
   const emulator = deployments.emulator(environment);
   const routine = emulator.state.routines(KEY_CREATOR).find((candidate) => candidate.name === name)!;
   const path = `/api/v1/ai/routines/${routine.id}?userId=${emulator.state.userId(KEY_CREATOR)}`;
-  const put = deployments.options.profile === 'other';
-  const body = put
-    ? { name: routine.name, prompt: routine.prompt, schedule, description: routine.description, modelId: routine.modelId, destination: routine.destination, isActive: !routine.disabled }
-    : { schedule };
-  return (await deployments.call(environment, put ? 'PUT' : 'PATCH', path, body)).status;
+  // The documented PUT, which both profiles serve.
+  return (await deployments.call(environment, 'PUT', path, { name: routine.name, prompt: routine.prompt, schedule })).status;
 }
 
 const PRODUCTION_MARKETING_MODEL = 'a3d9c1e7-2f4b-4e8a-b6c5-0d1e2f3a4b5c';
@@ -79,8 +76,8 @@ describe.each(PROFILES)('steward diff --against (promotion) (%s profile)', (prof
     // Each deployment's users and groups fit on page 1 of their listings: one request each, the
     // routine owners and the users of the live limits (and the groups named and pruned) together.
     for (const emulator of [deployments.playground, deployments.production]) {
-      expect(emulator.stats().byRoute['GET /api/scim/v2/Users']).toBe(1);
-      expect(emulator.stats().byRoute['GET /api/scim/v2/Groups']).toBe(1);
+      expect(emulator.stats().byRoute['GET /api/scim/v2/users']).toBe(1);
+      expect(emulator.stats().byRoute['GET /api/scim/v2/groups']).toBe(1);
     }
     // Every read, on each side, is the fewest: one preflight whoami; each managed kind's listing
     // once (one page each here); the routines of the config's two owners, one listing each; the
@@ -96,8 +93,8 @@ describe.each(PROFILES)('steward diff --against (promotion) (%s profile)', (prof
       'GET /api/v1/labels': 1,
       'GET /api/v1/documents': 2,
       'GET /api/v1/ai/routines': 2,
-      'GET /api/scim/v2/Users': 1,
-      'GET /api/scim/v2/Groups': 1,
+      'GET /api/scim/v2/users': 1,
+      'GET /api/scim/v2/groups': 1,
     };
     expect(deployments.playground.stats().byRoute).toEqual({ ...each, 'GET /api/v1/models': 1 });
     expect(deployments.production.stats().byRoute).toEqual({ ...each, 'GET /api/v1/models': 2 });

@@ -35,7 +35,7 @@ async function gateProxy(target: string): Promise<GateProxy> {
   let listingFirst = false;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const path = request.url ?? '';
-    const kind = path.startsWith('/api/scim/v2/Users') ? 'scim' : path.startsWith('/api/v1/ai/credit-controls/users') ? 'limits' : 'other';
+    const kind = path.startsWith('/api/scim/v2/users') ? 'scim' : path.startsWith('/api/v1/ai/credit-controls/users') ? 'limits' : 'other';
     arrivals.push(kind);
     if (kind === 'limits') {
       if (!scimAnswered) listingFirst = true;

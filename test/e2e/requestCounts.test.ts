@@ -167,20 +167,17 @@ describe.each(PROFILES)('request counts of a smaller scenario L (%s profile)', (
       'GET /api/v1/whoami': 1,
       'GET /api/v1/labels': 1,
       'GET /api/v1/ai/credit-controls/users': 2, // 150 live limits
-      'GET /api/scim/v2/Users': pages(seed.users.length), // page 1 tells the org size; the other pages < 300 filters
+      'GET /api/scim/v2/users': pages(seed.users.length), // page 1 tells the org size; the other pages < 300 filters
       'GET /api/v1/documents': pages(seed.documents!.length), // one include=labels listing < 6 queries
       'GET /api/v1/models': ROUTINE_MODELS.length, // one name= query per model name, branches included
       'GET /api/v1/models/{modelId}/topic': ROUTINE_MODELS.length, // the topics of each model a created routine runs on (here every model), once
       // Each owner's routines, 100 a page (the most the API allows): 101, 8 and 4 live, 2 + 1 + 1.
       'GET /api/v1/ai/routines': sum(ROUTINE_OWNERS.map((owner) => pages(owner.live))),
     };
-    // A routine update is a PATCH; a server that updates by PUT only answers the first PATCH 405
-    // (which method works is OPEN in gaps.md), and then every update is a PUT.
+    // A routine update is one documented PUT, in both profiles: nothing probes for a PATCH.
     const updates = sum(ROUTINE_OWNERS.map((owner) => owner.updated));
     const replaced = ROUTINE_OWNERS.filter((owner) => owner.replaced).length;
-    const routineUpdates = profile === 'other'
-      ? { 'PATCH /api/v1/ai/routines/{routineId}': updates > 0 ? 1 : 0, 'PUT /api/v1/ai/routines/{routineId}': updates }
-      : { 'PATCH /api/v1/ai/routines/{routineId}': updates };
+    const routineUpdates = { 'PUT /api/v1/ai/routines/{routineId}': updates };
 
     expect(await runPlan({ ...options, detailedExitcode: true }, io())).toBe(EXIT.destructive);
     const afterPlan = emulator.stats().byRoute;
@@ -214,7 +211,7 @@ describe.each(PROFILES)('request counts of a smaller scenario L (%s profile)', (
   });
 
   it("lists only the routines a plan may change: not the key's own when none is declared and prune is off", async () => {
-    // The organization key was created by ada (whoami names her in the reference profile); the
+    // The organization key was created by ada (whoami names her in the vendor profile); the
     // config manages one routine of grace's, as it is live, and prunes nothing.
     emulator = await startEmulator({ data: datasetSeed('demo'), port: 0, profile });
     const { io, options } = await workspace(
@@ -236,7 +233,7 @@ describe.each(PROFILES)('request counts of a smaller scenario L (%s profile)', (
     expect(emulator.stats().byRoute).toEqual({
       'GET /api/v1/models': 1, // its model by name (the routine's topic needs no check: nothing creates it)
       'GET /api/v1/whoami': 1,
-      'GET /api/scim/v2/Users': 1, // grace's id
+      'GET /api/scim/v2/users': 1, // grace's id
       'GET /api/v1/ai/routines': 1, // grace's routines; ada's are neither declared nor pruned
     });
   });
@@ -251,7 +248,7 @@ describe.each(PROFILES)('one user named, the others pruned (%s profile)', (profi
     expect(emulator.stats().byRoute).toEqual({
       'GET /api/v1/whoami': 1,
       'GET /api/v1/ai/credit-controls/users': 1,
-      'GET /api/scim/v2/Users': 1, // page 1: grace's id, and the e-mails of the three limits pruned
+      'GET /api/scim/v2/users': 1, // page 1: grace's id, and the e-mails of the three limits pruned
     });
   });
 
@@ -263,6 +260,6 @@ describe.each(PROFILES)('one user named, the others pruned (%s profile)', (profi
     emulator = await startEmulator({ data: seed, port: 0, profile });
     const { io, options } = await workspace('version: 1\nuserCreditLimits:\n  - email: grace@acme.example\n    creditLimit: 750\nprune:\n  userCreditLimits: true', emulator);
     expect(await runPlan({ ...options, detailedExitcode: true }, io())).toBe(EXIT.changes);
-    expect(emulator.stats().byRoute['GET /api/scim/v2/Users']).toBe(1); // her query; page 1 would not hold her
+    expect(emulator.stats().byRoute['GET /api/scim/v2/users']).toBe(1); // her query; page 1 would not hold her
   });
 });

@@ -52,7 +52,7 @@ prune:
 `;
 
 /** What resolving names costs: SCIM users and groups, models by name and their topics. */
-const RESOLUTION_ROUTES = ['GET /api/scim/v2/Users', 'GET /api/scim/v2/Groups', 'GET /api/v1/models', 'GET /api/v1/models/{modelId}/topic'];
+const RESOLUTION_ROUTES = ['GET /api/scim/v2/users', 'GET /api/scim/v2/groups', 'GET /api/v1/models', 'GET /api/v1/models/{modelId}/topic'];
 
 const emulators: RunningEmulator[] = [];
 afterEach(async () => {
@@ -112,8 +112,8 @@ describe.each(PROFILES)('apply PLANFILE reuses the ids the plan resolved (%s pro
     });
     // The plan resolved: the org's users (one SCIM page), Finance, Sales by name and its topics.
     expect(Object.fromEntries(RESOLUTION_ROUTES.map((route) => [route, planned[route]]))).toEqual({
-      'GET /api/scim/v2/Users': 1,
-      'GET /api/scim/v2/Groups': 1,
+      'GET /api/scim/v2/users': 1,
+      'GET /api/scim/v2/groups': 1,
       'GET /api/v1/models': 1,
       'GET /api/v1/models/{modelId}/topic': 1,
     });
@@ -126,8 +126,8 @@ describe.each(PROFILES)('apply PLANFILE reuses the ids the plan resolved (%s pro
     expect(applied).toEqual({
       ...liveReads, // whoami, the user and user group limits, margaret's routines
       'GET /api/v1/ai/routines': 2, // and her routines once more after the create, to settle a race (routineRaces.ts)
-      'GET /api/scim/v2/Users': 0,
-      'GET /api/scim/v2/Groups': 0,
+      'GET /api/scim/v2/users': 0,
+      'GET /api/scim/v2/groups': 0,
       'GET /api/v1/models': 0,
       'GET /api/v1/models/{modelId}/topic': 1, // checked again before the routine is created: a topic is not an id
       'PATCH /api/v1/ai/credit-controls/users': 1, // 3 sets and 3 resets in one bulk PATCH
@@ -163,8 +163,8 @@ describe.each(PROFILES)('apply PLANFILE reuses the ids the plan resolved (%s pro
       expect(result!.err, trim).toBe('');
       expect(result!.code, trim).toBe(0);
       expect(Object.fromEntries(RESOLUTION_ROUTES.map((route) => [route, applied[route]])), trim).toEqual({
-        'GET /api/scim/v2/Users': trim === 'all' ? 1 : 0,
-        'GET /api/scim/v2/Groups': 1,
+        'GET /api/scim/v2/users': trim === 'all' ? 1 : 0,
+        'GET /api/scim/v2/groups': 1,
         'GET /api/v1/models': 1,
         // The topics of the routine the plan creates are checked again before anything is written.
         'GET /api/v1/models/{modelId}/topic': 1,
@@ -334,7 +334,7 @@ describe.each(PROFILES)('a plan file whose identities cannot be trusted (%s prof
     const applied = await requestsOf(steward.emulator, async () => (result = await steward.apply('plan.json')));
     expect(result!.code).toBe(0);
     expect(result!.err).toContain('their seal does not match this API key');
-    expect(applied['GET /api/scim/v2/Users']).toBe(1);
+    expect(applied['GET /api/scim/v2/users']).toBe(1);
     expect((await steward.plan()).code).toBe(EXIT.ok);
   });
 });

@@ -30,8 +30,8 @@ const ENDPOINTS: [string, string][] = [
   ['PATCH', '/api/v1/documents/8f2e1d4c/labels'],
   ['PUT', '/api/v1/documents/8f2e1d4c/labels/finance'],
   ['DELETE', '/api/v1/documents/8f2e1d4c/labels/finance'],
-  ['GET', '/api/scim/v2/Users'],
-  ['GET', '/api/scim/v2/Groups'],
+  ['GET', '/api/scim/v2/users'],
+  ['GET', '/api/scim/v2/groups'],
   ['GET', '/api/v1/api-keys'],
 ];
 
@@ -81,7 +81,7 @@ describe('authorisation matrix', () => {
     'GET /api/v1/ai/credit-controls': { [TOKENS.orgAdmin]: 200, [TOKENS.orgMember]: 403, [TOKENS.adaPersonal]: 200, [TOKENS.gracePersonal]: 403 },
     'GET /api/v1/ai/credit-controls/users': { [TOKENS.orgAdmin]: 200, [TOKENS.orgMember]: 403, [TOKENS.adaPersonal]: 200, [TOKENS.gracePersonal]: 403 },
     'GET /api/v1/api-keys': { [TOKENS.orgAdmin]: 200, [TOKENS.orgMember]: 403, [TOKENS.adaPersonal]: 200, [TOKENS.gracePersonal]: 403 },
-    'GET /api/scim/v2/Users': { [TOKENS.orgAdmin]: 200, [TOKENS.orgMember]: 200, [TOKENS.adaPersonal]: 403, [TOKENS.gracePersonal]: 403 },
+    'GET /api/scim/v2/users': { [TOKENS.orgAdmin]: 200, [TOKENS.orgMember]: 200, [TOKENS.adaPersonal]: 403, [TOKENS.gracePersonal]: 403 },
     'GET /api/v1/ai/routines?userId=3f1c9a7e-5b2d-4e8f-9a6c-1d0e2f3a4b02': { [TOKENS.orgAdmin]: 200, [TOKENS.orgMember]: 200, [TOKENS.adaPersonal]: 403, [TOKENS.gracePersonal]: 403 },
     'GET /api/v1/labels': { [TOKENS.orgAdmin]: 200, [TOKENS.orgMember]: 200, [TOKENS.adaPersonal]: 200, [TOKENS.gracePersonal]: 200 },
   };
@@ -102,7 +102,7 @@ describe('authorisation matrix', () => {
   });
 
   it('refuses SCIM and userId to user-scoped tokens with their own messages', async () => {
-    const scim = await fixture.api.as(TOKENS.adaPersonal).get('/api/scim/v2/Users');
+    const scim = await fixture.api.as(TOKENS.adaPersonal).get('/api/scim/v2/users');
     expect(scim.body).toMatchObject({ detail: 'User-scoped tokens cannot use SCIM', status: 403 });
     const grace = fixture.emulator.state.userId('grace@acme.example');
     expectError(

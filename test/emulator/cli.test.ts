@@ -42,7 +42,7 @@ describe('runEmulatorCommand', () => {
         '  demo-org-member-token      organization key, MEMBER',
         '  demo-ada-personal-token    personal token of ada@acme.example (ORG_ADMIN)',
         '  demo-grace-personal-token  personal token of grace@acme.example (MEMBER)',
-        'profile reference (--profile other answers every open point of the API spec the other way)',
+        'profile vendor: the platform as the vendor documents it (--profile other answers every open point the other way)',
         `stats: GET ${emulator.url}/__emulator/stats, reset: POST ${emulator.url}/__emulator/reset`,
         'press Ctrl+C to stop',
       ]);
@@ -69,24 +69,26 @@ describe('runEmulatorCommand', () => {
     }
   });
 
-  it('names the other profile and each of its answers that differs from the reference', async () => {
+  it('names the other profile and each of its answers that differs from the vendor profile', async () => {
     const output = sink();
     const emulator = await runEmulatorCommand({ port: '0', profile: 'other' }, output.io);
     try {
       const lines = output.lines();
-      const start = lines.indexOf('profile other, answering differently from the reference:');
+      const start = lines.indexOf('profile other, answering differently from the vendor profile:');
       expect(start).toBeGreaterThan(0);
-      expect(lines.slice(start + 1, start + 9)).toEqual([
-        '  organization keys act for no user (whoami user {id: null, email: null, name: null})',
+      expect(lines.slice(start + 1, start + 11)).toEqual([
+        '  organization keys act for no user (whoami user {id: null, membershipId: null})',
         '  routine endpoints need userId with organization keys (400 without)',
         '  documents labels=a,b matches ANY of them',
         '  fixed 60 s rate-limit windows',
         '  429 without Retry-After',
-        '  routine updates by PUT only',
+        "  routine updates by PATCH (the generated client's) as well as PUT",
+        '  undocumented request keys are ignored',
+        "  credit controls carry entityGroupDefaultCredits (the generated client's field)",
         '  deleting a label in use takes it off its documents',
         '  models name= matches names containing it, in any case',
       ]);
-      expect(lines[start + 9]).toMatch(/^stats: /);
+      expect(lines[start + 11]).toMatch(/^stats: /);
     } finally {
       await emulator.close();
     }
@@ -95,29 +97,33 @@ describe('runEmulatorCommand', () => {
   it('names only the answers that still differ when knobs override the profile', async () => {
     const output = sink();
     const emulator = await runEmulatorCommand(
-      { port: '0', profile: 'other', orgKeyUser: 'creator', routinesRequireUserId: false, rateLimitWindow: 'sliding', retryAfter: true, routineUpdate: 'patch', labelDeleteInUse: 'conflict', modelNameFilter: 'exact' },
+      {
+        port: '0', profile: 'other', orgKeyUser: 'creator', routinesRequireUserId: false, rateLimitWindow: 'sliding', retryAfter: true,
+        routineUpdate: 'put', unknownKeys: 'refuse', entityGroupDefaultCredits: false, labelDeleteInUse: 'conflict', modelNameFilter: 'exact',
+      },
       output.io,
     );
     try {
       const lines = output.lines();
-      const start = lines.indexOf('profile other, answering differently from the reference:');
+      const start = lines.indexOf('profile other, answering differently from the vendor profile:');
       expect(lines.slice(start + 1, start + 3)).toEqual(['  documents labels=a,b matches ANY of them', expect.stringMatching(/^stats: /)]);
     } finally {
       await emulator.close();
     }
   });
 
-  it('says when knobs set every answer of the other profile back to the reference', async () => {
+  it('says when knobs set every answer of the other profile back to the vendor profile', async () => {
     const output = sink();
     const emulator = await runEmulatorCommand(
       {
         port: '0', profile: 'other', orgKeyUser: 'creator', routinesRequireUserId: false, documentLabelsFilter: 'all',
-        rateLimitWindow: 'sliding', retryAfter: true, routineUpdate: 'patch', labelDeleteInUse: 'conflict', modelNameFilter: 'exact',
+        rateLimitWindow: 'sliding', retryAfter: true, routineUpdate: 'put', unknownKeys: 'refuse', entityGroupDefaultCredits: false,
+        labelDeleteInUse: 'conflict', modelNameFilter: 'exact',
       },
       output.io,
     );
     try {
-      expect(output.lines()).toContain('profile other, with every answer set back to the reference');
+      expect(output.lines()).toContain('profile other, with every answer set back to the vendor profile');
     } finally {
       await emulator.close();
     }
@@ -126,13 +132,18 @@ describe('runEmulatorCommand', () => {
   it('lists the knobs it applies', async () => {
     const output = sink();
     const emulator = await runEmulatorCommand(
-      { port: '0', dataset: 'demo-playground', latency: '5', requestsPerMinute: '100', retryAfter: false, routineUpdate: 'put', fault: ['write:3=500'] },
+      {
+        port: '0', dataset: 'demo-playground', latency: '5', requestsPerMinute: '100', retryAfter: false, routineUpdate: 'patch',
+        unknownKeys: 'ignore', entityGroupDefaultCredits: true, fault: ['write:3=500'],
+      },
       output.io,
     );
     try {
-      expect(output.lines()).toContain('profile reference, except:');
+      expect(output.lines()).toContain('profile vendor, except:');
       expect(output.lines()).toContain('  429 without Retry-After');
-      expect(output.lines()).toContain('  routine updates by PUT only');
+      expect(output.lines()).toContain("  routine updates by PATCH (the generated client's) as well as PUT");
+      expect(output.lines()).toContain('  undocumented request keys are ignored');
+      expect(output.lines()).toContain("  credit controls carry entityGroupDefaultCredits (the generated client's field)");
       expect(output.lines()).toContain('latency 5 ms, 100 requests/minute per token, faults: write:3=500');
       expect(output.lines()).toContain('  playground-org-admin-token       organization key, ORG_ADMIN');
     } finally {
@@ -160,11 +171,12 @@ describe('emulatorOptionsFrom', () => {
       emulatorOptionsFrom({
         profile: 'other', orgKeyUser: 'absent', routinesRequireUserId: false, documentLabelsFilter: 'all',
         rateLimitWindow: 'sliding', rateLimitWindowMs: '2000', labelDeleteInUse: 'conflict', documentIdentifiers: 'per-deployment',
+        unknownKeys: 'refuse', entityGroupDefaultCredits: false, scimUserIds: 'user',
       }),
     ).toEqual({
       host: '127.0.0.1', port: 4010, profile: 'other', orgKeyUser: 'absent', routinesRequireUserId: false,
       documentLabelsFilter: 'all', rateLimitWindow: 'sliding', rateLimitWindowMs: 2000, labelDeleteInUse: 'conflict',
-      documentIdentifiers: 'per-deployment',
+      documentIdentifiers: 'per-deployment', unknownKeys: 'refuse', entityGroupDefaultCredits: false, scimUserIds: 'user',
     });
     expect(emulatorOptionsFrom({ profile: 'other' })).toEqual({ host: '127.0.0.1', port: 4010, profile: 'other' });
   });
@@ -174,10 +186,12 @@ describe('emulatorOptionsFrom', () => {
     [{ port: '70000' }, '--port must be at most 65535, got `70000`'],
     [{ latency: '-5' }, '--latency must be a number of milliseconds >= 0, got `-5`'],
     [{ requestsPerMinute: '0' }, '--requests-per-minute must be a whole number >= 1, got `0`'],
-    [{ routineUpdate: 'post' }, '--routine-update must be patch or put, got `post`'],
+    [{ routineUpdate: 'post' }, '--routine-update must be put or patch, got `post`'],
+    [{ unknownKeys: 'drop' }, '--unknown-keys must be refuse or ignore, got `drop`'],
+    [{ scimUserIds: 'email' }, '--scim-user-ids must be membership or user, got `email`'],
     [{ dataset: 'prod' }, '--dataset must be demo or demo-playground, got `prod`'],
     [{ dataset: 'demo', data: 'seed.yaml' }, 'give either --data FILE or --dataset NAME, not both'],
-    [{ profile: 'strict' }, '--profile must be reference or other, got `strict`'],
+    [{ profile: 'strict' }, '--profile must be vendor or other, got `strict`'],
     [{ orgKeyUser: 'nobody' }, '--org-key-user must be one of creator, absent, null, null-fields, got `nobody`'],
     [{ documentLabelsFilter: 'some' }, '--document-labels-filter must be all or any, got `some`'],
     [{ rateLimitWindow: 'rolling' }, '--rate-limit-window must be sliding or fixed, got `rolling`'],
@@ -216,7 +230,7 @@ describe('the registered command', () => {
       'node', 'steward', 'emulator', '--port', '0', '--profile', 'other', '--org-key-user', 'null',
       '--no-routines-require-user-id', '--document-labels-filter', 'all', '--rate-limit-window', 'fixed',
       '--rate-limit-window-ms', '2000', '--label-delete-in-use', 'conflict', '--dataset', 'demo-playground',
-      '--document-identifiers', 'per-deployment',
+      '--document-identifiers', 'per-deployment', '--unknown-keys', 'refuse', '--no-entity-group-default-credits', '--routine-update', 'put',
     ]);
     await expect.poll(() => output.lines().length, { timeout: 5000 }).toBeGreaterThan(0);
     const url = /^listening on (http:\/\/\S+)$/.exec(output.lines()[0]!)![1]!;
@@ -228,6 +242,10 @@ describe('the registered command', () => {
     expect(output.lines()).toContain('  fixed 2 s rate-limit windows');
     expect(output.lines()).not.toContain('  documents labels=a,b matches ANY of them');
     expect(output.lines()).toContain('  demo-playground documents have identifiers of their own');
+    // The vendor's answers, given back to profile other one flag at a time: no phrase for them.
+    expect(output.lines()).not.toContain('  undocumented request keys are ignored');
+    expect(output.lines().filter((line) => /entityGroupDefaultCredits|routine updates/.test(line))).toEqual([]);
+    expect((await api.get('/api/v1/labels', { sort: 'name' })).body).toMatchObject({ status: 400, detail: "Bad Request: formErrors: Unrecognized key(s) in object: 'sort'" });
     const board = await new Api(url, 'playground-org-admin-token').get('/api/v1/documents', { labels: 'legacy-kpis' });
     expect(board.body.records.map((document: { identifier: string }) => document.identifier)).toEqual(['06f7e8d9']);
     stop('SIGINT');

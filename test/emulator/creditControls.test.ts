@@ -1,16 +1,36 @@
-// AI credit controls: GET, and every PATCH rule of api.md and gaps.md (empty body, unknown
-// field, negative value, wrong type, downgrade > shutoff on the merged result), 403 cases.
+// AI credit controls: GET, and every PATCH rule the vendor documents (empty body, undocumented
+// key, negative value, wrong type, downgrade > shutoff on the merged result), 403 cases, and the
+// generated client's eighth field, entityGroupDefaultCredits, served only with its knob.
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { Api, aSeed, expectDetail, expectError, TOKENS, useEmulator } from './helpers.js';
 
 const fixture = useEmulator();
+// The generated client's answer: an eighth field, read and written.
+const withEntityGroupDefault = useEmulator({ entityGroupDefaultCredits: true });
 const PATH = '/api/v1/ai/credit-controls';
 
+function period() {
+  const now = new Date();
+  return { periodStart: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1), periodEnd: Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) };
+}
+
 describe('GET /api/v1/ai/credit-controls', () => {
-  it('returns the settings with the read-only context of the current UTC month', async () => {
+  it('returns exactly the seven documented fields, with the read-only context of the current UTC month', async () => {
     const response = await fixture.api.get(PATH);
-    const now = new Date();
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      accountCreditLimit: 12000,
+      creditsUsed: 3120.5,
+      downgradeCredits: 8000,
+      shutoffCredits: 10000,
+      userDefaultCredits: 200,
+      ...period(),
+    });
+  });
+
+  it('adds entityGroupDefaultCredits as the eighth field when the server follows the generated client', async () => {
+    const response = await withEntityGroupDefault.api.get(PATH);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       accountCreditLimit: 12000,
@@ -19,18 +39,36 @@ describe('GET /api/v1/ai/credit-controls', () => {
       shutoffCredits: 10000,
       userDefaultCredits: 200,
       entityGroupDefaultCredits: null,
-      periodStart: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1),
-      periodEnd: Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1),
+      ...period(),
     });
   });
 });
 
 describe('PATCH /api/v1/ai/credit-controls', () => {
-  it('changes only the fields sent and returns the full state', async () => {
-    const response = await fixture.api.patch(PATH, { userDefaultCredits: 250, entityGroupDefaultCredits: 75 });
+  it('changes only the fields sent and returns the seven documented fields', async () => {
+    const response = await fixture.api.patch(PATH, { userDefaultCredits: 250 });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      accountCreditLimit: 12000,
+      creditsUsed: 3120.5,
+      downgradeCredits: 8000,
+      shutoffCredits: 10000,
+      userDefaultCredits: 250,
+      ...period(),
+    });
+    expect(fixture.emulator.state.creditControls().userDefaultCredits).toBe(250);
+  });
+
+  it('takes and returns entityGroupDefaultCredits when the server follows the generated client', async () => {
+    const response = await withEntityGroupDefault.api.patch(PATH, { userDefaultCredits: 250, entityGroupDefaultCredits: 75 });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ downgradeCredits: 8000, shutoffCredits: 10000, userDefaultCredits: 250, entityGroupDefaultCredits: 75 });
-    expect(fixture.emulator.state.creditControls().userDefaultCredits).toBe(250);
+    expect(withEntityGroupDefault.emulator.state.creditControls()).toMatchObject({ userDefaultCredits: 250, entityGroupDefaultCredits: 75 });
+    expectDetail(
+      await withEntityGroupDefault.api.patch(PATH, {}),
+      400,
+      'Bad Request: body: at least one of downgradeCredits, shutoffCredits, userDefaultCredits, entityGroupDefaultCredits is required',
+    );
   });
 
   it('turns a control off with null', async () => {
@@ -56,14 +94,35 @@ describe('PATCH /api/v1/ai/credit-controls', () => {
   });
 
   it.each([
-    ['an empty body', {}, 'Bad Request: body: at least one of downgradeCredits, shutoffCredits, userDefaultCredits, entityGroupDefaultCredits is required'],
+    ['an empty body', {}, 'Bad Request: body: at least one of downgradeCredits, shutoffCredits, userDefaultCredits is required'],
     ['a negative value', { shutoffCredits: -1 }, 'Bad Request: shutoffCredits: must be a non-negative number or null'],
     ['a string value', { userDefaultCredits: '100' }, 'Bad Request: userDefaultCredits: must be a non-negative number or null'],
-    ['an unknown field', { downgradeCredits: 1, monthlyBudget: 5 }, 'Bad Request: monthlyBudget: unknown field'],
+    // Undocumented keys meet the vendor's generic refusal before the handler's own checks.
+    ['an unknown field', { downgradeCredits: 1, monthlyBudget: 5 }, "Bad Request: formErrors: Unrecognized key(s) in object: 'monthlyBudget'"],
+    ['entityGroupDefaultCredits (not documented)', { entityGroupDefaultCredits: 75 }, "Bad Request: formErrors: Unrecognized key(s) in object: 'entityGroupDefaultCredits'"],
+    ['the read-only context', { creditsUsed: 0, periodEnd: 1 }, "Bad Request: formErrors: Unrecognized key(s) in object: 'creditsUsed', 'periodEnd'"],
     ['a body that is not an object', [1, 2], 'Bad Request: body: must be a JSON object'],
   ])('rejects %s with 400 and changes nothing', async (_what, body, detail) => {
     expectDetail(await fixture.api.patch(PATH, body), 400, detail);
-    expect(fixture.emulator.state.creditControls()).toMatchObject({ downgradeCredits: 8000, shutoffCredits: 10000, userDefaultCredits: 200 });
+    expect(fixture.emulator.state.creditControls()).toMatchObject({ downgradeCredits: 8000, shutoffCredits: 10000, userDefaultCredits: 200, entityGroupDefaultCredits: null });
+  });
+
+  it('drops undocumented keys when it ignores them, so a body of nothing else is empty', async () => {
+    const lenient = await startEmulator({ unknownKeys: 'ignore' });
+    try {
+      const admin = new Api(lenient.url, TOKENS.orgAdmin);
+      const response = await admin.patch(PATH, { shutoffCredits: 11000, monthlyBudget: 5, entityGroupDefaultCredits: 75 });
+      expect(response.status).toBe(200);
+      expect(response.body).not.toHaveProperty('entityGroupDefaultCredits');
+      expect(lenient.state.creditControls()).toMatchObject({ shutoffCredits: 11000, entityGroupDefaultCredits: null });
+      expectDetail(
+        await admin.patch(PATH, { monthlyBudget: 5 }),
+        400,
+        'Bad Request: body: at least one of downgradeCredits, shutoffCredits, userDefaultCredits is required',
+      );
+    } finally {
+      await lenient.close();
+    }
   });
 
   it('rejects a missing body with 400', async () => {

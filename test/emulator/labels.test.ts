@@ -58,7 +58,8 @@ describe('POST /api/v1/labels', () => {
     ['a colour that is not hex', { name: 'ok', color: 'blue' }, 'Bad Request: color: must be a hex colour like #0366d6'],
     ['a description over 500 characters', { name: 'ok', description: 'd'.repeat(501) }, 'Bad Request: description: must be 0 to 500 characters long'],
     ['verified that is not a boolean', { name: 'ok', verified: 'yes' }, 'Bad Request: verified: must be true or false'],
-    ['an unknown field', { name: 'ok', usage_count: 3 }, 'Bad Request: usage_count: unknown field'],
+    // usage_count is answered, not sent: an undocumented request key, refused by the vendor's generic screen.
+    ['an unknown field', { name: 'ok', usage_count: 3 }, "Bad Request: formErrors: Unrecognized key(s) in object: 'usage_count'"],
   ])('rejects %s with 400', async (_what, body, detail) => {
     expectDetail(await fixture.api.post(LABELS, body), 400, detail);
   });

@@ -1,6 +1,6 @@
 // GET /api/v1/models and GET /api/v1/models/{modelId}/topic as the emulator serves them: the
 // filters (name, modelId, modelKind), active branches on request, cursor pages, and the topics of
-// a model the caller may use. What `name=` matches is OPEN (gaps.md): exactly in the reference
+// a model the caller may use. What `name=` matches is OPEN (gaps.md): exactly in the vendor
 // profile, any name containing it in any case in the other.
 import { describe, expect, it } from 'vitest';
 import { checkShape } from '../../src/api/shapes.js';
@@ -13,11 +13,11 @@ const marketing = seed.models!.find((model) => model.name === 'Marketing')!;
 const MODELS = '/api/v1/models';
 
 describe('the models list', () => {
-  const reference = useEmulator({ profile: 'reference' });
+  const vendor = useEmulator({ profile: 'vendor' });
   const other = useEmulator({ profile: 'other' });
 
   it('lists every model the caller may use, by name, in the shape steward reads', async () => {
-    const response = await reference.api.get(MODELS);
+    const response = await vendor.api.get(MODELS);
     expect(response.status).toBe(200);
     expect(checkShape('modelList', response.body).ok).toBe(true);
     const body = response.body as { records: Record<string, unknown>[]; pageInfo: { totalRecords: number } };
@@ -36,38 +36,38 @@ describe('the models list', () => {
   });
 
   it('includes active branches only when asked', async () => {
-    const body = (await reference.api.get(MODELS, { name: 'Sales', include: 'activeBranches' })).body as { records: { branches?: unknown }[] };
+    const body = (await vendor.api.get(MODELS, { name: 'Sales', include: 'activeBranches' })).body as { records: { branches?: unknown }[] };
     expect(body.records.map((model) => model.branches)).toEqual([sales.branches]);
-    expectDetail(await reference.api.get(MODELS, { include: 'everything' }), 400, 'Bad Request: include: unknown value `everything` (known: activeBranches)');
+    expectDetail(await vendor.api.get(MODELS, { include: 'everything' }), 400, 'Bad Request: include: unknown value `everything` (known: activeBranches)');
   });
 
   it('filters by model id and kind', async () => {
-    const byId = (await reference.api.get(MODELS, { modelId: marketing.id })).body as { records: { name: string }[] };
+    const byId = (await vendor.api.get(MODELS, { modelId: marketing.id })).body as { records: { name: string }[] };
     expect(byId.records.map((model) => model.name)).toEqual(['Marketing']);
-    expect(((await reference.api.get(MODELS, { modelKind: 'SCHEMA' })).body as { records: unknown[] }).records).toEqual([]);
-    expectDetail(await reference.api.get(MODELS, { modelKind: 'TABLE' }), 400, /^Bad Request: modelKind: must be one of SCHEMA, SHARED/);
+    expect(((await vendor.api.get(MODELS, { modelKind: 'SCHEMA' })).body as { records: unknown[] }).records).toEqual([]);
+    expectDetail(await vendor.api.get(MODELS, { modelKind: 'TABLE' }), 400, /^Bad Request: modelKind: must be one of SCHEMA, SHARED/);
   });
 
-  it('matches name= exactly in the reference profile, and names containing it in any case in the other', async () => {
-    const names = async (api: typeof reference.api, name: string) => ((await api.get(MODELS, { name })).body as { records: { name: string }[] }).records.map((model) => model.name);
-    expect(await names(reference.api, 'Sales')).toEqual(['Sales']);
-    expect(await names(reference.api, 'sale')).toEqual([]);
+  it('matches name= exactly in the vendor profile, and names containing it in any case in the other', async () => {
+    const names = async (api: typeof vendor.api, name: string) => ((await api.get(MODELS, { name })).body as { records: { name: string }[] }).records.map((model) => model.name);
+    expect(await names(vendor.api, 'Sales')).toEqual(['Sales']);
+    expect(await names(vendor.api, 'sale')).toEqual([]);
     expect(await names(other.api, 'sale')).toEqual(['Sales']);
     expect(await names(other.api, 'E')).toEqual(['Marketing', 'Sales']);
   });
 
   it('pages with a cursor', async () => {
-    const first = (await reference.api.get(MODELS, { pageSize: 1 })).body as { records: { name: string }[]; pageInfo: { hasNextPage: boolean; nextCursor: string } };
+    const first = (await vendor.api.get(MODELS, { pageSize: 1 })).body as { records: { name: string }[]; pageInfo: { hasNextPage: boolean; nextCursor: string } };
     expect(first.records.map((model) => model.name)).toEqual(['Marketing']);
     expect(first.pageInfo.hasNextPage).toBe(true);
-    const second = (await reference.api.get(MODELS, { pageSize: 1, cursor: first.pageInfo.nextCursor })).body as { records: { name: string }[]; pageInfo: { hasNextPage: boolean } };
+    const second = (await vendor.api.get(MODELS, { pageSize: 1, cursor: first.pageInfo.nextCursor })).body as { records: { name: string }[]; pageInfo: { hasNextPage: boolean } };
     expect(second.records.map((model) => model.name)).toEqual(['Sales']);
     expect(second.pageInfo.hasNextPage).toBe(false);
   });
 });
 
 describe('the topics of a model', () => {
-  const emulator = useEmulator({ profile: 'reference' });
+  const emulator = useEmulator({ profile: 'vendor' });
 
   it('lists the topics of a model the caller may use', async () => {
     const response = await emulator.api.get(`${MODELS}/${sales.id}/topic`);

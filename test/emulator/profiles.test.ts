@@ -1,4 +1,5 @@
-// Profiles: `reference` and `other` answer every OPEN point of gaps.md opposite ways, a knob given
+// Profiles: `vendor` (the vendor's documented contract) and `other` answer every OPEN point of
+// gaps.md, and every point where the vendor's sources disagree, opposite ways, a knob given
 // explicitly overrides its profile, bad values are refused with a message naming the option,
 // and everything else (reset, stats, faults, state file, the built-in datasets) works alike in
 // both profiles.
@@ -35,18 +36,22 @@ async function withEmulator<T>(options: EmulatorOptions, body: (emulator: Runnin
 
 describe('the profiles', () => {
   it('answer every knob of the server opposite ways; they share the window length and the data', () => {
-    expect(EMULATOR_PROFILES).toEqual(['reference', 'other']);
-    // userGroupIdForm: under `uuid` groups cannot be named, so the shared examples pin both to `scim`.
-    const shared = ['rateLimitWindowMs', 'documentIdentifiers', 'userGroupIdForm'];
+    expect(EMULATOR_PROFILES).toEqual(['vendor', 'other']);
+    // userGroupIdForm: under `uuid` groups cannot be named, so the shared examples pin both to `scim`;
+    // scimUserIds: under `user` no e-mail resolves to a membership id, so both pin `membership`;
+    // documentLabelsPathId: under `uuid` no document can be labelled, so both pin `identifier`.
+    const shared = ['rateLimitWindowMs', 'documentIdentifiers', 'userGroupIdForm', 'scimUserIds', 'documentLabelsPathId'];
     for (const name of KNOB_NAMES) {
-      if (shared.includes(name)) expect(PROFILE_KNOBS.other[name], name).toBe(PROFILE_KNOBS.reference[name]);
-      else expect(PROFILE_KNOBS.other[name], name).not.toEqual(PROFILE_KNOBS.reference[name]);
+      if (shared.includes(name)) expect(PROFILE_KNOBS.other[name], name).toBe(PROFILE_KNOBS.vendor[name]);
+      else expect(PROFILE_KNOBS.other[name], name).not.toEqual(PROFILE_KNOBS.vendor[name]);
     }
   });
 
-  it('start as reference unless told, and describe the answers in force', async () => {
+  it('start as vendor unless told, and describe the answers in force', async () => {
     await withEmulator({}, async (emulator) => {
-      expect(emulator.description).toMatchObject({ profile: 'reference', knobs: PROFILE_KNOBS.reference, differences: [] });
+      expect(emulator.description).toMatchObject({ profile: 'vendor', knobs: PROFILE_KNOBS.vendor, differences: [] });
+      // The vendor's documents: update by PUT only, undocumented keys refused, the seven credit-control fields.
+      expect(emulator.description.knobs).toMatchObject({ routineUpdateMethod: 'put', unknownKeys: 'refuse', entityGroupDefaultCredits: false });
     });
     await withEmulator({ profile: 'other' }, async (emulator) => {
       expect(emulator.description.profile).toBe('other');
@@ -57,13 +62,18 @@ describe('the profiles', () => {
         rateLimitWindow: 'fixed',
         rateLimitWindowMs: 60_000,
         sendRetryAfter: false,
-        routineUpdateMethod: 'put',
+        routineUpdateMethod: 'patch',
+        unknownKeys: 'ignore',
+        entityGroupDefaultCredits: true,
         labelDeleteInUse: 'unlink',
         modelNameFilter: 'contains',
         userGroupIdForm: 'scim',
+        scimUserIds: 'membership',
+        documentLabelsPathId: 'identifier',
         documentIdentifiers: 'shared',
       });
-      expect(emulator.description.differences).toHaveLength(8);
+      // Every knob but the four shared ones, the window's two counted once.
+      expect(emulator.description.differences).toHaveLength(10);
     });
   });
 
@@ -71,31 +81,36 @@ describe('the profiles', () => {
     await withEmulator({ profile: 'other', orgKeyUser: 'creator', labelDeleteInUse: 'conflict' }, async (emulator) => {
       expect(emulator.description.knobs).toEqual({ ...PROFILE_KNOBS.other, orgKeyUser: 'creator', labelDeleteInUse: 'conflict' });
     });
-    await withEmulator({ profile: 'reference', documentLabelsFilter: 'any', rateLimitWindowMs: 2000 }, async (emulator) => {
-      expect(emulator.description.knobs).toEqual({ ...PROFILE_KNOBS.reference, documentLabelsFilter: 'any', rateLimitWindowMs: 2000 });
+    await withEmulator({ profile: 'vendor', documentLabelsFilter: 'any', rateLimitWindowMs: 2000 }, async (emulator) => {
+      expect(emulator.description.knobs).toEqual({ ...PROFILE_KNOBS.vendor, documentLabelsFilter: 'any', rateLimitWindowMs: 2000 });
       expect(emulator.description.differences).toEqual(['documents labels=a,b matches ANY of them', 'sliding 2 s rate-limit windows']);
     });
   });
 
   it('answer as overridden, and as the profile everywhere else', async () => {
     await withEmulator({ profile: 'other', orgKeyUser: 'creator', routinesRequireUserId: false, labelDeleteInUse: 'conflict' }, async (emulator, api) => {
-      expect((await api.get('/api/v1/whoami')).body.user.email).toBe('ada@acme.example');
+      expect((await api.get('/api/v1/whoami')).body.user.membershipId).toBe(emulator.state.userId('ada@acme.example'));
       expect((await api.get(ROUTINES)).body.records).toHaveLength(3);
       expectError(await api.delete('/api/v1/labels/draft'), 409, 'Cannot delete label that is applied to documents');
+      // Not overridden: profile other's PATCH, and its silence about undocumented keys.
       const digest = emulator.state.routines('ada@acme.example')[0]!;
-      expectError(await api.patch(`${ROUTINES}/${digest.id}`, { name: 'x' }), 405, /Method PATCH is not allowed/);
+      expect((await api.patch(`${ROUTINES}/${digest.id}`, { name: 'x' })).body.name).toBe('x');
+      expect((await api.get('/api/v1/labels', { sort: 'name' })).status).toBe(200);
       const listed = await api.get('/api/v1/documents', { labels: 'marketing,draft' });
       expect(listed.body.records).toHaveLength(2);
     });
-    await withEmulator({ profile: 'reference', documentLabelsFilter: 'any' }, async (_emulator, api) => {
+    await withEmulator({ profile: 'vendor', documentLabelsFilter: 'any' }, async (emulator, api) => {
       expect((await api.get('/api/v1/documents', { labels: 'marketing,draft' })).body.records).toHaveLength(2);
-      expect((await api.get('/api/v1/whoami')).body.user.email).toBe('ada@acme.example');
+      expect((await api.get('/api/v1/whoami')).body.user.membershipId).toBe(emulator.state.userId('ada@acme.example'));
       expectError(await api.delete('/api/v1/labels/draft'), 409, 'Cannot delete label that is applied to documents');
+      const digest = emulator.state.routines('ada@acme.example')[0]!;
+      expectError(await api.patch(`${ROUTINES}/${digest.id}`, { name: 'x' }), 405, /Method PATCH is not allowed/);
+      expectDetail(await api.get('/api/v1/labels', { sort: 'name' }), 400, "Bad Request: formErrors: Unrecognized key(s) in object: 'sort'");
     });
   });
 
   it.each([
-    [{ profile: 'strict' }, 'profile must be reference or other, got strict'],
+    [{ profile: 'strict' }, 'profile must be vendor or other, got strict'],
     [{ orgKeyUser: 'nobody' }, 'orgKeyUser must be one of creator, absent, null, null-fields, got nobody'],
     [{ routinesRequireUserId: 'yes' }, 'routinesRequireUserId must be true or false, got yes'],
     [{ documentLabelsFilter: 'some' }, 'documentLabelsFilter must be all or any, got some'],
@@ -103,7 +118,10 @@ describe('the profiles', () => {
     [{ rateLimitWindowMs: 0 }, 'rateLimitWindowMs must be a whole number of milliseconds >= 1, got 0'],
     [{ rateLimitWindowMs: 2.5 }, 'rateLimitWindowMs must be a whole number of milliseconds >= 1, got 2.5'],
     [{ sendRetryAfter: 'no' }, 'sendRetryAfter must be true or false, got no'],
-    [{ routineUpdateMethod: 'post' }, 'routineUpdateMethod must be patch or put, got post'],
+    [{ routineUpdateMethod: 'post' }, 'routineUpdateMethod must be put or patch, got post'],
+    [{ unknownKeys: 'drop' }, 'unknownKeys must be refuse or ignore, got drop'],
+    [{ entityGroupDefaultCredits: 'yes' }, 'entityGroupDefaultCredits must be true or false, got yes'],
+    [{ scimUserIds: 'email' }, 'scimUserIds must be membership or user, got email'],
     [{ labelDeleteInUse: 'cascade' }, 'labelDeleteInUse must be conflict or unlink, got cascade'],
     [{ documentIdentifiers: 'same' }, 'documentIdentifiers must be shared or per-deployment, got same'],
   ])('refuse %j with a message naming the option', async (options, message) => {
@@ -117,7 +135,7 @@ describe('profile other as a whole', () => {
   const digest = () => other.emulator.state.routines('ada@acme.example').find((routine) => routine.name === 'Weekly revenue digest')!;
 
   it('ties organization keys to no user', async () => {
-    expect((await other.api.get('/api/v1/whoami')).body.user).toEqual({ id: null, email: null, name: null });
+    expect((await other.api.get('/api/v1/whoami')).body.user).toEqual({ id: null, membershipId: null });
   });
 
   it('requires userId from organization keys on routine endpoints', async () => {
@@ -130,11 +148,27 @@ describe('profile other as a whole', () => {
     expect(listed.body.records.map((document: { identifier: string }) => document.identifier)).toEqual(['5e4d3c2b', '1b2c3d4e']);
   });
 
-  it('updates routines by PUT only', async () => {
+  it('updates routines by the generated client\'s PATCH as well as by the documented PUT', async () => {
     const ada = { userId: other.emulator.state.userId('ada@acme.example') };
     const { name, prompt, schedule } = digest();
     expect((await other.api.put(`${ROUTINES}/${digest().id}`, { name, prompt, schedule, isActive: false }, ada)).body.disabled).toBe(true);
-    expectError(await other.api.patch(`${ROUTINES}/${digest().id}`, { name: 'x' }, ada), 405, /Method PATCH is not allowed/);
+    const patched = await other.api.patch(`${ROUTINES}/${digest().id}`, { name: 'x', timezone: 'UTC' }, ada);
+    expect(patched.body).toMatchObject({ name: 'x', timezone: 'UTC', disabled: true });
+  });
+
+  it('drops undocumented request keys instead of refusing them', async () => {
+    const ada = { userId: other.emulator.state.userId('ada@acme.example') };
+    const { name, prompt, schedule } = digest();
+    // timezone is no field of the documented PUT: dropped, so the routine keeps its own.
+    const put = await other.api.put(`${ROUTINES}/${digest().id}`, { name, prompt, schedule, timezone: 'UTC', mood: 'sunny' }, ada);
+    expect(put.status).toBe(200);
+    expect(put.body.timezone).toBe('Europe/Berlin');
+    expect((await other.api.get('/api/v1/labels', { sort: 'name' })).status).toBe(200);
+  });
+
+  it('reads and writes entityGroupDefaultCredits in the credit controls', async () => {
+    expect((await other.api.get('/api/v1/ai/credit-controls')).body).toHaveProperty('entityGroupDefaultCredits', null);
+    expect((await other.api.patch('/api/v1/ai/credit-controls', { entityGroupDefaultCredits: 40 })).body.entityGroupDefaultCredits).toBe(40);
   });
 
   it('unlinks a label in use when deleting it', async () => {
@@ -167,7 +201,7 @@ describe.each(EMULATOR_PROFILES)('in profile %s', (profile: EmulatorProfile) => 
       requests: 2,
       writes: 2,
       byRoute: { 'POST /api/v1/labels': 1, 'POST /api/v1/ai/routines': 1 },
-      byStatus: { 200: 1, 201: 1 },
+      byStatus: { 201: 2 },
     });
     fixture.emulator.reset();
     expect(fixture.emulator.stats().requests).toBe(0);
@@ -185,7 +219,7 @@ describe.each(EMULATOR_PROFILES)('in profile %s', (profile: EmulatorProfile) => 
   it('persists writes to a state file that a second emulator loads', async () => {
     const statePath = join(directory, `${profile}.json`);
     await withEmulator({ profile, statePath }, async (_emulator, api) => {
-      expect((await api.post(ROUTINES, aRoutine(), userId())).status).toBe(200);
+      expect((await api.post(ROUTINES, aRoutine(), userId())).status).toBe(201);
     });
     await withEmulator({ profile, statePath }, async (emulator) => {
       expect(emulator.description.stateLoaded).toBe(true);
@@ -201,8 +235,8 @@ describe.each(EMULATOR_PROFILES)('in profile %s', (profile: EmulatorProfile) => 
         const api = new Api(emulator.url, token.token);
         const whoami = await api.get('/api/v1/whoami');
         expect(whoami.status, token.name).toBe(200);
-        const tiedToUser = token.type === 'personal' || profile === 'reference';
-        expect(whoami.body.user?.email ?? null, token.name).toBe(tiedToUser ? token.owner : null);
+        const tiedToUser = token.type === 'personal' || profile === 'vendor';
+        expect(whoami.body.user?.membershipId ?? null, token.name).toBe(tiedToUser ? emulator.state.userId(token.owner) : null);
         const query = token.type === 'organization' ? { userId: ada } : {};
         const routines = await api.get(ROUTINES, query);
         expect(routines.status, token.name).toBe(200);

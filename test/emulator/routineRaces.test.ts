@@ -20,7 +20,7 @@ describe.each(EMULATOR_PROFILES)('concurrent identical creates over HTTP, profil
     const query = { userId: fixture.emulator.state.userId('grace@acme.example') };
     const body = aRoutine({ destination: { type: 'email', recipientEmails: ['grace@acme.example'], userGroupIds: [] } });
     const responses = await Promise.all(Array.from({ length: COPIES }, () => fixture.api.post(ROUTINES, body, query)));
-    expect(responses.map((response) => response.status)).toEqual(Array(COPIES).fill(200));
+    expect(responses.map((response) => response.status)).toEqual(Array(COPIES).fill(201));
     const ids = responses.map((response) => response.body.id as string);
     expect(new Set(ids).size).toBe(COPIES);
 
@@ -41,7 +41,7 @@ describe('creates within one millisecond', () => {
   it('still get distinct, strictly increasing createdAt, each after every existing routine', () => {
     const state = seedToState(datasetSeed('demo'), 'dataset demo');
     const caller = authenticate(`Bearer ${TOKENS.adaPersonal}`, state);
-    const create = routineRoutes('patch').find((route) => route.method === 'POST' && route.template === ROUTINES)!.handler;
+    const create = routineRoutes(PROFILE_KNOBS.vendor.routineUpdateMethod).find((route) => route.method === 'POST' && route.template === ROUTINES)!.handler;
     const now = new Date('2025-06-01T12:00:00.000Z');
     const context = (): RequestContext => ({
       method: 'POST',
@@ -52,7 +52,7 @@ describe('creates within one millisecond', () => {
       state,
       now,
       origin: 'http://127.0.0.1',
-      knobs: PROFILE_KNOBS.reference,
+      knobs: PROFILE_KNOBS.vendor,
       memo: (_name, compute) => compute(),
     });
     const ids = [0, 1, 2].map(() => (create(context()).body as { id: string }).id);

@@ -87,7 +87,7 @@ describe('seed files', () => {
     const path = join(directory, 'tiny.yaml');
     writeFileSync(path, stringify(aSeed()));
     await using(startEmulator({ data: path }), async (emulator) => {
-      expect((await new Api(emulator.url, 'tiny-org-admin').get('/api/v1/whoami')).body.user.email).toBe('ada@tiny.example');
+      expect((await new Api(emulator.url, 'tiny-org-admin').get('/api/v1/whoami')).body.user.membershipId).toBe(emulator.state.userId('ada@tiny.example'));
       expect(emulator.description).toMatchObject({ source: { kind: 'file', path }, organization: 'Tiny Co', users: 2 });
       expect(emulator.description.tokens).toEqual([
         { name: 'admin key', type: 'organization', role: 'ORG_ADMIN', summary: 'organization token, ORG_ADMIN' },
@@ -112,7 +112,7 @@ describe('seed files', () => {
       const admin = new Api(emulator.url, 'example-org-admin-token');
       const entities = await admin.patch('/api/v1/ai/credit-controls/entity-groups', { entityGroups: [{ entity: 'partners-eu', creditLimit: 5 }] });
       expect(entities.status).toBe(200);
-      const scim = await admin.get('/api/scim/v2/Users', { filter: 'embedExternalId co "partner"' });
+      const scim = await admin.get('/api/scim/v2/embed/users', { filter: 'embedExternalId co "partner"' });
       expect(scim.body.Resources.map((user: { userName: string }) => user.userName)).toEqual(['partner@example.org']);
       expect((await new Api(emulator.url, 'example-mo-personal-token').get('/api/v1/whoami')).body.orgRole).toBe('MEMBER');
     });
@@ -222,7 +222,7 @@ describe('options', () => {
     [{ port: 70000 }, 'port must be a whole number from 0 to 65535, got 70000'],
     [{ latencyMs: -1 }, 'latency must be a number of milliseconds >= 0, got -1'],
     [{ requestsPerMinute: 0 }, 'requests per minute must be a whole number >= 1, got 0'],
-    [{ routineUpdateMethod: 'post' as never }, 'routineUpdateMethod must be patch or put, got post'],
+    [{ routineUpdateMethod: 'post' as never }, 'routineUpdateMethod must be put or patch, got post'],
     [{ dataset: 'prod' as never }, 'unknown dataset prod (built-in datasets: demo, demo-playground)'],
     [{ dataset: 'demo' as const, data: aSeed() }, 'give either data (a seed) or dataset (a built-in one), not both'],
     [{ faults: ['write:1=boom'] }, 'invalid fault `write:1=boom`: not in the fault syntax'],

@@ -1,7 +1,9 @@
-// GET /api/v1/whoami: identity, key scope, role, per-model roles, the modelId filter and
-// truncation of rolesByModel.
+// GET /api/v1/whoami as the vendor documents it: identity (a user id and a distinct membership
+// id), key scope, role, per-model roles ({baseRole, roleName, connectionId, permissions}), the
+// modelId filter and truncation of rolesByModel.
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
+import { permissionsOf } from '../../src/emulator/state.js';
 import { Api, aSeed, DEMO, expectDetail, TOKENS, useEmulator } from './helpers.js';
 
 const fixture = useEmulator();
@@ -14,11 +16,13 @@ describe('GET /api/v1/whoami', () => {
       keyScope: 'organization',
       orgRole: 'ORG_ADMIN',
       rolesByModel: {
-        [DEMO.models.sales]: { role: 'MANAGER', permissions: ['VIEW', 'QUERY', 'USE_AI', 'EDIT', 'MANAGE'] },
-        [DEMO.models.marketing]: { role: 'MANAGER', permissions: ['VIEW', 'QUERY', 'USE_AI', 'EDIT', 'MANAGE'] },
+        [DEMO.models.sales]: { baseRole: 'MANAGER', roleName: 'MANAGER', connectionId: expect.any(String), permissions: permissionsOf('MANAGER') },
+        [DEMO.models.marketing]: { baseRole: 'MANAGER', roleName: 'MANAGER', connectionId: expect.any(String), permissions: permissionsOf('MANAGER') },
       },
-      user: { id: fixture.emulator.state.userId('ada@acme.example'), email: 'ada@acme.example', name: 'Ada Lovelace' },
+      user: { id: expect.any(String), membershipId: fixture.emulator.state.userId('ada@acme.example') },
     });
+    expect(response.body.user.id).not.toBe(response.body.user.membershipId);
+    expect(permissionsOf('MANAGER')).toEqual(expect.arrayContaining(['USE_AI', 'UPDATE']));
   });
 
   it('gives a MEMBER-role organization key its own role', async () => {
@@ -31,9 +35,11 @@ describe('GET /api/v1/whoami', () => {
     expect(response.body).toMatchObject({
       keyScope: 'user',
       orgRole: 'MEMBER',
-      rolesByModel: { [DEMO.models.sales]: { role: 'QUERIER', permissions: ['VIEW', 'QUERY', 'USE_AI'] } },
-      user: { email: 'grace@acme.example', name: 'Grace Hopper' },
+      rolesByModel: { [DEMO.models.sales]: { baseRole: 'QUERIER', roleName: 'QUERIER', permissions: permissionsOf('QUERIER') } },
+      user: { membershipId: fixture.emulator.state.userId('grace@acme.example') },
     });
+    expect(permissionsOf('QUERIER')).toContain('USE_AI');
+    expect(permissionsOf('VIEWER')).not.toContain('USE_AI');
     expect(response.body.rolesByModelTruncated).toBeUndefined();
   });
 
@@ -42,6 +48,18 @@ describe('GET /api/v1/whoami', () => {
     expect(Object.keys(one.body.rolesByModel)).toEqual([DEMO.models.sales]);
     const both = await fixture.api.get('/api/v1/whoami', { modelId: `${DEMO.models.sales},${DEMO.models.marketing}` });
     expect(Object.keys(both.body.rolesByModel).sort()).toEqual([DEMO.models.sales, DEMO.models.marketing].sort());
+  });
+
+  it('reports a seeded custom role name as roleName, beside its base role', async () => {
+    const seeded = await startEmulator({
+      data: aSeed({ models: [{ id: '33333333-3333-4333-8333-333333333333', name: 'Core', defaultRole: 'QUERIER', roleNames: { QUERIER: 'Analyst (custom)' } }] }),
+    });
+    try {
+      const whoami = await new Api(seeded.url, 'tiny-org-admin').get('/api/v1/whoami');
+      expect(whoami.body.rolesByModel['33333333-3333-4333-8333-333333333333']).toMatchObject({ baseRole: 'QUERIER', roleName: 'Analyst (custom)' });
+    } finally {
+      await seeded.close();
+    }
   });
 
   it('answers 404 when any requested model does not exist', async () => {

@@ -2,7 +2,7 @@
 // mapped sections, planned against the state they came from, plan nothing.
 import { describe, expect, it } from 'vitest';
 import type { CreditControls } from '../../src/api/types.js';
-import { creditControlsConfig, labelsConfig, routineConfig, routinesConfig, toConfigSections, userCreditLimitsConfig } from '../../src/export/mapping.js';
+import { creditControlsConfig, labelsConfig, modelReference, routineConfig, routinesConfig, toConfigSections, userCreditLimitsConfig } from '../../src/export/mapping.js';
 import type { LiveSnapshot } from '../../src/export/snapshot.js';
 import { labelKey } from '../../src/domain/rules.js';
 import { liveLabel, liveRoutine, planOffline, USERS } from '../plan/builders.js';
@@ -19,8 +19,22 @@ const CONTROLS: CreditControls = {
 };
 
 describe('credit controls', () => {
-  it('writes the four settings steward manages, and nothing server-managed', () => {
+  it('writes the settings steward manages, and nothing server-managed', () => {
     expect(creditControlsConfig(CONTROLS)).toEqual({ downgradeCredits: 8000, shutoffCredits: 10000, userDefaultCredits: 200, entityGroupDefaultCredits: null });
+  });
+
+  it('writes no entity-group default where the instance shows none (the documented seven fields)', () => {
+    const { entityGroupDefaultCredits: _, ...documented } = CONTROLS;
+    expect(creditControlsConfig(documented)).toEqual({ downgradeCredits: 8000, shutoffCredits: 10000, userDefaultCredits: 200 });
+  });
+});
+
+describe('a routine\'s model and branch', () => {
+  const models = [{ id: 'm1', name: 'Sales', modelKind: 'SHARED', baseModelId: null, connectionId: null, createdAt: '', updatedAt: '', deletedAt: null, branches: [{ id: 'b1', name: 'forecast' }, { id: 'b2', name: null }] }];
+
+  it('names a branch by name where it has one, and by id where the vendor gives it none', () => {
+    expect(modelReference('m1', 'b1', models)).toEqual({ model: 'Sales', branch: 'forecast' });
+    expect(modelReference('m1', 'b2', models)).toEqual({ model: 'Sales', branchId: 'b2' });
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RoutineConfig } from '../../src/config/types.js';
-import { liveLabel, liveRoutine, planOffline } from './builders.js';
+import { ENVIRONMENT, liveLabel, liveRoutine, planOffline } from './builders.js';
 
 const summary = (steps: { action: string; id: string }[]) => steps.map((step) => `${step.action} ${step.id}`);
 
@@ -103,15 +103,42 @@ describe('routines', () => {
     ]);
   });
 
-  it('replaces a routine whose model, branch or topic changes', () => {
+  const REPLACED = 'cannot change in place by the documented PUT';
+
+  it('replaces a routine whose branch, topic, timezone or destination changes: the documented PUT carries none of them', () => {
     const { steps } = planOffline({ routines: [{ ...digest, topicName: 'orders' }] }, own([liveRoutine({ name: 'Weekly digest', topicName: 'pipeline' })]));
-    expect(steps[0]).toMatchObject({ action: 'replace', reason: 'topicName cannot change in place' });
+    expect(steps[0]).toMatchObject({ action: 'replace', reason: `topicName ${REPLACED}` });
+    const moved = planOffline(
+      { routines: [{ ...digest, timezone: 'Europe/Berlin', destination: { type: 'email', recipientEmails: ['ada@acme.example', 'grace@acme.example'], userGroupIds: [] } }] },
+      own([liveRoutine({ name: 'Weekly digest' })]),
+    );
+    expect(moved.steps[0]).toMatchObject({ action: 'replace', reason: `timezone, destination ${REPLACED}` });
   });
 
-  it('refuses to replace a protected routine', () => {
-    expect(() => planOffline({ routines: [{ ...digest, modelId: 'm-other', protect: true }] }, own([liveRoutine({ name: 'Weekly digest' })]))).toThrow(
-      'routine "Weekly digest" is protected, but changing modelId replaces it',
+  it('changes the model in place by PUT, unless a branch or topic is declared, which the new model would not keep', () => {
+    expect(planOffline({ routines: [{ ...digest, modelId: 'm-other' }] }, own([liveRoutine({ name: 'Weekly digest' })])).steps[0]).toMatchObject({ action: 'update' });
+    const withTopic = planOffline({ routines: [{ ...digest, modelId: 'm-other', topicName: 'orders' }] }, own([liveRoutine({ name: 'Weekly digest', topicName: 'orders' })]));
+    expect(withTopic.steps[0]).toMatchObject({ action: 'replace', reason: `modelId ${REPLACED}` });
+  });
+
+  it('changes timezone and destination in place where the environment says the server has PATCH, and marks the step for it', () => {
+    const environment = { ...ENVIRONMENT, routineUpdate: 'patch' as const };
+    const { steps } = planOffline({ routines: [{ ...digest, timezone: 'Europe/Berlin', prompt: 'New prompt.' }] }, own([liveRoutine({ name: 'Weekly digest' })]), environment);
+    expect(steps[0]).toMatchObject({ action: 'update', ref: { routineId: 'r-weekly-digest', update: 'patch' } });
+    const branch = planOffline({ routines: [{ ...digest, branchId: 'b-2' }] }, own([liveRoutine({ name: 'Weekly digest', branchId: 'b-1' })]), environment);
+    expect(branch.steps[0]).toMatchObject({ action: 'replace', reason: 'branchId cannot change in place by PATCH or PUT' });
+  });
+
+  it('refuses to replace a protected routine, saying what a replacement costs', () => {
+    expect(() => planOffline({ routines: [{ ...digest, topicName: 'orders', protect: true }] }, own([liveRoutine({ name: 'Weekly digest' })]))).toThrow(
+      `routine "Weekly digest" is protected, but changing topicName replaces it (topicName ${REPLACED}; a replaced routine is created anew and the old one deleted: its run history is lost`,
     );
+  });
+
+  it('says once what replacing costs, in a plan that replaces any routine', () => {
+    const { warnings } = planOffline({ routines: [{ ...digest, topicName: 'orders' }, { ...digest, name: 'Other', topicName: 'orders' }] }, own([liveRoutine({ name: 'Weekly digest' }), liveRoutine({ name: 'Other' })]));
+    expect(warnings).toEqual([{ code: 'routines.replacement', message: expect.stringContaining('its run history is lost, and the new one counts toward its owner\'s active routines') }]);
+    expect(planOffline({ routines: [digest] }, own([liveRoutine({ name: 'Weekly digest' })])).warnings).toEqual([]);
   });
 
   it('reports two live routines of one name instead of picking one', () => {

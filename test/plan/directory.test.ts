@@ -4,18 +4,30 @@
 import { describe, expect, it } from 'vitest';
 import type { ScimList, ScimUser } from '../../src/api/types.js';
 import { Directory } from '../../src/plan/directory.js';
+import { ApiError } from '../../src/api/errors.js';
 
+
+/** The 404 a SCIM user read answers for an id the instance does not know. */
+function notFound(id: string): ApiError {
+  return new ApiError({ code: 'api.not-found', message: `user ${id} not found`, fault: 'user', status: 404, serverMessage: 'User not found', method: 'GET', route: 'GET /api/scim/v2/users/{id}', operation: `reading user ${id}` });
+}
 /** A fake SCIM users endpoint over `size` users, counting the requests of each kind. */
 function org(size: number, extra: ScimUser[] = []) {
   const users: ScimUser[] = [...Array.from({ length: size }, (_, i) => ({ id: `u${i}`, userName: `user${i}@acme.example` }) as ScimUser), ...extra];
   size = users.length;
-  const calls = { filters: 0, pages: 0 };
+  const calls = { filters: 0, pages: 0, reads: 0 };
   const api = {
     async *listScimUsers(options: { filter?: string } = {}) {
       calls.filters += 1;
       const wanted = /"(.*)"/.exec(options.filter ?? '')?.[1];
       // `co` matches regardless of case, as SCIM's does.
       yield* users.filter((user) => user.userName.toLowerCase().includes((wanted ?? '').toLowerCase()) || user.id === wanted);
+    },
+    async getScimUser(id: string): Promise<ScimUser> {
+      calls.reads += 1;
+      const user = users.find((candidate) => candidate.id === id);
+      if (user === undefined) throw notFound(id);
+      return user;
     },
     async scimUsersPage(startIndex: number, count: number): Promise<ScimList<ScimUser>> {
       calls.pages += 1;
@@ -54,27 +66,27 @@ describe('resolving e-mails', () => {
   it('filters for one name', async () => {
     const { directory, calls } = org(24_000);
     await directory.resolveEmails(emails([12_345]));
-    expect(calls).toEqual({ filters: 1, pages: 0 });
+    expect(calls).toEqual({ filters: 1, pages: 0, reads: 0 });
     expect(directory.idOf('user12345@acme.example')).toBe('u12345');
   });
 
   it('filters for 50 names in a 24,000-user org after the one page that tells its size', async () => {
     const { directory, calls } = org(24_000);
     await directory.resolveEmails(emails(Array.from({ length: 50 }, (_, i) => 1_000 + i * 100)));
-    expect(calls).toEqual({ filters: 50, pages: 1 });
+    expect(calls).toEqual({ filters: 50, pages: 1, reads: 0 });
   });
 
   it('lists a 6,000-user org for 5,000 names: 60 pages', async () => {
     const { directory, calls } = org(6_000);
     await directory.resolveEmails(emails(Array.from({ length: 5_000 }, (_, i) => i)));
-    expect(calls).toEqual({ filters: 0, pages: 60 });
+    expect(calls).toEqual({ filters: 0, pages: 60, reads: 0 });
     expect(directory.idOf('user4999@acme.example')).toBe('u4999');
   });
 
   it('needs nothing more when page 1 holds every name', async () => {
     const { directory, calls } = org(500);
     await directory.resolveEmails(emails([3, 40, 99]));
-    expect(calls).toEqual({ filters: 0, pages: 1 });
+    expect(calls).toEqual({ filters: 0, pages: 1, reads: 0 });
   });
 
   it('names every unknown address after listing', async () => {

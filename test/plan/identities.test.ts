@@ -7,8 +7,14 @@ import type { ScimList, ScimUser } from '../../src/api/types.js';
 import type { StewardConfig } from '../../src/config/types.js';
 import { userCreditLimits } from '../../src/kinds/userCreditLimits.js';
 import { Directory } from '../../src/plan/directory.js';
+import { ApiError } from '../../src/api/errors.js';
 import { IdentityBook } from '../../src/plan/identities.js';
 
+
+/** The 404 a SCIM user read answers for an id the instance does not know. */
+function notFound(id: string): ApiError {
+  return new ApiError({ code: 'api.not-found', message: `user ${id} not found`, fault: 'user', status: 404, serverMessage: 'User not found', method: 'GET', route: 'GET /api/scim/v2/users/{id}', operation: `reading user ${id}` });
+}
 /** A fake SCIM users endpoint over `size` users (user0@… is u0), counting requests. */
 function org(size: number, caller?: { id: string; email: string }) {
   const users: ScimUser[] = Array.from({ length: size }, (_, i) => ({ id: `u${i}`, userName: `user${i}@acme.example` }) as ScimUser);
@@ -18,6 +24,12 @@ function org(size: number, caller?: { id: string; email: string }) {
       requests += 1;
       const wanted = /"(.*)"/.exec(options.filter ?? '')?.[1];
       yield* users.filter((user) => user.userName === wanted || user.id === wanted);
+    },
+    async getScimUser(id: string): Promise<ScimUser> {
+      requests += 1;
+      const user = users.find((candidate) => candidate.id === id);
+      if (user === undefined) throw notFound(id);
+      return user;
     },
     async scimUsersPage(startIndex: number, count: number): Promise<ScimList<ScimUser>> {
       requests += 1;

@@ -38,16 +38,16 @@ function owners(directory: Directory, declared: RoutineConfig[]) {
 }
 
 describe('the key\'s user, from whoami', () => {
-  it('is the user whoami names with an id', () => {
-    expect(keyUser(whoami('organization', { id: 'u-ada', email: 'ada@acme.example', name: 'Ada' }))).toEqual({ id: 'u-ada', email: 'ada@acme.example' });
-    expect(keyUser(whoami('organization', { id: 'u-ada', email: null, name: null }))).toEqual({ id: 'u-ada', email: undefined });
+  it('is the membership id whoami names, never its user id', () => {
+    expect(keyUser(whoami('organization', { id: 'user-of-ada', membershipId: 'u-ada' }))).toEqual({ id: 'u-ada', userId: 'user-of-ada' });
+    expect(keyUser(whoami('user', { id: null, membershipId: 'u-ada' }))).toEqual({ id: 'u-ada' });
   });
 
   it.each([
     ['absent', undefined],
     ['null', null],
-    ['null fields', { id: null, email: null, name: null }],
-    ['an empty id', { id: '', email: 'ada@acme.example' }],
+    ['null ids', { id: null, membershipId: null }],
+    ['an empty membership id', { id: 'user-of-ada', membershipId: '' }],
   ])('is nobody when the user is %s', (_, user) => {
     expect(keyUser(whoami('organization', user))).toBeUndefined();
   });
@@ -82,7 +82,7 @@ describe('routine owners', () => {
   it('plans against the list read for each userId, and steps carry it for apply', () => {
     const directory = Directory.of(USERS, undefined, 'organization');
     const desired = routines.desired({ config: config({ routines: [{ ...ROUTINE, owner: 'ada@acme.example', schedule: '0 8 ? * MON *' }] }), environment: ENVIRONMENT, directory });
-    const { steps } = routines.diff(desired, new Map([['u-ada', [liveRoutine({ name: 'Digest', id: 'r-1' })]]]), {});
+    const { steps } = routines.diff(desired, new Map([['u-ada', [liveRoutine({ name: 'Digest', id: 'r-1', destination: ROUTINE.destination })]]]), {});
     expect(steps.map((step) => [step.action, step.id, step.key, step.ref])).toEqual([
       ['update', 'routines/u-ada/Digest', 'ada@acme.example/Digest', { ownerId: 'u-ada', routineId: 'r-1' }],
     ]);
@@ -90,7 +90,7 @@ describe('routine owners', () => {
 });
 
 describe('requireRoutineOwners', () => {
-  const noUser = whoami('organization', { id: null, email: null, name: null });
+  const noUser = whoami('organization', { id: null, membershipId: null });
 
   it('lists every routine without owner: at its position, in one error, with the fix', () => {
     const config = loaded({ routines: [ROUTINE, { ...ROUTINE, name: 'Named', owner: 'grace@acme.example' }, { ...ROUTINE, name: 'Other' }] });
@@ -122,8 +122,8 @@ describe('requireRoutineOwners', () => {
 
   it('lets everything else through: keys with a user, personal tokens, configs naming every owner, plans without routines', () => {
     const ownerless = loaded({ routines: [ROUTINE], prune: { routines: true } });
-    expect(() => requireRoutineOwners(ownerless, whoami('organization', { id: 'u-ada', email: 'ada@acme.example' }), ['routines'])).not.toThrow();
-    expect(() => requireRoutineOwners(ownerless, whoami('user', { id: 'u-ada', email: 'ada@acme.example' }), ['routines'])).not.toThrow();
+    expect(() => requireRoutineOwners(ownerless, whoami('organization', { id: 'user-of-ada', membershipId: 'u-ada' }), ['routines'])).not.toThrow();
+    expect(() => requireRoutineOwners(ownerless, whoami('user', { id: 'user-of-ada', membershipId: 'u-ada' }), ['routines'])).not.toThrow();
     expect(() => requireRoutineOwners(ownerless, noUser, ['labels'])).not.toThrow();
     expect(() => requireRoutineOwners(loaded({ routines: [{ ...ROUTINE, owner: 'ada@acme.example' }], prune: { routines: true } }), noUser, ['routines'])).not.toThrow();
   });

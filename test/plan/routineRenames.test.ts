@@ -38,9 +38,9 @@ describe('renamedFrom on routines', () => {
     expect(routines.current(steps[0]!, own([{ ...old, name: 'Revenue digest' }]).routines)).toEqual(expect.objectContaining({ name: 'Revenue digest' }));
   });
 
-  it('replaces it when the model changes too, saying both', () => {
-    const { steps } = planOffline({ routines: [{ ...digest, modelId: 'm-other' }] }, own([liveRoutine({ name: 'Digest' })]));
-    expect(steps).toEqual([expect.objectContaining({ action: 'replace', reason: 'renamed from "Digest"; modelId cannot change in place' })]);
+  it('replaces it when the timezone changes too, saying both', () => {
+    const { steps } = planOffline({ routines: [{ ...digest, timezone: 'Europe/Berlin' }] }, own([liveRoutine({ name: 'Digest' })]));
+    expect(steps).toEqual([expect.objectContaining({ action: 'replace', reason: 'renamed from "Digest"; timezone cannot change in place by the documented PUT' })]);
   });
 
   it('leaves a former name alone when the new name is live already, and says so', () => {

@@ -26,12 +26,14 @@ describe('human plan', () => {
     expect(renderPlan(everyActionPlan().plan, { color: false })).toMatchInlineSnapshot(`
       "steward plan for environment production (https://acme.example.com)
 
+      Warning: a replaced routine is created anew and the old one deleted: its run history is lost, and the new one counts toward its owner's active routines (a create past the limit fails with 429, and the old routine is then kept)
+
       5 destructive changes:
         -   user credit limit ken@acme.example: 100 → default (reset to the default limit)
         -   label "obsolete" off document d9 "Scratchpad" (the label is being deleted)
         -   label "obsolete" (pruned: not in the config)
         -   routine "Old experiment" (pruned: not in the config)
-        -/+ routine "Pipeline check" (topicName cannot change in place)
+        -/+ routine "Pipeline check" (topicName cannot change in place by the documented PUT)
 
       ~   credit controls
             shutoffCredits: 10,000 → 12,000
@@ -60,7 +62,7 @@ describe('human plan', () => {
             destination.slackRecipientType: "users"
             paused: false
 
-      -/+ routine "Pipeline check" (topicName cannot change in place)
+      -/+ routine "Pipeline check" (topicName cannot change in place by the documented PUT)
             topicName: "pipeline" → "orders"
 
       ~   routine "Weekly digest"
@@ -88,7 +90,7 @@ describe('human plan', () => {
   });
 
   it('says so when there is nothing to do', () => {
-    const plan = { ...everyActionPlan().plan, steps: [], summary: summarize([]), requests: 4 };
+    const plan = { ...everyActionPlan().plan, steps: [], warnings: [], summary: summarize([]), requests: 4 };
     expect(renderPlan(plan, { color: false })).toBe(
       'steward plan for environment production (https://acme.example.com)\n\nNo changes. The live state matches the configuration.\n\nPlanning made 4 API requests.\n',
     );
@@ -115,13 +117,15 @@ describe('markdown plan', () => {
 
       **Plan: 4 to add, 4 to change, 1 to replace, 4 to destroy.**
 
+      > ⚠️ a replaced routine is created anew and the old one deleted: its run history is lost, and the new one counts toward its owner's active routines (a create past the limit fails with 429, and the old routine is then kept)
+
       #### ⚠️ 5 destructive changes
 
       - \`-\` user credit limit ken@acme.example: 100 → default — reset to the default limit
       - \`-\` label "obsolete" off document d9 "Scratchpad" — the label is being deleted
       - \`-\` label "obsolete" — pruned: not in the config
       - \`-\` routine "Old experiment" — pruned: not in the config
-      - \`-/+\` routine "Pipeline check" — topicName cannot change in place
+      - \`-/+\` routine "Pipeline check" — topicName cannot change in place by the documented PUT
 
       <details><summary><code>~</code> 1 credit controls</summary>
 
@@ -195,7 +199,7 @@ describe('markdown plan', () => {
       <details><summary><code>-/+</code> 1 routine</summary>
 
       \`\`\`diff
-      ! routine "Pipeline check" (topicName cannot change in place)
+      ! routine "Pipeline check" (topicName cannot change in place by the documented PUT)
       !     topicName: "pipeline" → "orders"
       \`\`\`
 

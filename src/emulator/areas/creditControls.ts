@@ -1,6 +1,7 @@
 // AI credit controls (Organization Admin): GET and PATCH of the organization settings, with
-// every PATCH rule of api.md and gaps.md (at least one field, no unknown field, non-negative or
-// null, downgrade <= shutoff checked on the merged result).
+// every PATCH rule the vendor documents (at least one field, no unknown field, non-negative or
+// null, downgrade <= shutoff checked on the merged result). The seven documented fields; with
+// `entityGroupDefaultCredits` (the generated client's answer) an eighth, read and written.
 import { CREDIT_CONTROL_FIELDS, type CreditControls, type CreditControlSettings } from '../../api/types.js';
 import { requireOrgAdmin } from '../auth.js';
 import type { RequestContext, Route } from '../context.js';
@@ -16,8 +17,13 @@ export function requireCreditControls(context: RequestContext): void {
   if (!context.state.organization.creditControlsEnabled) throw forbidden(CREDIT_CONTROLS_DISABLED);
 }
 
+/** The settings a PATCH may change: the documented three, and the entity-group default when served. */
+function settingFields(withEntityGroupDefault: boolean): readonly (keyof CreditControlSettings)[] {
+  return withEntityGroupDefault ? CREDIT_CONTROL_FIELDS : CREDIT_CONTROL_FIELDS.filter((field) => field !== 'entityGroupDefaultCredits');
+}
+
 /** The wire form of the credit controls; the period is the current UTC calendar month. */
-export function toCreditControls(state: EmulatorState, now: Date): CreditControls {
+export function toCreditControls(state: EmulatorState, now: Date, withEntityGroupDefault: boolean): CreditControls {
   const { creditControls } = state;
   return {
     accountCreditLimit: creditControls.accountCreditLimit,
@@ -25,7 +31,7 @@ export function toCreditControls(state: EmulatorState, now: Date): CreditControl
     downgradeCredits: creditControls.downgradeCredits,
     shutoffCredits: creditControls.shutoffCredits,
     userDefaultCredits: creditControls.userDefaultCredits,
-    entityGroupDefaultCredits: creditControls.entityGroupDefaultCredits,
+    ...(withEntityGroupDefault ? { entityGroupDefaultCredits: creditControls.entityGroupDefaultCredits } : {}),
     periodStart: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1),
     periodEnd: Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1),
   };
@@ -34,10 +40,11 @@ export function toCreditControls(state: EmulatorState, now: Date): CreditControl
 function patchCreditControls(context: RequestContext) {
   requireCreditControls(context);
   const body = requireObject(context.body);
-  rejectUnknownFields(body, CREDIT_CONTROL_FIELDS);
-  const present = CREDIT_CONTROL_FIELDS.filter((field) => field in body);
+  const fields = settingFields(context.knobs.entityGroupDefaultCredits);
+  rejectUnknownFields(body, fields);
+  const present = fields.filter((field) => field in body);
   if (present.length === 0) {
-    throw badRequest('body', `at least one of ${CREDIT_CONTROL_FIELDS.join(', ')} is required`);
+    throw badRequest('body', `at least one of ${fields.join(', ')} is required`);
   }
   const changes: Partial<CreditControlSettings> = {};
   for (const field of present) changes[field] = creditValue(body[field], field);
@@ -53,7 +60,7 @@ function patchCreditControls(context: RequestContext) {
     );
   }
   context.state.creditControls = merged;
-  return json(toCreditControls(context.state, context.now));
+  return json(toCreditControls(context.state, context.now, context.knobs.entityGroupDefaultCredits));
 }
 
 export const creditControlRoutes: Route[] = [
@@ -62,7 +69,7 @@ export const creditControlRoutes: Route[] = [
     template: '/api/v1/ai/credit-controls',
     handler: (context) => {
       requireCreditControls(context);
-      return json(toCreditControls(context.state, context.now));
+      return json(toCreditControls(context.state, context.now, context.knobs.entityGroupDefaultCredits));
     },
   },
   { method: 'PATCH', template: '/api/v1/ai/credit-controls', handler: patchCreditControls },

@@ -3,7 +3,7 @@
 // add/remove lists). Whether `labels=a,b` keeps documents carrying ALL or ANY of the labels is
 // OPEN (gaps.md); the `documentLabelsFilter` knob picks.
 import type { DocumentLabelsPatchResult, DocumentRecord } from '../../api/types.js';
-import { labelKey } from '../../domain/rules.js';
+import { labelKey, UUID_PATTERN } from '../../domain/rules.js';
 import { actingUser } from '../auth.js';
 import type { RequestContext, Route } from '../context.js';
 import { badRequest, HttpProblem, json, noContent, notFound } from '../http.js';
@@ -133,6 +133,8 @@ function deleteDocumentLabel(context: RequestContext) {
 
 function patchDocumentLabels(context: RequestContext) {
   actingUser(context);
+  // The documents page declares this path parameter a uuid, where the list gives only identifiers (OPEN).
+  if (context.knobs.documentLabelsPathId === 'uuid' && !UUID_PATTERN.test(context.params.identifier!)) throw badRequest('documentId', 'Invalid uuid');
   const body = requireObject(context.body);
   rejectUnknownFields(body, ['add', 'remove']);
   const add = body.add === undefined ? [] : stringArray(body.add, 'add');

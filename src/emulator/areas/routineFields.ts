@@ -27,10 +27,10 @@ export type RoutineFields = Pick<Routine, (typeof CREATE_FIELDS)[number]>;
 export const CREATE_FIELDS = [
   'name', 'prompt', 'schedule', 'timezone', 'modelId', 'destination', 'branchId', 'description', 'topicName',
 ] as const;
+/** The generated client's PATCH: every field optional; no isActive, model, branch or topic. */
 export const PATCH_FIELDS = ['name', 'prompt', 'schedule', 'timezone', 'description', 'destination'] as const;
-export const PUT_FIELDS = [
-  'name', 'prompt', 'schedule', 'timezone', 'description', 'modelId', 'destination', 'isActive',
-] as const;
+/** The documented PUT: name, prompt and schedule required; no timezone, destination, branch or topic. */
+export const PUT_FIELDS = ['name', 'prompt', 'schedule', 'description', 'modelId', 'isActive'] as const;
 
 /** 400 for a field outside `allowed`, with a pointer for the usual mistakes. */
 export function rejectUnknownRoutineFields(body: JsonObject, allowed: readonly string[]): void {

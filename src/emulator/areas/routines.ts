@@ -1,5 +1,6 @@
-// AI routines: list (per owner, newest first, paginated), read, create, update by PATCH or by
-// PUT (the emulator serves one of the two; the other answers 405), delete and trigger. Server-
+// AI routines: list (per owner, newest first, paginated), read, create (201), update by the
+// documented PUT (and, with `routineUpdateMethod: patch`, by the generated client's PATCH too;
+// otherwise PATCH answers 405), delete and trigger. Server-
 // managed fields (lastRun, recipientCount, createdAt, updatedAt) are kept here. Two OPEN points
 // meet here: whether an organization key needs `userId` on every routine endpoint, and whether
 // such a key without `userId` acts for its creator or for nobody (`orgKeyUser`).
@@ -170,7 +171,7 @@ function createRoutine(context: RequestContext) {
     updatedAt: timestamp,
   };
   context.state.routines.push(routine);
-  return json({ id: routine.id });
+  return json({ id: routine.id }, 201);
 }
 
 function patchRoutine(context: RequestContext) {
@@ -199,11 +200,10 @@ function putRoutine(context: RequestContext) {
     prompt: parsePrompt(body.prompt),
     schedule: parseSchedule(body.schedule, context.now),
   };
-  if (body.timezone !== undefined) changes.timezone = parseTimezone(body.timezone);
   if (body.description !== undefined) changes.description = parseDescription(body.description);
-  if (body.destination !== undefined) changes.destination = parseDestination(body.destination, context.state);
   const isActive = body.isActive === undefined ? undefined : booleanValue(body.isActive, 'isActive');
-  if (body.modelId !== undefined) {
+  // A null model leaves the model as it is (the documented body allows null).
+  if (body.modelId !== undefined && body.modelId !== null) {
     const modelId = parseUuid(body.modelId, 'modelId');
     const owner = context.state.users.find((user) => user.id === routine.ownerId)!;
     resolveModel(context.state, modelId, owner);
@@ -234,18 +234,17 @@ function triggerRoutine(context: RequestContext) {
   routine.lastRun = toRoutine(routine, context.state, context.now).lastRun;
   const completesAt = new Date(context.now.getTime() + context.state.organization.routineRunSeconds * 1000);
   routine.pendingRun = { id: newUuid(), startedAt: context.now.toISOString(), completesAt: completesAt.toISOString() };
-  return json({ id: routine.pendingRun.id });
+  return json({ id: routine.pendingRun.id }, 202);
 }
 
-/** The routine routes; `updateMethod` chooses whether PATCH or PUT updates (the other is 405). */
+/** The routine routes; `updateMethod: patch` adds the generated client's PATCH beside the documented PUT. */
 export function routineRoutes(updateMethod: RoutineUpdateMethod): Route[] {
   return [
     { method: 'GET', template: COLLECTION, handler: listRoutines },
     { method: 'POST', template: COLLECTION, handler: createRoutine },
     { method: 'GET', template: ITEM, handler: (context) => json(toRoutine(visibleRoutine(context), context.state, context.now)) },
-    updateMethod === 'patch'
-      ? { method: 'PATCH', template: ITEM, handler: patchRoutine }
-      : { method: 'PUT', template: ITEM, handler: putRoutine },
+    { method: 'PUT', template: ITEM, handler: putRoutine },
+    ...(updateMethod === 'patch' ? [{ method: 'PATCH' as const, template: ITEM, handler: patchRoutine }] : []),
     { method: 'DELETE', template: ITEM, handler: deleteRoutine },
     { method: 'POST', template: `${ITEM}/trigger`, handler: triggerRoutine },
   ];

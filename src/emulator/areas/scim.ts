@@ -1,11 +1,14 @@
-// SCIM 2.0 users and groups (organization API keys only): the filters api.md names (`id eq`,
-// `userName co`, `embedExternalId co`; groups by `displayName eq`), 1-based `startIndex` and
-// `count`, ListResponse bodies and SCIM error bodies.
+// SCIM 2.0 users and groups (organization API keys only), at the paths the documents write
+// (`/api/scim/v2/users`, lowercase; any case is accepted): users filter on `userName` only (`eq`,
+// `co`), as documented, embed users on `userName` or `embedExternalId`; groups take `displayName eq` (the vendor CLI's file shows it, the docs
+// none). 1-based `startIndex` and `count`, ListResponse bodies and SCIM error bodies. Whether a
+// SCIM user's `id` is the membership id is OPEN (gaps.md): the knob `scimUserIds`.
 import type { ScimGroup, ScimList, ScimUser } from '../../api/types.js';
 import { requireOrganizationKey, USER_SCOPED_SCIM } from '../auth.js';
 import type { RequestContext, Route } from '../context.js';
 import { badRequest, json, notFound } from '../http.js';
-import type { EmulatorState, StoredGroup, StoredUser } from '../state.js';
+import type { ScimUserIds } from '../profiles.js';
+import { baseUserId, type EmulatorState, type StoredGroup, type StoredUser } from '../state.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
@@ -37,7 +40,9 @@ function parseFilter(raw: string | null, allowed: readonly `${string} ${'eq' | '
 
 function matches(actual: string | null | undefined, filter: Filter): boolean {
   if (actual === null || actual === undefined) return false;
-  return filter.operator === 'eq' ? actual === filter.value : actual.toLowerCase().includes(filter.value.toLowerCase());
+  // Comparisons ignore case, as the documents say of e-mails (and SCIM of display names).
+  const [value, wanted] = [actual.toLowerCase(), filter.value.toLowerCase()];
+  return filter.operator === 'eq' ? value === wanted : value.includes(wanted);
 }
 
 function positiveIntegerParam(query: URLSearchParams, name: string, fallback: number): number {
@@ -55,11 +60,16 @@ function listResponse<T, R = T>(resources: T[], query: URLSearchParams, form: (r
   return { schemas: [LIST_SCHEMA], Resources: page, totalResults: resources.length, itemsPerPage: page.length, startIndex };
 }
 
+/** A user's SCIM id: the membership id, or (`scimUserIds: user`) the user's own id. */
+function scimIdOf(user: StoredUser, form: ScimUserIds): string {
+  return form === 'membership' ? user.id : baseUserId(user);
+}
+
 /** The SCIM form of a user. */
-export function toScimUser(user: StoredUser, state: EmulatorState): EmulatorScimUser {
+function toScimUser(user: StoredUser, state: EmulatorState, form: ScimUserIds): EmulatorScimUser {
   return {
     schemas: [USER_SCHEMA],
-    id: user.id,
+    id: scimIdOf(user, form),
     userName: user.email,
     displayName: user.displayName,
     active: user.active,
@@ -71,12 +81,12 @@ export function toScimUser(user: StoredUser, state: EmulatorState): EmulatorScim
   };
 }
 
-/** The SCIM form of a group; members are user ids with display names. */
-export function toScimGroup(group: StoredGroup, state: EmulatorState, withMembers = true): ScimGroup {
-  const members = group.memberIds.map((id) => ({
-    value: id,
-    display: state.users.find((user) => user.id === id)?.displayName ?? '',
-  }));
+/** The SCIM form of a group; members are SCIM user ids with e-mails. */
+function toScimGroup(group: StoredGroup, state: EmulatorState, form: ScimUserIds, withMembers = true): ScimGroup {
+  const members = group.memberIds.flatMap((id) => {
+    const user = state.users.find((candidate) => candidate.id === id);
+    return user === undefined ? [] : [{ value: scimIdOf(user, form), display: user.email }];
+  });
   return {
     schemas: [GROUP_SCHEMA],
     id: group.id,
@@ -95,7 +105,7 @@ function scim(context: RequestContext): void {
 
 function listUsers(context: RequestContext) {
   scim(context);
-  const filter = parseFilter(context.query.get('filter'), ['id eq', 'userName co', 'embedExternalId co']);
+  const filter = parseFilter(context.query.get('filter'), ['userName eq', 'userName co']);
   // Filtered, then ordered by e-mail (each key lowered once); only the page is put in SCIM form.
   // The whole listing's order is kept until the users change: its pages share it.
   const ordered = (users: StoredUser[]) =>
@@ -105,14 +115,21 @@ function listUsers(context: RequestContext) {
       .map((entry) => entry.user);
   const users = filter
     ? ordered(
-        context.state.users.filter((user) => {
-          if (filter.attribute === 'id') return matches(user.id, filter);
-          if (filter.attribute === 'userName') return matches(user.email, filter);
-          return matches(user.embedExternalId, filter);
-        }),
+        context.state.users.filter((user) => matches(user.email, filter)),
       )
     : context.memo('scim users by e-mail', () => ordered(context.state.users));
-  return json(listResponse(users, context.query, (user) => toScimUser(user, context.state)));
+  return json(listResponse(users, context.query, (user) => toScimUser(user, context.state, context.knobs.scimUserIds)));
+}
+
+/** Embed users (`/api/scim/v2/embed/users`): only users with an embed external id; filters on userName or it. */
+function listEmbedUsers(context: RequestContext) {
+  scim(context);
+  const filter = parseFilter(context.query.get('filter'), ['userName eq', 'userName co', 'embedExternalId eq', 'embedExternalId co']);
+  const users = context.state.users
+    .filter((user) => user.embedExternalId !== null)
+    .filter((user) => !filter || matches(filter.attribute === 'userName' ? user.email : user.embedExternalId, filter))
+    .sort(byText((user) => user.email.toLowerCase()));
+  return json(listResponse(users, context.query, (user) => toScimUser(user, context.state, context.knobs.scimUserIds)));
 }
 
 function listGroups(context: RequestContext) {
@@ -122,30 +139,32 @@ function listGroups(context: RequestContext) {
   const groups = [...context.state.groups]
     .sort(byText((group) => group.displayName.toLowerCase()))
     .filter((group) => !filter || matches(group.displayName, filter));
-  return json(listResponse(groups.map((group) => toScimGroup(group, context.state, withMembers)), context.query));
+  return json(listResponse(groups.map((group) => toScimGroup(group, context.state, context.knobs.scimUserIds, withMembers)), context.query));
 }
 
 const scimRouteTable: Route[] = [
-  { method: 'GET', template: '/api/scim/v2/Users', handler: listUsers },
+  { method: 'GET', template: '/api/scim/v2/users', handler: listUsers },
   {
     method: 'GET',
-    template: '/api/scim/v2/Users/{id}',
+    template: '/api/scim/v2/users/{id}',
     handler: (context) => {
       scim(context);
-      const user = context.state.users.find((candidate) => candidate.id === context.params.id);
+      const form = context.knobs.scimUserIds;
+      const user = context.state.users.find((candidate) => scimIdOf(candidate, form) === context.params.id);
       if (!user) throw notFound('User not found');
-      return json(toScimUser(user, context.state));
+      return json(toScimUser(user, context.state, form));
     },
   },
-  { method: 'GET', template: '/api/scim/v2/Groups', handler: listGroups },
+  { method: 'GET', template: '/api/scim/v2/embed/users', handler: listEmbedUsers },
+  { method: 'GET', template: '/api/scim/v2/groups', handler: listGroups },
   {
     method: 'GET',
-    template: '/api/scim/v2/Groups/{id}',
+    template: '/api/scim/v2/groups/{id}',
     handler: (context) => {
       scim(context);
       const group = context.state.groups.find((candidate) => candidate.id === context.params.id);
       if (!group) throw notFound('Group not found');
-      return json(toScimGroup(group, context.state));
+      return json(toScimGroup(group, context.state, context.knobs.scimUserIds));
     },
   },
 ];

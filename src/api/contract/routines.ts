@@ -1,0 +1,132 @@
+// AI routines: list, read, create, update (the documented PUT; the generated client's PATCH as a
+// variant), delete and trigger. Every operation takes `userId`, the target user's membership id
+// (organization keys only).
+import { arrayOf, boolean, cursorList, fullObject, integer, nullable, object, oneOf, string, uuid, type Schema } from './schema.js';
+import type { Operation } from './types.js';
+
+const userId = { userId: uuid };
+const item = { routineId: uuid };
+
+const emailDestination = object(
+  { type: oneOf('email'), recipientEmails: arrayOf(string({ format: 'email' }), { maxItems: 100 }), userGroupIds: arrayOf(uuid, { maxItems: 100 }) },
+  ['type'],
+);
+const slackDestination = object(
+  { type: oneOf('slack'), recipientId: string({ minLength: 1 }), slackRecipientType: oneOf('channel', 'users') },
+  ['type', 'recipientId', 'slackRecipientType'],
+);
+/** RoutineDestination: one of the two, told apart by `type`. */
+const destination: Schema = { oneOf: [emailDestination, slackDestination] };
+
+/** Routine: all 17 fields required. */
+const routine = fullObject({
+  id: uuid,
+  name: string(),
+  prompt: string(),
+  schedule: string(),
+  timezone: string(),
+  modelId: uuid,
+  branchId: nullable(uuid),
+  topicName: nullable(string()),
+  description: nullable(string()),
+  destination,
+  disabled: boolean,
+  systemDisabled: boolean,
+  systemDisabledReason: nullable(string()),
+  lastRun: nullable(fullObject({ completedAt: nullable(string()), label: string(), state: string() })),
+  recipientCount: integer(),
+  createdAt: string(),
+  updatedAt: string(),
+});
+
+export const routineOperations: readonly Operation[] = [
+  {
+    id: 'routines.list',
+    method: 'GET',
+    path: '/api/v1/ai/routines',
+    sources: ['RT', 'DOCS'],
+    query: { cursor: string(), pageSize: integer({ minimum: 1, maximum: 100 }), sortDirection: oneOf('asc', 'desc'), sortField: string(), ...userId },
+    success: { status: 200, body: cursorList(routine) },
+  },
+  {
+    id: 'routines.create',
+    method: 'POST',
+    path: '/api/v1/ai/routines',
+    sources: ['RT', 'DOCS'],
+    query: userId,
+    body: object(
+      {
+        name: string(),
+        modelId: uuid,
+        prompt: string(),
+        schedule: string(),
+        timezone: string(),
+        destination,
+        branchId: nullable(uuid),
+        description: nullable(string()),
+        topicName: nullable(string()),
+      },
+      ['name', 'modelId', 'prompt', 'schedule', 'timezone', 'destination'],
+    ),
+    success: { status: 201, body: object({ id: uuid }) },
+  },
+  {
+    id: 'routines.get',
+    method: 'GET',
+    path: '/api/v1/ai/routines/{routineId}',
+    sources: ['RT', 'DOCS'],
+    params: item,
+    query: userId,
+    success: { status: 200, body: routine },
+  },
+  {
+    id: 'routines.update',
+    method: 'PUT',
+    path: '/api/v1/ai/routines/{routineId}',
+    sources: ['RT', 'DOCS'],
+    params: item,
+    query: userId,
+    // No timezone, destination, branchId or topicName: the documented update cannot carry them.
+    body: object(
+      {
+        name: string({ minLength: 1, maxLength: 255 }),
+        prompt: string({ minLength: 1 }),
+        schedule: string(),
+        description: nullable(string()),
+        modelId: nullable(uuid),
+        isActive: boolean,
+      },
+      ['name', 'prompt', 'schedule'],
+    ),
+    success: { status: 200, body: routine },
+  },
+  {
+    id: 'routines.update~generated-client',
+    method: 'PATCH',
+    path: '/api/v1/ai/routines/{routineId}',
+    sources: ['SDK'],
+    params: item,
+    query: userId,
+    body: object({ name: string(), prompt: string(), schedule: string(), timezone: string(), description: nullable(string()), destination }),
+    success: { status: 200, body: routine },
+    variant: { kind: 'generated-client', note: 'SDK: PATCH with every field optional, carrying timezone and destination but not isActive, model, branch or topic; RT documents only PUT' },
+  },
+  {
+    id: 'routines.delete',
+    method: 'DELETE',
+    path: '/api/v1/ai/routines/{routineId}',
+    sources: ['RT', 'DOCS'],
+    params: item,
+    query: userId,
+    success: { status: 200, body: fullObject({ deleted: { type: 'boolean', enum: [true] }, id: uuid }) },
+  },
+  {
+    id: 'routines.trigger',
+    method: 'POST',
+    path: '/api/v1/ai/routines/{routineId}/trigger',
+    sources: ['RT', 'DOCS'],
+    params: item,
+    query: userId,
+    success: { status: 202, body: fullObject({ id: uuid }) },
+  },
+];
