@@ -21,6 +21,10 @@ import type {
   EntityGroupCreditLimitPatch,
   EntityGroupCreditLimitPatchResult,
   EntityGroupCreditLimitRecord,
+  FolderLabelsPatch,
+  FolderLabelsPatchResult,
+  FolderList,
+  FolderRecord,
   Label,
   LabelCreate,
   LabelList,
@@ -413,6 +417,23 @@ export class PlatformApi {
       params: { documentId: identifier },
       body,
       shape: 'documentLabels',
+    });
+  }
+
+  // ---- folders -------------------------------------------------------------------------
+
+  /** Every folder of the organization scope (restricted folders are listed only by owner), with `include` fields (e.g. labels). */
+  listFolders(options: { include?: string[] } = {}): AsyncIterable<FolderRecord> {
+    const include = options.include === undefined || options.include.length === 0 ? undefined : options.include.join(',');
+    return this.list<FolderRecord, FolderList>('folderList', 'folders.list', 'listing folders', (list) => list.records, (folder) => folder.id, { include });
+  }
+
+  /** Adds and removes labels of one folder in one call; returns its labels after. */
+  patchFolderLabels(folderId: string, body: FolderLabelsPatch, folderPath?: string): Promise<FolderLabelsPatchResult> {
+    return this.call('folders.labels.update', `changing labels of folder ${folderPath === undefined ? folderId : quoted(folderPath)}`, {
+      params: { folderId },
+      body,
+      shape: 'folderLabels',
     });
   }
 

@@ -29,6 +29,8 @@ import type {
   DocumentRecord,
   EmailDestination,
   EntityGroupCreditLimitPatchResult,
+  FolderLabelsPatchResult,
+  FolderRecord,
   EntityGroupCreditLimitRecord,
   Label,
   ModelBranch,
@@ -227,6 +229,11 @@ const documentRecord = shapeOf<DocumentRecord>(
   ['labels', 'connectionId', 'deleted', 'description', 'folder', 'hasDashboard', 'owner', 'scope', 'type', 'updatedAt', 'url'],
 );
 
+// ---- folders ----------------------------------------------------------------------------------
+
+// The vendor requires nothing of a folder; steward needs its id, and reads its path and labels.
+const folderRecord = shapeOf<FolderRecord>({ id: identity, path: textOrNull, name: textOrNull, labels: listOf(identity) }, ['labels']);
+
 // ---- models -----------------------------------------------------------------------------------
 
 const modelBranch = shapeOf<ModelBranch>({ id: identity, name: textOrNull });
@@ -311,6 +318,9 @@ const SHAPES = {
   label,
   documentList: cursorList(documentRecord),
   documentLabels: shapeOf<DocumentLabelsPatchResult>({ labels: listOf(identity) }),
+  // The folders list: FO requires neither key of the envelope, but a listing without either cannot be read.
+  folderList: cursorList(folderRecord),
+  folderLabels: shapeOf<FolderLabelsPatchResult>({ labels: listOf(identity) }),
   modelList: cursorList(modelRecord),
   modelTopics: { type: 'object', properties: { success: flag, topics: listOf(modelTopic) }, required: ['topics'] },
   scimUserList: scimList(scimUser),

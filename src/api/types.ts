@@ -296,6 +296,30 @@ export interface DocumentLabelsPatchResult {
   labels: string[];
 }
 
+// ---- folders -------------------------------------------------------------------------------
+
+/** A folder as `GET /api/v1/folders` lists it; steward reads its id, path and (with include=labels) labels. */
+export interface FolderRecord {
+  id: string;
+  /** Where it sits, as the list filters it; null from a server that leaves it out. */
+  path: string | null;
+  name: string | null;
+  /** Present with `include=labels`. */
+  labels?: string[];
+}
+export interface FolderList {
+  records: FolderRecord[];
+  pageInfo: PageInfo;
+}
+/** `PATCH /api/v1/folders/{folderId}/labels`: label names to add and to remove, atomically. */
+export interface FolderLabelsPatch {
+  add?: string[];
+  remove?: string[];
+}
+export interface FolderLabelsPatchResult {
+  labels: string[];
+}
+
 // ---- SCIM -----------------------------------------------------------------------------------
 
 export interface ScimEmail {

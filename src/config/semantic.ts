@@ -401,6 +401,23 @@ function checkLabels(section: unknown, findings: Findings): DeclaredLabels {
         seen.add(identifier);
       });
     }
+    if (label.pruneFolders === true && label.folders === undefined) {
+      findings.add('label.pruneFolders', [...path, 'pruneFolders'], `label \`${name}\` sets \`pruneFolders\` without \`folders\``, {
+        hint: 'list the folders that keep the label, or `folders: []` to take it off every folder',
+      });
+    }
+    if (Array.isArray(label.folders)) {
+      const seen = new Set<string>();
+      label.folders.forEach((folder, position) => {
+        if (typeof folder !== 'string' || findings.context.skip([...path, 'folders', position])) return;
+        if (folder.trim() !== folder) {
+          findings.add('label.folder', [...path, 'folders', position], `folder ${JSON.stringify(folder)} has spaces before or after it`, { hint: 'write the folder\'s path (or id) exactly' });
+          return;
+        }
+        if (seen.has(folder)) findings.add('label.folderDuplicate', [...path, 'folders', position], `folder \`${folder}\` is listed twice for label \`${name}\``);
+        seen.add(folder);
+      });
+    }
   });
   // Renames are checked once every label is known, so order in the files does not matter.
   section.forEach((label, index) => {

@@ -3,7 +3,7 @@
 import type { RoutineDestination } from '../api/types.js';
 
 /** The resource kinds steward manages, in the order a user reads about them. */
-export const KINDS = ['creditControls', 'userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits', 'routines', 'labels', 'documentLabels'] as const;
+export const KINDS = ['creditControls', 'userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits', 'routines', 'labels', 'documentLabels', 'folderLabels'] as const;
 export type Kind = (typeof KINDS)[number];
 
 /** Kinds whose undeclared live objects may be pruned (deleted or reset). */
@@ -132,6 +132,10 @@ export interface LabelConfig {
   documents?: string[];
   /** When true, the label is taken off documents not listed in `documents`. Default false. */
   pruneDocuments?: boolean;
+  /** Folders that carry this label, by path or id. Absent = folder labels not managed. */
+  folders?: string[];
+  /** When true, the label is taken off folders not listed in `folders`. Default false. */
+  pruneFolders?: boolean;
   protect?: boolean;
 }
 

@@ -189,6 +189,13 @@ export function datasetSeed(name: DatasetName, documentIdentifiers: DocumentIden
       { name: 'draft', color: null, description: null, verified: false, homepage: false },
       { name: 'obsolete', color: '#cccccc', description: 'No longer used', verified: false, homepage: false },
     ],
+    // Labels sit on folders as on documents (each counts in the label's usage); paths are the same in both deployments.
+    folders: [
+      { name: 'Finance', path: 'finance', labels: ['finance'] },
+      { name: 'Board packs', path: 'finance/board-packs', labels: ['legacy-kpis'] },
+      { name: 'Marketing', path: 'marketing' },
+      { name: 'Sandbox', path: 'sandbox', labels: ['draft'] },
+    ],
     documents: [
       ...namedDocuments.map(([demoIdentifier, documentName, labels]) => ({
         identifier: identifier(demoIdentifier),

@@ -4,6 +4,7 @@ import { apiKeyRoutes } from './areas/apiKeys.js';
 import { creditControlRoutes } from './areas/creditControls.js';
 import { creditLimitRoutes } from './areas/creditLimits.js';
 import { documentRoutes } from './areas/documents.js';
+import { folderRoutes } from './areas/folders.js';
 import { labelRoutes } from './areas/labels.js';
 import { modelRoutes } from './areas/models.js';
 import { routineRoutes } from './areas/routines.js';
@@ -21,6 +22,7 @@ export function platformRouter(routineUpdateMethod: RoutineUpdateMethod): Router
     ...labelRoutes,
     ...modelRoutes,
     ...documentRoutes,
+    ...folderRoutes,
     ...scimRoutes,
     ...apiKeyRoutes,
   ]);

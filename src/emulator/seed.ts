@@ -13,6 +13,7 @@ import {
   STATE_VERSION,
   type EmulatorState,
   type StoredDocument,
+  type StoredFolder,
   type StoredModel,
   type StoredRoutine,
 } from './state.js';
@@ -111,6 +112,21 @@ function convert(seed: Seed, problems: string[]): EmulatorState {
     }),
   }));
   duplicates(documents, (document) => document.identifier, (i) => `/documents/${i}/identifier`, 'document identifier', problems);
+
+  const folders: StoredFolder[] = (seed.folders ?? []).map((folder, index) => ({
+    id: folder.id ?? scoped(`folder:${folder.path}`),
+    name: folder.name,
+    path: folder.path,
+    scope: folder.scope ?? 'organization',
+    ownerId: folder.owner === undefined ? firstAdmin.id : userRef(folder.owner, `/folders/${index}/owner`),
+    labelIds: (folder.labels ?? []).map((name, l) => {
+      const id = labelIdByKey.get(labelKey(name));
+      if (id === undefined) problems.push(`/folders/${index}/labels/${l}: no label named \`${name}\` in /labels`);
+      return id ?? '';
+    }),
+  }));
+  duplicates(folders, (folder) => folder.id, (i) => `/folders/${i}/id`, 'folder id', problems);
+  duplicates(folders, (folder) => folder.path, (i) => `/folders/${i}/path`, 'folder path', problems);
 
   const routines = (seed.routines ?? []).map((routine, index) => {
     const path = `/routines/${index}`;
@@ -215,6 +231,7 @@ function convert(seed: Seed, problems: string[]): EmulatorState {
     groups,
     models,
     documents,
+    folders,
     labels,
     routines,
     creditControls,

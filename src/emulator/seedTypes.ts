@@ -66,6 +66,17 @@ export interface SeedDocument {
   connectionId?: string;
 }
 
+export interface SeedFolder {
+  id?: string;
+  name: string;
+  /** Where it sits, e.g. `finance/board-packs`; unique. */
+  path: string;
+  scope?: 'restricted' | 'organization';
+  /** Owner e-mail. */
+  owner?: string;
+  labels?: string[];
+}
+
 export interface SeedLabel {
   name: string;
   color?: string | null;
@@ -120,6 +131,7 @@ export interface Seed {
   groups?: SeedGroup[];
   models?: SeedModel[];
   documents?: SeedDocument[];
+  folders?: SeedFolder[];
   labels?: SeedLabel[];
   routines?: SeedRoutine[];
   creditControls?: SeedCreditControls;

@@ -82,6 +82,17 @@ export interface StoredDocument {
   labelIds: string[];
 }
 
+/** A folder; labels are kept by id, so a renamed label stays applied. */
+export interface StoredFolder {
+  id: string;
+  name: string;
+  /** Where it sits, as the folders list gives and filters it (`finance/board-packs`). */
+  path: string;
+  scope: 'restricted' | 'organization';
+  ownerId: string;
+  labelIds: string[];
+}
+
 export interface StoredLabel {
   id: string;
   name: string;
@@ -141,6 +152,8 @@ export interface EmulatorState {
   groups: StoredGroup[];
   models: StoredModel[];
   documents: StoredDocument[];
+  /** Absent from state files written before folders were kept: read as none. */
+  folders: StoredFolder[];
   labels: StoredLabel[];
   routines: StoredRoutine[];
   creditControls: StoredCreditControls;

@@ -45,7 +45,8 @@ export class StateFile {
       throw this.unusable(`its state is incomplete (${broken ?? 'organization'})`);
     }
     this.lastSeen = identity;
-    return file.state!;
+    // State files written before folders were kept have none.
+    return { ...file.state!, folders: file.state!.folders ?? [] };
   }
 
   /** Writes the state atomically. */

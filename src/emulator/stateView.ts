@@ -12,6 +12,7 @@ import type {
 import { emailKey } from '../domain/rules.js';
 import { apiKeyRecords } from './areas/apiKeys.js';
 import { toCreditControls } from './areas/creditControls.js';
+import { folderLabelNames } from './areas/folders.js';
 import { entityGroupCreditLimitRecords, userCreditLimitRecords, userGroupCreditLimitRecords } from './areas/creditLimits.js';
 import { documentLabelNames } from './areas/documents.js';
 import { labelList } from './areas/labels.js';
@@ -30,6 +31,8 @@ export interface EmulatorStateView {
   labels(): Label[];
   /** Label names on a document, ordered by name; throws for an unknown document. */
   documentLabels(identifier: string): string[];
+  /** Label names on the folder at `path`, ordered by name; throws for an unknown folder. */
+  folderLabels(path: string): string[];
   creditControls(): CreditControls;
   userCreditLimits(): UserCreditLimitRecord[];
   /** User group limits as the API lists them, by SCIM id (`userGroupIdForm` only changes the wire). */
@@ -70,6 +73,12 @@ export function createStateView(current: () => EmulatorState, clock: () => numbe
       return documentLabelNames(document, state);
     },
     // The whole stored state, the entity-group default included, whatever the knobs serve.
+    folderLabels: (path) => {
+      const state = current();
+      const folder = state.folders.find((candidate) => candidate.path === path);
+      if (!folder) throw new Error(`no folder ${path} in the emulator`);
+      return folderLabelNames(folder, state);
+    },
     creditControls: () => toCreditControls(current(), new Date(clock()), true),
     userCreditLimits: () => userCreditLimitRecords(current()),
     userGroupCreditLimits: () => userGroupCreditLimitRecords(current(), 'scim'),

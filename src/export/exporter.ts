@@ -40,8 +40,9 @@ export interface ExportResult {
 }
 
 /**
- * Parses `--kind` values (default: every kind). Labels bring their documents along, as
- * `--target labels` does; `documentLabels` alone exports label names with their documents.
+ * Parses `--kind` values (default: every kind). Labels bring their documents and folders along,
+ * as `--target labels` does; `documentLabels` (`folderLabels`) alone exports label names with
+ * their documents (folders).
  */
 export function exportKinds(requested: readonly string[] | undefined): Kind[] {
   if (requested === undefined || requested.length === 0) return [...DEFAULT_EXPORT_KINDS];
@@ -54,7 +55,10 @@ export function exportKinds(requested: readonly string[] | undefined): Kind[] {
       });
     }
     kinds.add(value as Kind);
-    if (value === 'labels') kinds.add('documentLabels');
+    if (value === 'labels') {
+      kinds.add('documentLabels');
+      kinds.add('folderLabels');
+    }
   }
   return KINDS.filter((kind) => kinds.has(kind));
 }
@@ -98,15 +102,16 @@ function header(request: ExportRequest, snapshot: LiveSnapshot): string[] {
   if (kinds.has('userGroupCreditLimits')) parts.push('user group credit limits');
   if (kinds.has('entityGroupCreditLimits')) parts.push('entity group credit limits');
   if (snapshot.routines !== undefined) parts.push(`the routines of ${routineOwnersText(snapshot)}`);
-  if (kinds.has('labels')) parts.push(kinds.has('documentLabels') ? 'labels with the documents that carry them' : 'labels');
-  else if (kinds.has('documentLabels')) parts.push('the documents that carry each label');
+  const carriers = [kinds.has('documentLabels') ? 'documents' : undefined, kinds.has('folderLabels') ? 'folders' : undefined].filter((carrier) => carrier !== undefined).join(' and ');
+  if (kinds.has('labels')) parts.push(carriers === '' ? 'labels' : `labels with the ${carriers} that carry them`);
+  else if (carriers !== '') parts.push(`the ${carriers} that carry each label`);
   return [
     `Exported by steward ${request.stewardVersion} from environment ${name} (${baseUrl}) at ${request.now.toISOString()}.`,
     ...wrap(`It holds ${parts.join(', ')}.`, 96),
     '',
     `\`steward plan --env ${name}\` with this file beside the environments shows no changes.`,
     'Nothing is pruned: live objects this file does not list are left alone until you add',
-    '`prune:` (and `pruneDocuments: true` on labels) to make it the whole truth.',
+    '`prune:` (and `pruneDocuments: true` or `pruneFolders: true` on labels) to make it the whole truth.',
   ];
 }
 

@@ -102,15 +102,22 @@ export function modelReference(modelId: string, branchId: string | null, models:
 
 /**
  * Every label, sorted by name: with every field when `fields`, else the name only; with
- * `documents` (sorted identifiers, empty for a label on no document) when its documents were read.
+ * `documents` (sorted identifiers, empty for a label on no document) when its documents were read,
+ * and `folders` (sorted paths) when its folders were.
  */
-export function labelsConfig(live: readonly Label[], documents: ReadonlyMap<string, readonly string[]> | undefined, fields: boolean): LabelConfig[] {
+export function labelsConfig(
+  live: readonly Label[],
+  documents: ReadonlyMap<string, readonly string[]> | undefined,
+  fields: boolean,
+  folders?: ReadonlyMap<string, readonly string[]>,
+): LabelConfig[] {
   return [...live]
     .sort((a, b) => compare(labelKey(a.name), labelKey(b.name)))
     .map((label) => ({
       name: label.name,
       ...(fields ? { color: label.color, description: label.description, verified: label.verified, homepage: label.homepage } : {}),
       ...(documents?.has(label.name) === true ? { documents: [...documents.get(label.name)!].sort(compare) } : {}),
+      ...(folders?.has(label.name) === true ? { folders: [...folders.get(label.name)!].sort(compare) } : {}),
     }));
 }
 
@@ -122,7 +129,7 @@ export function toConfigSections(snapshot: LiveSnapshot, options: { labelFields:
   if (snapshot.userGroupCreditLimits !== undefined) sections.userGroupCreditLimits = userGroupCreditLimitsConfig(snapshot.userGroupCreditLimits);
   if (snapshot.entityGroupCreditLimits !== undefined) sections.entityGroupCreditLimits = entityGroupCreditLimitsConfig(snapshot.entityGroupCreditLimits);
   if (snapshot.routines !== undefined) sections.routines = routinesConfig(snapshot.routines, snapshot.models);
-  if (snapshot.labels !== undefined) sections.labels = labelsConfig(snapshot.labels, snapshot.documents, options.labelFields);
+  if (snapshot.labels !== undefined) sections.labels = labelsConfig(snapshot.labels, snapshot.documents, options.labelFields, snapshot.folders);
   return sections;
 }
 

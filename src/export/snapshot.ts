@@ -57,6 +57,8 @@ export interface LiveSnapshot {
   labels?: Label[];
   /** Label name (as live) → identifiers of the documents carrying it. */
   documents?: Map<string, string[]>;
+  /** Label name (as live) → the folders carrying it (by path, or id where the server gives no path). */
+  folders?: Map<string, string[]>;
   /** The user the API key acts as; none for an organization key tied to no user. */
   caller: CallerUser | undefined;
   /** Why routines were asked for but not read (a key tied to no user, and no owner named). */
@@ -77,6 +79,8 @@ export interface SnapshotRequest {
   ownersWithoutKeyUser?: readonly string[];
   /** Labels (by name) whose documents are read; every label in use when absent. */
   documentsOf?: readonly string[];
+  /** Labels (by name) whose folders are read; every label when absent. */
+  foldersOf?: readonly string[];
   /** Checks whoami before anything else is read (e.g. that every routine can be given an owner). */
   checkKey?: (whoami: Whoami) => void;
 }
@@ -113,6 +117,7 @@ export async function readSnapshot(api: PlatformApi, request: SnapshotRequest): 
     snapshot.routinesNotRead = 'this organization API key is tied to no user (whoami names none), so it has no routines of its own, and no routine owner was named';
   }
   const documentsOf = request.documentsOf === undefined ? undefined : new Set(request.documentsOf.map(labelKey));
+  const foldersOf = request.foldersOf === undefined ? undefined : new Set(request.foldersOf.map(labelKey));
   await Promise.all([
     kinds.has('creditControls') ? creditControls.read(context, {}).then((live) => void (snapshot.creditControls = live)) : undefined,
     userLimits !== undefined ? readUserLimits({ ...context, started: userLimits }).then((live) => void (snapshot.userCreditLimits = live)) : undefined,
@@ -124,8 +129,8 @@ export async function readSnapshot(api: PlatformApi, request: SnapshotRequest): 
       : undefined,
     owners.length > 0 ? readRoutines(context, owners).then((live) => void (snapshot.routines = live)) : undefined,
     owners.length > 0 ? readModels(api).then((live) => void (snapshot.models = live)) : undefined,
-    kinds.has('labels') || kinds.has('documentLabels')
-      ? readLabels(context, kinds.has('documentLabels'), documentsOf).then((live) => Object.assign(snapshot, live))
+    kinds.has('labels') || kinds.has('documentLabels') || kinds.has('folderLabels')
+      ? readLabels(context, { documents: kinds.has('documentLabels'), folders: kinds.has('folderLabels') }, documentsOf, foldersOf).then((live) => Object.assign(snapshot, live))
       : undefined,
   ]);
   // The key's own user by e-mail, when the reads above happened to name it.
@@ -209,19 +214,44 @@ async function readModels(api: PlatformApi): Promise<ModelRecord[]> {
 }
 
 /**
- * Every label; with `withDocuments`, the documents of each label in use (none asked for unused
- * ones), only of the labels in `documentsOf` (label keys) when given.
+ * Every label; with `with.documents`, the documents of each label in use (none asked for unused
+ * ones), only of the labels in `documentsOf` (label keys) when given; with `with.folders`, the
+ * folders of each label (one listing of the folders, made when some label is in use), only of
+ * the labels in `foldersOf` when given.
  */
-async function readLabels(context: ReadContext, withDocuments: boolean, documentsOf: ReadonlySet<string> | undefined): Promise<Pick<LiveSnapshot, 'labels' | 'documents'>> {
+async function readLabels(
+  context: ReadContext,
+  withCarriers: { documents: boolean; folders: boolean },
+  documentsOf: ReadonlySet<string> | undefined,
+  foldersOf: ReadonlySet<string> | undefined,
+): Promise<Pick<LiveSnapshot, 'labels' | 'documents' | 'folders'>> {
   const live = await labels.read(context, { labels: [], prune: false, isProtected: () => false });
-  if (!withDocuments) return { labels: live };
+  const [documents, folders] = await Promise.all([
+    withCarriers.documents ? readDocuments(context, live, documentsOf) : undefined,
+    withCarriers.folders ? readFolders(context, live, foldersOf) : undefined,
+  ]);
+  return { labels: live, ...(documents === undefined ? {} : { documents }), ...(folders === undefined ? {} : { folders }) };
+}
+
+async function readDocuments(context: ReadContext, live: Label[], documentsOf: ReadonlySet<string> | undefined): Promise<Map<string, string[]>> {
   const included = live.filter((label) => documentsOf === undefined || documentsOf.has(labelKey(label.name)));
   const everyLabel: DesiredLabels = {
-    labels: included.map((label) => ({ name: label.name, renamedFrom: [], fields: {}, documents: [], pruneDocuments: false })),
+    labels: included.map((label) => ({ name: label.name, renamedFrom: [], fields: {}, documents: [], pruneDocuments: false, folders: undefined, pruneFolders: false })),
     prune: false,
     isProtected: () => false,
   };
   const carrying = await documentLabels.read({ ...context, live: { labels: live } }, everyLabel);
-  const documents = new Map(included.map((label) => [label.name, [...(carrying.get(labelKey(label.name))?.keys() ?? [])]]));
-  return { labels: live, documents };
+  return new Map(included.map((label) => [label.name, [...(carrying.get(labelKey(label.name))?.keys() ?? [])]]));
+}
+
+async function readFolders(context: ReadContext, live: Label[], foldersOf: ReadonlySet<string> | undefined): Promise<Map<string, string[]>> {
+  const included = live.filter((label) => foldersOf === undefined || foldersOf.has(labelKey(label.name)));
+  const folders = new Map(included.map((label) => [labelKey(label.name), [] as string[]]));
+  // A label in use may be on a folder; with none in use, no folder carries any.
+  if (included.some((label) => label.usage_count > 0)) {
+    for await (const folder of context.api.listFolders({ include: ['labels'] })) {
+      for (const name of folder.labels ?? []) folders.get(labelKey(name))?.push(folder.path ?? folder.id);
+    }
+  }
+  return new Map(included.map((label) => [label.name, folders.get(labelKey(label.name))!]));
 }

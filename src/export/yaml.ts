@@ -27,7 +27,7 @@ export function configYaml(sections: ConfigSections, options: { schema: string |
         pair.value.flow = pair.value.items.length <= INLINE_LIST_MAX;
         for (const item of pair.value.items) if (isScalar(item)) item.type = Scalar.QUOTE_DOUBLE;
       }
-      if ((key === 'recipientEmails' || key === 'userGroupIds') && isSeq(pair.value)) pair.value.flow = pair.value.items.length <= INLINE_LIST_MAX;
+      if ((key === 'recipientEmails' || key === 'userGroupIds' || key === 'folders') && isSeq(pair.value)) pair.value.flow = pair.value.items.length <= INLINE_LIST_MAX;
     },
   });
   const contents = document.contents;

@@ -18,6 +18,9 @@ export interface DesiredLabel {
   /** Document identifiers that carry it, when the config manages them. */
   documents: string[] | undefined;
   pruneDocuments: boolean;
+  /** Folders (by path or id) that carry it, when the config manages them. */
+  folders: string[] | undefined;
+  pruneFolders: boolean;
 }
 
 export interface DesiredLabels {
@@ -26,7 +29,7 @@ export interface DesiredLabels {
   isProtected: (name: string) => boolean;
 }
 
-/** What becomes of each label, declared or live. Shared by labels and documentLabels. */
+/** What becomes of each label, declared or live. Shared by labels, documentLabels and folderLabels. */
 export type LabelFate =
   | { fate: 'create'; desired: DesiredLabel }
   | { fate: 'keep'; desired: DesiredLabel; live: Label }
@@ -74,6 +77,8 @@ export function desiredLabels({ config, environment }: DesiredInput): DesiredLab
         fields,
         documents: label.documents,
         pruneDocuments: label.pruneDocuments === true,
+        folders: label.folders,
+        pruneFolders: label.pruneFolders === true,
       };
     }),
     prune: config.prune?.labels === true,
@@ -83,7 +88,7 @@ export function desiredLabels({ config, environment }: DesiredInput): DesiredLab
   };
 }
 
-/** The plan-step id of a label; documentLabels steps depend on it. */
+/** The plan-step id of a label; documentLabels and folderLabels steps depend on it. */
 export function labelStepId(name: string): string {
   return `labels/${labelKey(name)}`;
 }
@@ -122,7 +127,7 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
             before,
             after,
             fields,
-            ...(fate.fate === 'rename' ? { reason: `renamed from "${fate.live.name}"; documents keep it` } : {}),
+            ...(fate.fate === 'rename' ? { reason: `renamed from "${fate.live.name}"; documents and folders keep it` } : {}),
           });
           break;
         }

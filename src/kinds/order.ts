@@ -5,10 +5,11 @@
 //               │  (user, user-group and entity-group limits fall back to its defaults)
 //   level 1   labels   userCreditLimits   userGroupCreditLimits   entityGroupCreditLimits   routines
 //               │
-//   level 2   documentLabels   (links need their label; unlinks must precede a label's delete)
+//   level 2   documentLabels   folderLabels   (links need their label; unlinks must precede a label's delete)
 //
-// Resulting sequence: L0 changes, L1 changes, L2 changes and L2 deletes, L1 deletes, L0 deletes.
-// documentLabels' links and unlinks are adjacent, so the applier sends one PATCH per document.
+// Resulting sequence: L0 changes, L1 changes, L2 changes and deletes (kind by kind), L1 deletes,
+// L0 deletes. A carrier's links and unlinks are adjacent, so the applier sends one PATCH per
+// document or folder.
 // A user or group limit's "delete" destroys nothing (it resets the user or group to the default
 // limit and nothing depends on it): it runs with its kind's changes, so one bulk PATCH carries
 // sets and resets.
@@ -23,9 +24,10 @@ export const LEVELS: Readonly<Record<Kind, number>> = {
   entityGroupCreditLimits: 1,
   routines: 1,
   documentLabels: 2,
+  folderLabels: 2,
 };
 
-const KIND_ORDER: readonly Kind[] = ['creditControls', 'labels', 'userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits', 'routines', 'documentLabels'];
+const KIND_ORDER: readonly Kind[] = ['creditControls', 'labels', 'userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits', 'routines', 'documentLabels', 'folderLabels'];
 
 /** Kinds whose deletes are resets to a default that nothing depends on: they run with the changes. */
 export const RESETS_WITH_CHANGES: ReadonlySet<Kind> = new Set(['userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits']);
@@ -51,9 +53,10 @@ export function orderSteps(steps: readonly PlanStep[]): PlanStep[] {
 function phase(step: PlanStep): number {
   const level = LEVELS[step.kind];
   const deepest = DEEPEST;
-  if (step.action !== 'delete' || RESETS_WITH_CHANGES.has(step.kind)) return level * 2;
-  // The deepest level's deletes run right after its changes; shallower deletes after those.
-  return level === deepest ? level * 2 + 1 : (deepest + 1) * 2 + (deepest - level);
+  // The deepest level's deletes run with its changes (nothing depends on them), so each of its
+  // kinds keeps its links and unlinks adjacent; shallower deletes come after.
+  if (step.action !== 'delete' || RESETS_WITH_CHANGES.has(step.kind) || level === deepest) return level * 2;
+  return (deepest + 1) * 2 + (deepest - level);
 }
 
 function kindRank(step: PlanStep): number {

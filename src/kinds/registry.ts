@@ -4,6 +4,7 @@ import type { Kind } from '../config/types.js';
 import { creditControls } from './creditControls.js';
 import { documentLabels } from './documentLabels.js';
 import { entityGroupCreditLimits } from './entityGroupCreditLimits.js';
+import { folderLabels } from './folderLabels.js';
 import type { ResourceKind } from './kind.js';
 import { labels } from './labels.js';
 import { routines } from './routines.js';
@@ -25,4 +26,4 @@ export function createRegistry(modules: readonly ResourceKind<any, any>[]): Read
   return registry;
 }
 
-export const REGISTRY = createRegistry([creditControls, userCreditLimits, userGroupCreditLimits, entityGroupCreditLimits, routines, labels, documentLabels]);
+export const REGISTRY = createRegistry([creditControls, userCreditLimits, userGroupCreditLimits, entityGroupCreditLimits, routines, labels, documentLabels, folderLabels]);

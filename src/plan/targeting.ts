@@ -24,11 +24,14 @@ export interface Targeting {
   declared?: Record<Kind, string[]>;
 }
 
-/** Document links belong to their label: targeting labels targets its links too. */
-const COMPANIONS: Partial<Record<Kind, Kind[]>> = { labels: ['documentLabels'] };
+/** Document and folder links belong to their label: targeting labels targets its links too. */
+const COMPANIONS: Partial<Record<Kind, Kind[]>> = { labels: ['documentLabels', 'folderLabels'] };
 
 /** Kinds whose steps a targeted kind's steps may depend on, so they are planned too. */
-const DEPENDENCIES: Partial<Record<Kind, Kind[]>> = { documentLabels: ['labels'] };
+const DEPENDENCIES: Partial<Record<Kind, Kind[]>> = { documentLabels: ['labels'], folderLabels: ['labels'] };
+
+/** Kinds whose steps are a label on something, named by the label. */
+const LABEL_LINKS: ReadonlySet<Kind> = new Set(['documentLabels', 'folderLabels']);
 
 /** Parses `KIND` or `KIND/NAME` selectors, with a did-you-mean for a misspelt kind. */
 export function parseSelectors(specs: readonly string[], option: string): Selector[] {
@@ -58,13 +61,14 @@ function declaredNames(config: StewardConfig): Record<Kind, string[]> {
     routines: (config.routines ?? []).map((routine) => routine.name),
     labels,
     documentLabels: labels,
+    folderLabels: labels,
   };
 }
 
 /** Whether undeclared live objects of the kind are deleted, so a name may be a live object only. */
 function pruned(config: StewardConfig, kind: Kind): boolean {
   const prune = config.prune ?? {};
-  if (kind === 'documentLabels') return prune.labels === true;
+  if (kind === 'documentLabels' || kind === 'folderLabels') return prune.labels === true;
   return kind !== 'creditControls' && prune[kind] === true;
 }
 
@@ -109,6 +113,7 @@ const NOUNS: Record<Kind, string> = {
   routines: 'routine',
   labels: 'label',
   documentLabels: 'label',
+  folderLabels: 'label',
 };
 
 function listSome(names: readonly string[]): string {
@@ -166,7 +171,7 @@ export function filterSteps(steps: readonly PlanStep[], targeting: Targeting): {
 
 /** The name a selector would use for a step's object. */
 function stepName(step: PlanStep): string {
-  if (step.kind === 'documentLabels') return step.ref.label ?? step.key;
+  if (LABEL_LINKS.has(step.kind)) return step.ref.label ?? step.key;
   return step.key.split('/').at(-1) ?? step.key;
 }
 
@@ -175,7 +180,7 @@ function selectorCovers(selector: Selector, step: PlanStep): boolean {
   if (!kinds.includes(step.kind)) return false;
   if (selector.name === undefined) return true;
   const name = labelKey(selector.name);
-  if (step.kind === 'documentLabels') return labelKey(step.ref.label ?? '') === name;
+  if (LABEL_LINKS.has(step.kind)) return labelKey(step.ref.label ?? '') === name;
   return labelKey(step.key) === name || labelKey(step.key.split('/').at(-1) ?? '') === name;
 }
 

@@ -116,6 +116,7 @@ function withLabelFlags(label: LabelConfig, all: readonly LabelConfig[], config:
     ...label,
     ...(renamedFrom.length > 0 ? { renamedFrom } : {}),
     ...(declared.pruneDocuments === true && label.documents !== undefined ? { pruneDocuments: true } : {}),
+    ...(declared.pruneFolders === true && label.folders !== undefined ? { pruneFolders: true } : {}),
     ...(declared.protect === true ? { protect: true } : {}),
   };
 }

@@ -42,9 +42,10 @@ export function sourceEnvironment(loaded: LoadedConfig, name: string): Environme
 }
 
 /**
- * Reads the source and returns the promotion's desired state for the target. Document links are
- * read and promoted only for the labels whose documents the config manages (`documents:`), as a
- * plan compares them; other labels are promoted without their documents.
+ * Reads the source and returns the promotion's desired state for the target. Document and folder
+ * links are read and promoted only for the labels whose documents (`documents:`) or folders
+ * (`folders:`, by path: the same in every deployment) the config manages, as a plan compares them;
+ * other labels are promoted without them.
  */
 export async function readPromotion(loaded: LoadedConfig, source: { name: string; api: PlatformApi }): Promise<Promotion> {
   // Credit controls two deployments of one account share are one setting: nothing to promote, and not read.
@@ -52,8 +53,9 @@ export async function readPromotion(loaded: LoadedConfig, source: { name: string
   const kinds = selectKinds(REGISTRY, loaded).map((kind) => kind.kind).filter((kind) => shared === undefined || kind !== 'creditControls');
   const owners = (loaded.config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [routine.owner]));
   const documentsOf = (loaded.config.labels ?? []).flatMap((label) => (label.documents === undefined ? [] : [label.name]));
+  const foldersOf = (loaded.config.labels ?? []).flatMap((label) => (label.folders === undefined ? [] : [label.name]));
   const checkKey = (whoami: Whoami) => requireRoutineOwners(loaded, whoami, kinds);
-  const snapshot = await readSnapshot(source.api, { kinds, owners, documentsOf, checkKey }).catch((error: unknown) => {
+  const snapshot = await readSnapshot(source.api, { kinds, owners, documentsOf, foldersOf, checkKey }).catch((error: unknown) => {
     // Say which deployment the error is about: both are read in one command.
     if (!(error instanceof StewardError) || (error.code !== 'plan.unknown-user' && error.code !== 'plan.routine-owner')) throw error;
     const message = error.code === 'plan.routine-owner' ? error.message.replace('this organization API key', `the organization API key of ${source.name}`) : `${source.name}: ${error.message}`;

@@ -16,6 +16,7 @@ export const KIND_NOUN: Record<Kind, [singular: string, plural: string]> = {
   routines: ['routine', 'routines'],
   labels: ['label', 'labels'],
   documentLabels: ['document label', 'document labels'],
+  folderLabels: ['folder label', 'folder labels'],
 };
 
 /**
@@ -44,6 +45,10 @@ function rawTitle(step: PlanStep): string {
     case 'documentLabels': {
       const document = `document ${step.ref.document}${step.ref.documentName ? ` "${step.ref.documentName}"` : ''}`;
       return step.action === 'delete' ? `label "${step.ref.label}" off ${document}` : `label "${step.ref.label}" on ${document}`;
+    }
+    case 'folderLabels': {
+      const folder = `folder "${step.ref.folderPath ?? step.ref.folder}"`;
+      return step.action === 'delete' ? `label "${step.ref.label}" off ${folder}` : `label "${step.ref.label}" on ${folder}`;
     }
   }
 }
@@ -89,7 +94,7 @@ function nextRunsDetail(step: PlanStep): string[] {
 }
 
 function rawDetails(step: PlanStep): string[] {
-  if (LIMIT_KINDS.has(step.kind) || step.kind === 'documentLabels') return [];
+  if (LIMIT_KINDS.has(step.kind) || step.kind === 'documentLabels' || step.kind === 'folderLabels') return [];
   switch (step.action) {
     case 'create':
       return flatten(step.after)

@@ -138,6 +138,8 @@ describe('the client reads a projection of the contract', () => {
     ['label', 'labels.get'],
     ['documentList', 'documents.list'],
     ['documentLabels', 'documents.labels.update'],
+    ['folderList', 'folders.list'],
+    ['folderLabels', 'folders.labels.update'],
     ['modelList', 'models.list'],
     ['modelTopics', 'models.topics.list'],
     ['scimUserList', 'scim.users.list'],

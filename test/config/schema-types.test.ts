@@ -62,7 +62,7 @@ const slackRequired: RequiredKeySet<SlackDestination> = { type: true, recipientI
 const slackTypes: Record<SlackDestination['slackRecipientType'], true> = { channel: true, users: true };
 const labelKeys: KeySet<LabelConfig> = {
   name: true, renamedFrom: true, color: true, description: true, verified: true, homepage: true,
-  documents: true, pruneDocuments: true, protect: true,
+  documents: true, pruneDocuments: true, folders: true, pruneFolders: true, protect: true,
 };
 const labelRequired: RequiredKeySet<LabelConfig> = { name: true };
 

@@ -49,7 +49,7 @@ async function planPullRequest(): Promise<Workspace> {
   expect(checkout.outputs.plan).toMatchObject({ 'exit-code': '3', 'has-changes': 'true', 'has-destroys': 'true' });
   // 3: changes that delete or replace something (the demo prunes a routine and a label).
   expect(planned.code).toBe(EXIT.destructive);
-  expect(planned.out).toContain('Plan: 9 to add, 7 to change, 1 to replace, 7 to destroy.');
+  expect(planned.out).toContain('Plan: 10 to add, 7 to change, 1 to replace, 8 to destroy.');
   return checkout;
 }
 
@@ -84,9 +84,9 @@ describe('plan on a pull request, apply on merge, drift every night', () => {
     expect(await readFile(pullRequest.summary, 'utf8')).toBe(markdown);
     expectNoSecrets(planFile);
     expectNoSecrets(markdown);
-    expect(JSON.parse(planFile)).toMatchObject({ environment: 'production', summary: { create: 9, update: 7, replace: 1, delete: 7 } });
+    expect(JSON.parse(planFile)).toMatchObject({ environment: 'production', summary: { create: 10, update: 7, replace: 1, delete: 8 } });
     expect(markdown).toMatch(/^### steward plan for `production`/);
-    expect(markdown).toContain('**Plan: 9 to add, 7 to change, 1 to replace, 7 to destroy.**');
+    expect(markdown).toContain('**Plan: 10 to add, 7 to change, 1 to replace, 8 to destroy.**');
     expect(runner.emulators.production.stats().writes).toBe(0);
 
     // WHEN the pull request is merged: the apply run downloads the artifact of the plan run
@@ -101,7 +101,7 @@ describe('plan on a pull request, apply on merge, drift every night', () => {
     expect(checked.args.slice(0, 6)).toEqual(['apply', 'reviewed/plan.json', '--config', 'steward', '--dry-run', '--json']);
     expect(checked.code).toBe(0);
     expect(JSON.parse(checked.out)).toMatchObject({ dryRun: true, alreadyApplied: [] });
-    expect(JSON.parse(checked.out).wouldApply).toHaveLength(24);
+    expect(JSON.parse(checked.out).wouldApply).toHaveLength(26);
     expect(runner.emulators.production.stats().writes).toBe(0);
 
     // THEN the reviewed plan is applied, step for step
@@ -109,7 +109,7 @@ describe('plan on a pull request, apply on merge, drift every night', () => {
     expect(applied.args).toEqual(['apply', 'reviewed/plan.json', '--config', 'steward', '--env', 'production', '--base-url', runner.emulators.production.url]);
     expect(applied.err).toBe('');
     expect(applied.code).toBe(0);
-    expect(applied.out).toContain('Apply: 24 done, 0 already applied, 0 failed, 0 skipped.');
+    expect(applied.out).toContain('Apply: 26 done, 0 already applied, 0 failed, 0 skipped.');
 
     // AND the nightly drift check finds production as git describes it
     const night = await nightlyDrift();
@@ -200,7 +200,7 @@ describe('apply on merge refuses a reviewed plan that no longer fits', () => {
     expect(replanned.args).toEqual(['plan', '--config', 'steward', '--env', 'production', '--detailed-exitcode', '--out', `${temp}/${PLAN_FILE}`, '--markdown', `${temp}/${REPORT}`, '--base-url', runner.emulators.production.url]);
     expect(appliedMain.args.slice(0, 6)).toEqual(['apply', `${temp}/${PLAN_FILE}`, '--config', 'steward', '--env', 'production']);
     expect([replanned.code, appliedMain.code]).toEqual([EXIT.destructive, 0]);
-    expect(appliedMain.out).toContain('Apply: 24 done');
+    expect(appliedMain.out).toContain('Apply: 26 done');
     expect(runner.emulators.production.state.creditControls().shutoffCredits).toBe(13000);
     expectNoSecrets(await readFile(main.summary, 'utf8'));
   });
@@ -261,7 +261,7 @@ describe('apply on merge refuses a reviewed plan that no longer fits', () => {
     expect(decided.outputs).toEqual({ mode: 'fresh' });
     const [planned, applied] = await planAndApplyMain(main);
     expect(planned.code).toBe(EXIT.destructive);
-    expect(await readFile(main.summary, 'utf8')).toContain('**Plan: 9 to add, 7 to change, 1 to replace, 7 to destroy.**');
+    expect(await readFile(main.summary, 'utf8')).toContain('**Plan: 10 to add, 7 to change, 1 to replace, 8 to destroy.**');
     expect(applied.args.slice(0, 4)).toEqual(['apply', `${main.env.RUNNER_TEMP}/${PLAN_FILE}`, '--config', 'steward']);
     expect(applied.code).toBe(0);
     // The apply report follows the plan in the job summary.

@@ -29,6 +29,7 @@ describe.each(PROFILES)('plan and apply the gitops example against the demo data
       'routines create', 'routines update', 'routines replace', 'routines delete',
       'labels create', 'labels update', 'labels delete',
       'documentLabels create', 'documentLabels delete',
+      'folderLabels create', 'folderLabels delete',
       'userGroupCreditLimits create', 'userGroupCreditLimits update', 'userGroupCreditLimits delete',
       'entityGroupCreditLimits create', 'entityGroupCreditLimits update', 'entityGroupCreditLimits delete',
     ]) expect(seen, expected).toContain(expected);
@@ -36,16 +37,17 @@ describe.each(PROFILES)('plan and apply the gitops example against the demo data
     const applied = await steward.apply();
     expect(applied.err).toBe('');
     expect(applied.code).toBe(0);
-    expect(applied.out).toContain('Apply: 24 done, 0 already applied, 0 failed, 0 skipped.');
+    expect(applied.out).toContain('Apply: 26 done, 0 already applied, 0 failed, 0 skipped.');
     // Reading: the documents' labels come from one listing of every document with include=labels
     // (two pages), cheaper than a query per label, and it shows the documents links are added to
     // exist. The users named (and, where whoami names no user (other), the key's creator named as
-    // routine owner) are all on page 1 of the SCIM listing: one request. The one routine update is
-    // one documented PUT in both profiles (no probe of PATCH). The three group names of the user group limits are resolved by page 1 of the SCIM groups
-    // listing, which holds the demo's groups (one request, where a query per name would be three),
-    // and the sets and resets of the user limits and of each group-limit kind go in one bulk PATCH
-    // per kind.
-    const [reading, carrying] = [16, 18];
+    // routine owner) are all on page 1 of the SCIM listing: one request. The folders' labels come
+    // from one listing of the folders with include=labels. The one routine update is one
+    // documented PUT in both profiles (no probe of PATCH). The three group names of the user group
+    // limits are resolved by page 1 of the SCIM groups listing, which holds the demo's groups (one
+    // request, where a query per name would be three), and the sets and resets of the user limits
+    // and of each group-limit kind go in one bulk PATCH per kind; one label PATCH per folder.
+    const [reading, carrying] = [17, 20];
     expect(applied.out).toContain(
       `Apply made ${steward.emulator.stats().requests - plan.requests} API requests: ${reading} reading the live state, ${carrying} carrying out the steps.`,
     );
@@ -76,7 +78,7 @@ describe.each(PROFILES)('plan and apply the gitops example against the demo data
     const writes = steward.emulator.stats().writes;
     const second = await steward.apply(planFile);
     expect(second.code).toBe(0);
-    expect(second.out).toContain('Apply: 0 done, 24 already applied, 0 failed, 0 skipped.');
+    expect(second.out).toContain('Apply: 0 done, 26 already applied, 0 failed, 0 skipped.');
     expect(steward.emulator.stats().writes).toBe(writes);
   });
 
@@ -116,7 +118,7 @@ describe.each(PROFILES)('plan and apply the gitops example against the demo data
     const result = await steward.apply(planFile);
     expect(result.err).toBe('');
     expect(result.code).toBe(0);
-    expect(result.out).toContain('Apply: 23 done, 1 already applied, 0 failed, 0 skipped.');
+    expect(result.out).toContain('Apply: 25 done, 1 already applied, 0 failed, 0 skipped.');
     expect((await steward.plan()).code).toBe(EXIT.ok);
   });
 
@@ -199,8 +201,8 @@ describe.each(PROFILES)('plan and apply the gitops example against the demo data
     await steward.plan({ out: planFile });
     const fromFile = await steward.apply(planFile, { dryRun: true });
     const fresh = await steward.apply(undefined, { dryRun: true });
-    expect(fromFile.out).toContain('Dry run: 24 steps would be applied, 0 already applied. Nothing was written.');
-    expect(fresh.out).toContain('Dry run: 24 steps would be applied');
+    expect(fromFile.out).toContain('Dry run: 26 steps would be applied, 0 already applied. Nothing was written.');
+    expect(fresh.out).toContain('Dry run: 26 steps would be applied');
     expect(steward.emulator.stats().writes).toBe(0);
   });
 
@@ -217,7 +219,7 @@ describe.each(PROFILES)('plan and apply the gitops example against the demo data
     expect(steward.emulator.stats().writes).toBe(0);
     const accepted = await ask(true);
     expect(accepted.code).toBe(0);
-    expect(accepted.out).toContain('Apply: 24 done');
+    expect(accepted.out).toContain('Apply: 26 done');
   });
 
   it('refuses to apply without approval when there is no terminal', async () => {
@@ -384,10 +386,10 @@ describe.each(PROFILES)('partial failure (%s profile)', (profile) => {
     expect(first.code).toBe(1);
     expect(first.out).toMatch(/FAILED \+ label "certified": creating label "certified": 500 .*; the answer was lost twice \(steward read back in between and found nothing done\)\. Run apply again: it reads back before it writes$/m);
     expect(first.out).toContain('skipped + label "certified" on document 8f2e1d4c: depends on labels/certified, which did not succeed');
-    expect(first.out).toContain('Apply: 21 done, 0 already applied, 1 failed, 2 skipped.');
+    expect(first.out).toContain('Apply: 22 done, 0 already applied, 1 failed, 3 skipped.');
     const second = await steward.apply();
     expect(second.code).toBe(0);
-    expect(second.out).toContain('Apply: 3 done, 0 already applied, 0 failed, 0 skipped.');
+    expect(second.out).toContain('Apply: 4 done, 0 already applied, 0 failed, 0 skipped.');
     expect((await steward.plan()).code).toBe(EXIT.ok);
   });
 });

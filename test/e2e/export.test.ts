@@ -53,15 +53,15 @@ describe.each(PROFILES)('steward export (%s profile)', (profile) => {
     const exported = await deployments.export('production', { owner: owners });
     expect(exported.code).toBe(0);
     // No steward.schema.json beside the config (a temporary copy): no $schema line, and a note says how to add one.
-    expect(exported.err).toMatch(/^Note: no steward.schema.json in \S+ or above it, so the YAML has no \$schema line for editors; add one with: npx steward schema > \S+steward.schema.json\nExported creditControls, userCreditLimits, userGroupCreditLimits, entityGroupCreditLimits, routines, labels, documentLabels of production with \d+ API requests\.\n$/);
+    expect(exported.err).toMatch(/^Note: no steward.schema.json in \S+ or above it, so the YAML has no \$schema line for editors; add one with: npx steward schema > \S+steward.schema.json\nExported creditControls, userCreditLimits, userGroupCreditLimits, entityGroupCreditLimits, routines, labels, documentLabels, folderLabels of production with \d+ API requests\.\n$/);
     expect(stable(exported.out, 'production')).toBe(`# Exported by steward 0.1.0 from environment production (http://emulator) at TIME.
 # It holds credit controls, individual user credit limits, user group credit limits, entity group
 # credit limits, the routines of ada@acme.example, grace@acme.example, labels with the documents
-# that carry them.
+# and folders that carry them.
 #
 # \`steward plan --env production\` with this file beside the environments shows no changes.
 # Nothing is pruned: live objects this file does not list are left alone until you add
-# \`prune:\` (and \`pruneDocuments: true\` on labels) to make it the whole truth.
+# \`prune:\` (and \`pruneDocuments: true\` or \`pruneFolders: true\` on labels) to make it the whole truth.
 version: 1
 
 creditControls:
@@ -147,30 +147,35 @@ labels:
     verified: false
     homepage: false
     documents: ["1b2c3d4e"]
+    folders: [sandbox]
   - name: finance
     color: "#0366d6"
     description: Finance-owned content
     verified: true
     homepage: true
     documents: ["8f2e1d4c", "9d8e7f60"]
+    folders: [finance]
   - name: legacy-kpis
     color: "#6f42c1"
     description: KPIs shown to the board
     verified: false
     homepage: false
     documents: ["9d8e7f60"]
+    folders: [finance/board-packs]
   - name: marketing
     color: "#d73a4a"
     description: null
     verified: false
     homepage: false
     documents: ["5e4d3c2b"]
+    folders: []
   - name: obsolete
     color: "#cccccc"
     description: No longer used
     verified: false
     homepage: false
     documents: []
+    folders: []
 `);
   });
 
@@ -210,7 +215,7 @@ labels:
         it(`${kind} alone, from ${environment}`, async () => {
           const yaml = await expectRoundTrip(environment, { kind: [kind] });
           const sections = ['creditControls', 'userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits', 'routines', 'labels'].filter((section) => yaml.includes(`\n${section}:\n`));
-          expect(sections).toEqual([kind === 'documentLabels' ? 'labels' : kind]);
+          expect(sections).toEqual([kind === 'documentLabels' || kind === 'folderLabels' ? 'labels' : kind]);
         });
       }
       it(`every kind together, with another user's routines, from ${environment}`, async () => {
@@ -291,7 +296,7 @@ labels:
       const result = await deployments.export('production', { kind: ['routine'] });
       expect(result).toMatchObject({ code: 1, out: '' });
       expect(result.err).toBe(
-        'Error: --kind routine: unknown kind\nHint: did you mean `routines`? kinds: creditControls, userCreditLimits, userGroupCreditLimits, entityGroupCreditLimits, routines, labels, documentLabels\n',
+        'Error: --kind routine: unknown kind\nHint: did you mean `routines`? kinds: creditControls, userCreditLimits, userGroupCreditLimits, entityGroupCreditLimits, routines, labels, documentLabels, folderLabels\n',
       );
     });
 

@@ -11,7 +11,7 @@ import type { Plan } from '../../src/plan/types.js';
 import { gitopsAgainstDemo, type Steward } from './helpers.js';
 
 const HINT = 'make a new plan with `steward plan --out FILE`';
-const KINDS = 'creditControls, userCreditLimits, userGroupCreditLimits, entityGroupCreditLimits, routines, labels, documentLabels';
+const KINDS = 'creditControls, userCreditLimits, userGroupCreditLimits, entityGroupCreditLimits, routines, labels, documentLabels, folderLabels';
 
 /** An edit of the parsed plan file: changes it in place, or returns what to write instead. */
 type Edit = (plan: Record<string, unknown> & { steps: Record<string, unknown>[] }) => unknown;
@@ -48,7 +48,7 @@ describe('a hand-edited plan file is refused when loaded, naming the step and wh
   });
 
   const obsolete = (plan: Parameters<Edit>[0]) => plan.steps.find((step) => step.id === 'labels/obsolete')!;
-  const obsoleteIndex = 22;
+  const obsoleteIndex = 24;
   const cases: [string, Edit, string][] = [
     ['a step of an unknown kind', (plan) => void (plan.steps[0]!.kind = 'bogus'), `steps[0] (creditControls/settings): kind must be one of ${KINDS}, found "bogus"`],
     ['an update step without fields', (plan) => void delete plan.steps[0]!.fields, 'steps[0] (creditControls/settings): an update step must have fields'],
@@ -62,10 +62,10 @@ describe('a hand-edited plan file is refused when loaded, naming the step and wh
         'steps[5] (userCreditLimits/3f1c9a7e-5b2d-4e8f-9a6c-1d0e2f3a4b04): kind userCreditLimits is not among the plan\'s kinds (labels)',
         'steps[6] (userCreditLimits/3f1c9a7e-5b2d-4e8f-9a6c-1d0e2f3a4b05): kind userCreditLimits is not among the plan\'s kinds (labels)',
         'steps[7] (userCreditLimits/3f1c9a7e-5b2d-4e8f-9a6c-1d0e2f3a4b06): kind userCreditLimits is not among the plan\'s kinds (labels)',
-        'and 15 more problems',
+        'and 17 more problems',
       ].join('; '),
     ],
-    ['kinds naming an unknown kind', (plan) => void (plan.kinds as string[]).push('bogus'), `kinds[7] must be one of ${KINDS}, found "bogus"`],
+    ['kinds naming an unknown kind', (plan) => void (plan.kinds as string[]).push('bogus'), `kinds[8] must be one of ${KINDS}, found "bogus"`],
     ['kinds naming a kind twice', (plan) => void (plan.kinds as string[]).push('labels'), 'kinds lists "labels" twice'],
     ['a step without an id', (plan) => void delete plan.steps[2]!.id, 'steps[2]: id is missing'],
     ['two steps with one id', (plan) => void (plan.steps[3]!.id = 'labels/certified'), 'steps[3] (labels/certified): id is also the id of steps[2]'],

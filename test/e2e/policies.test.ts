@@ -55,15 +55,15 @@ const CASES: RuleCase[] = [
     rule: 'maxDestroy',
     breaking: 'policies:\n  maxDestroy: 2\n',
     at: 'maxDestroy',
-    message: /the plan deletes or replaces 8 objects \(.*\); maxDestroy allows at most 2/,
-    passing: 'policies:\n  maxDestroy: 8\n',
+    message: /the plan deletes or replaces 9 objects \(.*\); maxDestroy allows at most 2/,
+    passing: 'policies:\n  maxDestroy: 9\n',
   },
   {
     rule: 'maxChanges',
     breaking: 'policies:\n  maxChanges: 10\n',
     at: 'maxChanges',
-    message: /the plan makes 24 changes; maxChanges allows at most 10/,
-    passing: 'policies:\n  maxChanges: 24\n',
+    message: /the plan makes 26 changes; maxChanges allows at most 10/,
+    passing: 'policies:\n  maxChanges: 26\n',
   },
   {
     rule: 'creditLimits',
@@ -202,13 +202,13 @@ describe('apply --override-policy', () => {
 
     const refused = await steward.apply('plan.json');
     expect(refused.code).toBe(POLICY_EXIT_CODE);
-    expect(refused.err).toContain('maxDestroy: the plan deletes or replaces 8 objects');
+    expect(refused.err).toContain('maxDestroy: the plan deletes or replaces 9 objects');
     expect(steward.emulator.stats().writes).toBe(0);
 
     const applied = await steward.apply('plan.json', { overridePolicy: ['maxDestroy'] });
     expect(applied.code).toBe(0);
     // The violation is shown before the writes, then the report names the override.
-    expect(applied.out.indexOf('Policy overridden with --override-policy: maxDestroy (1 violation). Applying anyway:\n  ✗ maxDestroy: the plan deletes or replaces 8 objects')).toBe(0);
+    expect(applied.out.indexOf('Policy overridden with --override-policy: maxDestroy (1 violation). Applying anyway:\n  ✗ maxDestroy: the plan deletes or replaces 9 objects')).toBe(0);
     expect(applied.out).toContain('Policy overridden with --override-policy: maxDestroy (1 violation).');
     expect((await steward.plan()).code).toBe(0);
   });
@@ -225,7 +225,7 @@ describe('on GitHub Actions', () => {
     // stdout stays the JSON plan; the annotation goes to stderr.
     expect((JSON.parse(out) as Plan).policyViolations).toHaveLength(1);
     expect(err).toBe(
-      `::error file=${path},line=3,col=15,title=steward policy.maxChanges::the plan makes 24 changes; maxChanges allows at most 10%0Aapply refuses this plan unless the rule is named: --override-policy maxChanges\n`,
+      `::error file=${path},line=3,col=15,title=steward policy.maxChanges::the plan makes 26 changes; maxChanges allows at most 10%0Aapply refuses this plan unless the rule is named: --override-policy maxChanges\n`,
     );
   });
 });

@@ -81,7 +81,8 @@ describe.each(PROFILES)('steward diff --against (promotion) (%s profile)', (prof
     }
     // Every read, on each side, is the fewest: one preflight whoami; each managed kind's listing
     // once (one page each here); the routines of the config's two owners, one listing each; the
-    // 126 documents as one listing of 2 pages, cheaper than the 3 per-label queries. Playground
+    // 126 documents as one listing of 2 pages, cheaper than the 3 per-label queries; the folders as
+    // one listing (their labels with it). Playground
     // names its routines' models from one listing; production looks up the config's 2 model
     // names (as its plan does). Nothing is created, so no model topics are read.
     const each = {
@@ -92,6 +93,7 @@ describe.each(PROFILES)('steward diff --against (promotion) (%s profile)', (prof
       'GET /api/v1/ai/credit-controls/entity-groups': 1,
       'GET /api/v1/labels': 1,
       'GET /api/v1/documents': 2,
+      'GET /api/v1/folders': 1,
       'GET /api/v1/ai/routines': 2,
       'GET /api/scim/v2/users': 1,
       'GET /api/scim/v2/groups': 1,
@@ -173,7 +175,7 @@ Planning made N API requests.
     const applied = await deployments.apply('production', planFile);
     expect(applied.err).toBe('');
     expect(applied.code).toBe(0);
-    expect(applied.out).toContain('Apply: 23 done, 0 already applied, 0 failed, 0 skipped.');
+    expect(applied.out).toContain('Apply: 25 done, 0 already applied, 0 failed, 0 skipped.');
 
     const again = await deployments.diff();
     expect(again.code).toBe(0);

@@ -8,14 +8,15 @@ const fixture = useEmulator();
 const LABELS = '/api/v1/labels';
 
 describe('GET /api/v1/labels', () => {
-  it('lists every label ordered by name with its usage count', async () => {
+  it('lists every label ordered by name with its usage count: the documents and folders carrying it', async () => {
     const response = await fixture.api.get(LABELS);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       labels: [
-        { name: 'draft', color: null, description: null, homepage: false, verified: false, usage_count: 1 },
-        { name: 'finance', color: '#0366d6', description: 'Finance-owned content', homepage: true, verified: true, usage_count: 2 },
-        { name: 'legacy-kpis', color: '#6f42c1', description: 'KPIs shown to the board', homepage: false, verified: false, usage_count: 1 },
+        // draft: a document and the sandbox folder; finance: two documents and the finance folder.
+        { name: 'draft', color: null, description: null, homepage: false, verified: false, usage_count: 2 },
+        { name: 'finance', color: '#0366d6', description: 'Finance-owned content', homepage: true, verified: true, usage_count: 3 },
+        { name: 'legacy-kpis', color: '#6f42c1', description: 'KPIs shown to the board', homepage: false, verified: false, usage_count: 2 },
         { name: 'marketing', color: '#d73a4a', description: null, homepage: false, verified: false, usage_count: 1 },
         { name: 'obsolete', color: '#cccccc', description: 'No longer used', homepage: false, verified: false, usage_count: 0 },
       ],
@@ -26,7 +27,7 @@ describe('GET /api/v1/labels', () => {
 describe('GET /api/v1/labels/{name}', () => {
   it('finds a label whatever the case of the name', async () => {
     const response = await fixture.api.get(`${LABELS}/FINANCE`);
-    expect(response.body).toMatchObject({ name: 'finance', verified: true, usage_count: 2 });
+    expect(response.body).toMatchObject({ name: 'finance', verified: true, usage_count: 3 });
   });
 
   it('answers 404 for an unknown label', async () => {
@@ -90,10 +91,11 @@ describe('PUT /api/v1/labels/{name}', () => {
     expect(response.body).toEqual({ name: 'marketing', color: null, description: 'Campaign material', homepage: false, verified: false, usage_count: 1 });
   });
 
-  it('renames, and the documents keep the label under its new name', async () => {
+  it('renames, and the documents and folders keep the label under its new name', async () => {
     const response = await fixture.api.put(`${LABELS}/legacy-kpis`, { name: 'board-kpis' });
-    expect(response.body).toMatchObject({ name: 'board-kpis', usage_count: 1 });
+    expect(response.body).toMatchObject({ name: 'board-kpis', usage_count: 2 });
     expect(fixture.emulator.state.documentLabels('9d8e7f60')).toEqual(['board-kpis', 'finance']);
+    expect(fixture.emulator.state.folderLabels('finance/board-packs')).toEqual(['board-kpis']);
     expectDetail(await fixture.api.get(`${LABELS}/legacy-kpis`), 404, 'Label not found');
   });
 

@@ -1,6 +1,7 @@
 // Builders for engine tests: a config, a directory of users, and live objects as the API returns them.
 import type { Label, Routine } from '../../src/api/types.js';
 import type { EnvironmentConfig, StewardConfig } from '../../src/config/types.js';
+import type { LiveFolderLabels } from '../../src/kinds/folderLabels.js';
 import type { DesiredInput, ResourceKind } from '../../src/kinds/kind.js';
 import { REGISTRY } from '../../src/kinds/registry.js';
 import { Directory } from '../../src/plan/directory.js';
@@ -23,12 +24,15 @@ export function input(parts: Partial<StewardConfig>, environment: EnvironmentCon
   return { config: config(parts), environment, directory: Directory.of(USERS, USERS[0]) };
 }
 
+/** No folder of the deployment carries a label: the live folder labels a case leaves unsaid. */
+export const NO_FOLDERS: LiveFolderLabels = { folders: [], carrying: new Map(), read: false };
+
 /** GIVEN a config and live state, WHEN planning every kind the config declares, THEN these steps. */
 export function planOffline(parts: Partial<StewardConfig>, live: LiveState, environment: EnvironmentConfig = ENVIRONMENT) {
   const desiredInput = input(parts, environment);
   const kinds = [...REGISTRY.values()].filter((kind: ResourceKind) => kind.declared(desiredInput.config));
   const desired = Object.fromEntries(kinds.map((kind) => [kind.kind, kind.desired(desiredInput)]));
-  return diffAll(kinds, desired, live);
+  return diffAll(kinds, desired, { folderLabels: NO_FOLDERS, ...live });
 }
 
 export function liveRoutine(overrides: Partial<Routine> & Pick<Routine, 'name'>): Routine {

@@ -21,8 +21,9 @@ describe('what applying costs', () => {
   it('counts one request per write the kinds send: batches of user limits, one PATCH per document, two for a replacement', () => {
     // every-action plan: controls 1, labels 3, limits 1 batch (sets and resets together),
     // routines create 1 + replace 2 + update 1 + delete 1 + one list of their owner after the
-    // creates (to settle a race with a concurrent apply), documents d1 and d9 one PATCH each.
-    expect(writeRequests(everyActionPlan().plan.steps)).toBe(1 + 3 + 1 + 6 + 2);
+    // creates (to settle a race with a concurrent apply), documents d1 and d9 one PATCH each,
+    // folders finance and sandbox one PATCH each.
+    expect(writeRequests(everyActionPlan().plan.steps)).toBe(1 + 3 + 1 + 6 + 2 + 2);
   });
 
   it('sends user credit limits in PATCHes of at most 1000', () => {

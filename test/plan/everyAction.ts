@@ -14,12 +14,17 @@ export function everyActionPlan(): { plan: Plan; live: Parameters<typeof planOff
         liveRoutine({ name: 'Old experiment' }),
       ]],
     ]),
-    labels: [liveLabel({ name: 'legacy-kpis', usage_count: 1 }), liveLabel({ name: 'obsolete', usage_count: 1 })],
+    labels: [liveLabel({ name: 'legacy-kpis', usage_count: 1 }), liveLabel({ name: 'obsolete', usage_count: 2 })],
     documentLabels: new Map([
       ['board-kpis', new Map([['d1', 'Board KPIs']])],
       ['obsolete', new Map([['d9', 'Scratchpad']])],
       ['certified', new Map<string, string>()],
     ]),
+    folderLabels: {
+      folders: [{ id: 'f-finance', path: 'finance', name: 'Finance' }, { id: 'f-sandbox', path: 'sandbox', name: 'Sandbox' }],
+      carrying: new Map([['obsolete', new Set(['f-sandbox'])]]),
+      read: true,
+    },
   };
   const routine = { prompt: 'Summarise revenue.', schedule: '0 9 ? * MON *', timezone: 'UTC', modelId: 'm-sales', destination: { type: 'email' as const, recipientEmails: ['ada@acme.example'], userGroupIds: [] } };
   const { steps, warnings } = planOffline(
@@ -37,7 +42,7 @@ export function everyActionPlan(): { plan: Plan; live: Parameters<typeof planOff
       ],
       labels: [
         { name: 'board-kpis', renamedFrom: ['legacy-kpis'], documents: ['d1'] },
-        { name: 'certified', color: '#2da44e', verified: true, documents: ['d1'] },
+        { name: 'certified', color: '#2da44e', verified: true, documents: ['d1'], folders: ['finance'] },
       ],
       prune: { routines: true, labels: true },
     },
@@ -50,7 +55,7 @@ export function everyActionPlan(): { plan: Plan; live: Parameters<typeof planOff
     baseUrl: 'https://acme.example.com',
     configDigest: 'sha256:test',
     createdAt: '2026-11-22T00:00:00.000Z',
-    kinds: ['creditControls', 'userCreditLimits', 'routines', 'labels', 'documentLabels'],
+    kinds: ['creditControls', 'userCreditLimits', 'routines', 'labels', 'documentLabels', 'folderLabels'],
     steps,
     summary: summarize(steps),
     warnings,

@@ -8,7 +8,7 @@ import type { PlanStep } from '../../src/plan/types.js';
 import { everyActionPlan } from './everyAction.js';
 
 describe('order', () => {
-  it('runs changes top-down and deletes bottom-up, document unlinks right before label deletes', () => {
+  it('runs changes top-down and deletes bottom-up, each carrier\'s links and unlinks together, before label deletes', () => {
     const order = everyActionPlan().plan.steps.map((step) => `${step.action} ${step.kind}`);
     expect(order).toEqual([
       'update creditControls',
@@ -22,13 +22,15 @@ describe('order', () => {
       'update routines',
       'create documentLabels',
       'delete documentLabels',
+      'create folderLabels',
+      'delete folderLabels',
       'delete labels',
       'delete routines',
     ]);
   });
 
   it('places every kind on a level', () => {
-    expect(Object.keys(LEVELS).sort()).toEqual(['creditControls', 'documentLabels', 'entityGroupCreditLimits', 'labels', 'routines', 'userCreditLimits', 'userGroupCreditLimits']);
+    expect(Object.keys(LEVELS).sort()).toEqual(['creditControls', 'documentLabels', 'entityGroupCreditLimits', 'folderLabels', 'labels', 'routines', 'userCreditLimits', 'userGroupCreditLimits']);
     const shuffled = [...everyActionPlan().plan.steps].reverse();
     expect(orderSteps(shuffled).map((step) => step.id)).toEqual(everyActionPlan().plan.steps.map((step) => step.id));
   });

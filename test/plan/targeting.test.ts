@@ -11,8 +11,9 @@ const ids = (targets: string[], excludes: string[] = []) =>
   }).steps.map((step) => step.id);
 
 describe('targeting', () => {
-  it('reads only the targeted kinds; labels bring their document links', () => {
-    expect(targetedKinds({ include: parseSelectors(['labels'], '--target'), exclude: [] })).toEqual(['labels', 'documentLabels']);
+  it('reads only the targeted kinds; labels bring their document and folder links', () => {
+    expect(targetedKinds({ include: parseSelectors(['labels'], '--target'), exclude: [] })).toEqual(['labels', 'documentLabels', 'folderLabels']);
+    expect(targetedKinds({ include: parseSelectors(['folderLabels'], '--target'), exclude: [] })).toEqual(['labels', 'folderLabels']);
     // Links depend on their label's creation, so labels are planned with them.
     expect(targetedKinds({ include: parseSelectors(['documentLabels'], '--target'), exclude: [] })).toEqual(['labels', 'documentLabels']);
     expect(targetedKinds({ include: [], exclude: parseSelectors(['routines', 'userCreditLimits'], '--exclude') })).toEqual([
@@ -21,6 +22,7 @@ describe('targeting', () => {
       'entityGroupCreditLimits',
       'labels',
       'documentLabels',
+      'folderLabels',
     ]);
     expect(targetedKinds({ include: [], exclude: [] })).toBeUndefined();
   });

@@ -28,9 +28,10 @@ describe('human plan', () => {
 
       Warning: a replaced routine is created anew and the old one deleted: its run history is lost, and the new one counts toward its owner's active routines (a create past the limit fails with 429, and the old routine is then kept)
 
-      5 destructive changes:
+      6 destructive changes:
         -   user credit limit ken@acme.example: 100 → default (reset to the default limit)
         -   label "obsolete" off document d9 "Scratchpad" (the label is being deleted)
+        -   label "obsolete" off folder "sandbox" (the label is being deleted)
         -   label "obsolete" (pruned: not in the config)
         -   routine "Old experiment" (pruned: not in the config)
         -/+ routine "Pipeline check" (topicName cannot change in place by the documented PUT)
@@ -39,7 +40,7 @@ describe('human plan', () => {
             shutoffCredits: 10,000 → 12,000
             entityGroupDefaultCredits: unlimited → 500
 
-      ~   label "board-kpis" (renamed from "legacy-kpis"; documents keep it)
+      ~   label "board-kpis" (renamed from "legacy-kpis"; documents and folders keep it)
             name: "legacy-kpis" → "board-kpis"
 
       +   label "certified"
@@ -72,11 +73,15 @@ describe('human plan', () => {
 
       -   label "obsolete" off document d9 "Scratchpad" (the label is being deleted)
 
+      +   label "certified" on folder "finance"
+
+      -   label "obsolete" off folder "sandbox" (the label is being deleted)
+
       -   label "obsolete" (pruned: not in the config)
 
       -   routine "Old experiment" (pruned: not in the config)
 
-      Plan: 4 to add, 4 to change, 1 to replace, 4 to destroy.
+      Plan: 5 to add, 4 to change, 1 to replace, 5 to destroy.
       Planning made 9 API requests.
       "
     `);
@@ -115,14 +120,15 @@ describe('markdown plan', () => {
     expect(renderPlanMarkdown(everyActionPlan().plan)).toMatchInlineSnapshot(`
       "### steward plan for \`production\`
 
-      **Plan: 4 to add, 4 to change, 1 to replace, 4 to destroy.**
+      **Plan: 5 to add, 4 to change, 1 to replace, 5 to destroy.**
 
       > ⚠️ a replaced routine is created anew and the old one deleted: its run history is lost, and the new one counts toward its owner's active routines (a create past the limit fails with 429, and the old routine is then kept)
 
-      #### ⚠️ 5 destructive changes
+      #### ⚠️ 6 destructive changes
 
       - \`-\` user credit limit ken@acme.example: 100 → default — reset to the default limit
       - \`-\` label "obsolete" off document d9 "Scratchpad" — the label is being deleted
+      - \`-\` label "obsolete" off folder "sandbox" — the label is being deleted
       - \`-\` label "obsolete" — pruned: not in the config
       - \`-\` routine "Old experiment" — pruned: not in the config
       - \`-/+\` routine "Pipeline check" — topicName cannot change in place by the documented PUT
@@ -140,7 +146,7 @@ describe('markdown plan', () => {
       <details><summary><code>~</code> 1 label</summary>
 
       \`\`\`diff
-      ! label "board-kpis" (renamed from "legacy-kpis"; documents keep it)
+      ! label "board-kpis" (renamed from "legacy-kpis"; documents and folders keep it)
       !     name: "legacy-kpis" → "board-kpis"
       \`\`\`
 
@@ -226,6 +232,22 @@ describe('markdown plan', () => {
 
       \`\`\`diff
       - label "obsolete" off document d9 "Scratchpad" (the label is being deleted)
+      \`\`\`
+
+      </details>
+
+      <details><summary><code>+</code> 1 folder label</summary>
+
+      \`\`\`diff
+      + label "certified" on folder "finance"
+      \`\`\`
+
+      </details>
+
+      <details><summary><code>-</code> 1 folder label</summary>
+
+      \`\`\`diff
+      - label "obsolete" off folder "sandbox" (the label is being deleted)
       \`\`\`
 
       </details>

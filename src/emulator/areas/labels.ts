@@ -1,6 +1,6 @@
-// Labels: list, create, read, update (a new name renames; documents keep the label) and delete
-// (409 while applied to documents, or, with `labelDeleteInUse: 'unlink'`, taken off them and
-// deleted). Names compare case-insensitively; only Organization Admins may set `verified` or
+// Labels: list, create, read, update (a new name renames; documents and folders keep the label)
+// and delete (409 while applied to documents or folders, or, with `labelDeleteInUse: 'unlink'`,
+// taken off them and deleted). Names compare case-insensitively; only Organization Admins may set `verified` or
 // `homepage` (OpenAPI file wording for the messages). An organization key tied to no user
 // creates labels with the key's own role.
 import type { Label } from '../../api/types.js';
@@ -35,9 +35,10 @@ export function existingLabel(state: EmulatorState, name: string): StoredLabel {
   return label;
 }
 
-/** How many (not deleted) documents carry the label. */
+/** How many (not deleted) documents and folders carry the label: both count in its usage, as the vendor documents. */
 export function usageCount(state: EmulatorState, labelId: string): number {
-  return state.documents.filter((document) => !document.deleted && document.labelIds.includes(labelId)).length;
+  const documents = state.documents.filter((document) => !document.deleted && document.labelIds.includes(labelId)).length;
+  return documents + state.folders.filter((folder) => folder.labelIds.includes(labelId)).length;
 }
 
 /** The wire form of a label. */
@@ -138,8 +139,8 @@ function deleteLabel(context: RequestContext) {
     throw conflict(LABEL_IN_USE);
   }
   context.state.labels = context.state.labels.filter((candidate) => candidate.id !== label.id);
-  for (const document of context.state.documents) {
-    document.labelIds = document.labelIds.filter((id) => id !== label.id);
+  for (const carrier of [...context.state.documents, ...context.state.folders]) {
+    carrier.labelIds = carrier.labelIds.filter((id) => id !== label.id);
   }
   return noContent();
 }

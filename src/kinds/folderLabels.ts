@@ -1,0 +1,183 @@
+// Which folders carry which label (`folders:` on a label, by path or id). Read with one listing of
+// the organization's folders with `include=labels` (folders are few: ⌈folders / 100⌉ requests),
+// made only when a managed label can be on a folder. Written as one PATCH {add, remove} per folder.
+// A label about to be deleted is first taken off every folder, because the server refuses to
+// delete a label in use (a label on a folder counts in its usage). Restricted (personal) folders
+// are listed only by their owner: where a deleted label's usage is more than the documents and
+// folders steward sees, the plan says the delete may be refused.
+import type { FolderRecord, Label } from '../api/types.js';
+import type { Kind } from '../config/types.js';
+import { labelKey, UUID_PATTERN } from '../domain/rules.js';
+import type { PlanStep, PlanWarning } from '../plan/types.js';
+import type { LiveDocumentLabels } from './documentLabels.js';
+import type { ResourceKind } from './kind.js';
+import { desiredLabels, labelFates, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
+
+/** The folders the listing showed, and which of them carry each label (by label key). */
+export interface LiveFolderLabels {
+  folders: FolderRecord[];
+  /** Label key → ids of the folders carrying it. */
+  carrying: Map<string, Set<string>>;
+  /** Whether the folders were read (nothing managed could be on one otherwise). */
+  read: boolean;
+}
+
+/** A label whose folders this plan manages, with the name it has live now (if any). */
+interface ManagedLabel {
+  name: string;
+  liveName: string | undefined;
+  /** usage_count of the live label: zero means it is on no folder. */
+  usage: number;
+  /** Declared folders (paths or ids), or none for a label being deleted. */
+  folders: string[];
+  /** Take it off folders not listed. */
+  prune: boolean;
+  /** The label is being deleted. */
+  deleted: boolean;
+}
+
+function managedLabels(desired: DesiredLabels, live: readonly Label[]): ManagedLabel[] {
+  return labelFates(desired, live).flatMap((fate: LabelFate): ManagedLabel[] => {
+    switch (fate.fate) {
+      case 'create':
+        return fate.desired.folders === undefined ? [] : [{ name: fate.desired.name, liveName: undefined, usage: 0, folders: fate.desired.folders, prune: fate.desired.pruneFolders, deleted: false }];
+      case 'keep':
+      case 'rename':
+        return fate.desired.folders === undefined
+          ? []
+          : [{ name: fate.desired.name, liveName: fate.live.name, usage: fate.live.usage_count, folders: fate.desired.folders, prune: fate.desired.pruneFolders, deleted: false }];
+      case 'delete':
+        return [{ name: fate.live.name, liveName: fate.live.name, usage: fate.live.usage_count, folders: [], prune: true, deleted: true }];
+      case 'ignore':
+        return [];
+    }
+  });
+}
+
+/** The folder a declared entry names: its id when it is one, else the folder of that path. */
+function folderOf(entry: string, folders: readonly FolderRecord[]): FolderRecord | undefined {
+  return (UUID_PATTERN.test(entry) ? folders.find((folder) => folder.id.toLowerCase() === entry.toLowerCase()) : undefined) ?? folders.find((folder) => folder.path === entry);
+}
+
+export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
+  kind: 'folderLabels',
+  readAfter: ['labels'] satisfies Kind[],
+
+  declared: (config) => (config.labels ?? []).some((label) => label.folders !== undefined) || config.prune?.labels === true,
+
+  emails: () => [],
+
+  desired: desiredLabels,
+
+  async read({ api, live }, desired) {
+    const managed = managedLabels(desired, (live.labels ?? []) as Label[]);
+    // A label in use may be on a folder; one to put on folders needs them found. Otherwise nothing to read.
+    const needed = managed.some((label) => label.folders.length > 0 || (label.liveName !== undefined && label.usage > 0));
+    const result: LiveFolderLabels = { folders: [], carrying: new Map(), read: needed };
+    if (!needed) return result;
+    for await (const folder of api.listFolders({ include: ['labels'] })) {
+      result.folders.push(folder);
+      for (const name of folder.labels ?? []) {
+        const key = labelKey(name);
+        result.carrying.set(key, (result.carrying.get(key) ?? new Set()).add(folder.id));
+      }
+    }
+    return result;
+  },
+
+  diff(desired, live, allLive) {
+    const steps: PlanStep[] = [];
+    const warnings: PlanWarning[] = [];
+    const dependencies: { step: string; on: string }[] = [];
+    const byId = new Map(live.folders.map((folder) => [folder.id, folder]));
+    for (const label of managedLabels(desired, (allLive.labels ?? []) as Label[])) {
+      // Folders carry the label under its live name until a rename is applied (by id, they keep it).
+      const carrying = live.carrying.get(labelKey(label.liveName ?? label.name)) ?? new Set<string>();
+      const wanted = new Set<string>();
+      for (const entry of label.folders) {
+        const folder = folderOf(entry, live.folders);
+        if (folder === undefined) {
+          warnings.push({
+            code: 'folderLabels.missing-folder',
+            message: `folder ${entry} is not a folder of this deployment (its organization folders were listed), so label "${label.name}" is not applied to it`,
+          });
+          continue;
+        }
+        wanted.add(folder.id);
+        if (carrying.has(folder.id)) continue;
+        steps.push({ ...linkStep(label.name, folder), action: 'create', dependsOn: [labelStepId(label.name)], after: { folder: displayed(folder), label: label.name } });
+      }
+      if (label.prune) {
+        for (const id of carrying) {
+          if (wanted.has(id)) continue;
+          const folder = byId.get(id)!;
+          const step: PlanStep = {
+            ...linkStep(label.name, folder),
+            action: 'delete',
+            before: { folder: displayed(folder), label: label.name },
+            reason: label.deleted ? 'the label is being deleted' : 'pruneFolders: not listed in the label\'s folders',
+          };
+          steps.push(step);
+          dependencies.push({ step: labelStepId(label.name), on: step.id });
+        }
+      }
+      if (label.deleted && live.read) warnUnseenUsage(label, carrying.size, allLive.documentLabels as LiveDocumentLabels | undefined, warnings);
+    }
+    return { steps, warnings, dependencies };
+  },
+
+  current(step, live) {
+    const { folder, label } = step.ref as { folder: string; label: string };
+    const found = live.folders.find((candidate) => candidate.id === folder);
+    return found !== undefined && live.carrying.get(labelKey(label))?.has(folder) === true ? { folder: displayed(found), label } : undefined;
+  },
+
+  /** One PATCH per folder, carrying every label added to it and removed from it. */
+  async apply(steps, { api, attempt }) {
+    for (const [folder, folderSteps] of byFolder(steps)) {
+      const add = folderSteps.filter((step) => step.action === 'create').map((step) => step.ref.label!);
+      const remove = folderSteps.filter((step) => step.action === 'delete').map((step) => step.ref.label!);
+      const path = folderSteps[0]!.ref.folderPath;
+      await attempt(folderSteps, () => api.patchFolderLabels(folder, { add, remove }, path));
+    }
+  },
+
+  writeRequests: (steps) => byFolder(steps).size,
+};
+
+/**
+ * A deleted label's usage counts documents and folders; when it is more than the documents and
+ * folders steward sees carrying it (restricted folders are listed only by their owner), the
+ * server will refuse the delete until the label is off the others too: said before apply.
+ */
+function warnUnseenUsage(label: ManagedLabel, onFolders: number, documents: LiveDocumentLabels | undefined, warnings: PlanWarning[]): void {
+  const onDocuments = documents?.get(labelKey(label.name))?.size;
+  if (onDocuments === undefined) return;
+  const unseen = label.usage - onDocuments - onFolders;
+  if (unseen <= 0) return;
+  warnings.push({
+    code: 'labels.delete-in-use',
+    message: `label "${label.name}" is applied ${unseen} more time${unseen === 1 ? '' : 's'} than the documents and organization folders steward sees (restricted folders are listed only by their owner); its delete will be refused (409) until it is taken off ${unseen === 1 ? 'that one' : 'them'} in the app`,
+  });
+}
+
+/** A folder as steps show it: its path, or its id when the server gave none. */
+function displayed(folder: FolderRecord): string {
+  return folder.path ?? folder.id;
+}
+
+function linkStep(label: string, folder: FolderRecord) {
+  return {
+    id: `folderLabels/${folder.id}/${labelKey(label)}`,
+    kind: 'folderLabels' as const,
+    key: `${label} @ ${displayed(folder)}`,
+    dependsOn: [] as string[],
+    ref: { folder: folder.id, label, folderPath: displayed(folder) },
+  };
+}
+
+function byFolder(steps: readonly PlanStep[]): Map<string, PlanStep[]> {
+  const grouped = new Map<string, PlanStep[]>();
+  for (const step of steps) grouped.set(step.ref.folder!, [...(grouped.get(step.ref.folder!) ?? []), step]);
+  return grouped;
+}
