@@ -5,7 +5,7 @@
 // shape (shapes.ts).
 
 import type { ApiClient } from './client.js';
-import { operation as contractOperation, type OperationId } from './contract/index.js';
+import { operation as contractOperation, undocumentedBodyKeys, type OperationId } from './contract/index.js';
 import { MAX_PAGE_SIZE, paginateCursor, paginateScim, type CursorPage } from './pagination.js';
 import type {
   ApiKeyList,
@@ -101,9 +101,12 @@ export class PlatformApi {
     const documented = contractOperation(id);
     const { method, path: template } = documented;
     const route = `${method} ${template}`;
-    const undocumented = Object.entries(extra.query ?? {}).find(([key, value]) => value !== undefined && !(key in (documented.query ?? {})));
-    if (undocumented !== undefined) {
-      throw new StewardError('internal.undocumented-request', `${operation}: ${route} would send the query key ${undocumented[0]}, which the vendor does not document`, 'tool');
+    const undocumented = [
+      ...Object.entries(extra.query ?? {}).flatMap(([key, value]) => (value !== undefined && !(key in (documented.query ?? {})) ? [`the query key ${key}`] : [])),
+      ...undocumentedBodyKeys(documented, extra.body).map((key) => `the body key ${key}`),
+    ];
+    if (undocumented.length > 0) {
+      throw new StewardError('internal.undocumented-request', `${operation}: ${route} would send ${undocumented.join(' and ')}, which the vendor does not document`, 'tool');
     }
     // Async, so a path that cannot be built rejects like every other failure.
     const body = await this.client.request<unknown>(method, fillPath(template, extra.params), {
@@ -166,9 +169,13 @@ export class PlatformApi {
     return this.call('creditControls.get', 'reading AI credit controls', { shape: 'creditControls' });
   }
 
-  /** Changes the given settings (absent = unchanged, null = off); returns the full new state. */
+  /**
+   * Changes the given settings (absent = unchanged, null = off); returns the full new state. The
+   * entity-group default is the generated client's field: sent only to an instance that shows it.
+   */
   patchCreditControls(patch: CreditControlsPatch): Promise<CreditControls> {
-    return this.call('creditControls.update', 'updating AI credit controls', { body: patch, shape: 'creditControls' });
+    const id = 'entityGroupDefaultCredits' in patch ? 'creditControls.update~generated-client' : 'creditControls.update';
+    return this.call(id, 'updating AI credit controls', { body: patch, shape: 'creditControls' });
   }
 
   /** Every individual user credit limit, by userId ascending. */
@@ -411,9 +418,13 @@ export class PlatformApi {
     );
   }
 
-  /** Adds and removes labels of one document in one call; returns its labels after. */
+  /**
+   * Adds and removes labels of one document in one call; returns its labels after. Sent with the
+   * document's identifier, the only id the documents list gives (the documents page declares a
+   * uuid, the vendor CLI's file either: gaps.md keeps it OPEN).
+   */
   patchDocumentLabels(identifier: string, body: DocumentLabelsPatch): Promise<DocumentLabelsPatchResult> {
-    return this.call('documents.labels.update', `changing labels of document ${identifier}`, {
+    return this.call('documents.labels.update~cli-openapi', `changing labels of document ${identifier}`, {
       params: { documentId: identifier },
       body,
       shape: 'documentLabels',

@@ -216,6 +216,7 @@ function noteContract(parts: ServerParts, method: string, url: URL, bodyText: st
   } catch {
     body = bodyText;
   }
+  // Checking is a test's concern: a fault in it is noted as a misfit, never answered as a 500.
   parts.contract.note({ method, path: url.pathname, query: url.searchParams, body }, reply);
 }
 

@@ -84,7 +84,9 @@ describe('checking an answer', () => {
     expect(checkResponse(create, { status: 200, body: { id: '6f1c1c2e-8b1a-4c59-9a57-1a2b3c4d5e6f' } })).toEqual(['routines.create answered 200; the vendor documents 201']);
     expect(checkResponse(create, { status: 400, body: { detail: 'Bad Request: name: Required', status: 400 } })).toEqual([]);
     expect(checkResponse(create, { status: 403, body: { error: 'Forbidden', message: 'User does not have USE_AI permission' } })).toEqual([]);
+    expect(checkResponse(create, { status: 400, body: { error: 'Invalid JSON' } })).toEqual([]);
     expect(checkResponse(create, { status: 500, body: 'oops' })).toEqual(['routines.create answered 500 with a body in neither error form of the vendor']);
+    expect(checkResponse(create, { status: 500, body: { oops: true } })).toEqual(['routines.create answered 500 with a body in neither error form of the vendor']);
     const routine = { ...routineRecord('6f1c1c2e-8b1a-4c59-9a57-1a2b3c4d5e6f'), createdAt: '2026-01-01T00:00:00Z' };
     expect(checkResponse(operation('routines.get'), { status: 200, body: routine })).toEqual([]);
     expect(checkResponse(operation('routines.get'), { status: 200, body: { ...routine, owner: 'ada' } })).toEqual([

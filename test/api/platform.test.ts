@@ -188,6 +188,19 @@ describe('labels and documents', () => {
   });
 });
 
+describe('the vendor contract, on the client', () => {
+  it('sends nothing the vendor does not document: an undocumented body key is refused before any request', async () => {
+    const error = await api.putRoutine('6f1c1c2e-8b1a-4c59-9a57-1a2b3c4d5e6f', { name: 'n', prompt: 'p', schedule: 's', timezone: 'UTC' } as never).catch((thrown: unknown) => thrown as StewardError);
+    expect(error).toMatchObject({ code: 'internal.undocumented-request', fault: 'tool' });
+    expect((error as StewardError).message).toBe('updating routine "n" (6f1c1c2e-8b1a-4c59-9a57-1a2b3c4d5e6f): PUT /api/v1/ai/routines/{routineId} would send the body key timezone, which the vendor does not document');
+  });
+
+  it('sends the entity-group default by the generated client\'s PATCH, the documented PATCH otherwise', async () => {
+    nock(ORIGIN).patch('/api/v1/ai/credit-controls', { entityGroupDefaultCredits: 5 }).reply(200, creditControlsBody({ entityGroupDefaultCredits: 5 }));
+    expect((await api.patchCreditControls({ entityGroupDefaultCredits: 5 })).entityGroupDefaultCredits).toBe(5);
+  });
+});
+
 describe('SCIM and API keys', () => {
   it('lists SCIM users page by page with a filter', async () => {
     const user = (id: string) => scimUser(id);

@@ -30,5 +30,9 @@ describe('document labels by identifier', () => {
     // The next plan shows the links again: nothing was lost and nothing is taken for done.
     const again = await steward.plan();
     expect(again.out).toContain('+   label "certified" on document 8f2e1d4c');
+    // Against this server the identifier is the documented uuid's misfit, and the contract test says so.
+    const misfits = steward.emulator.contractMisfits();
+    expect(misfits).toHaveLength(4);
+    for (const misfit of misfits) expect(misfit).toMatch(/^documents\.labels\.update \(PATCH \/api\/v1\/documents\/\w+\/labels\): path parameter documentId must match format "uuid"$/);
   });
 });

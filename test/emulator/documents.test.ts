@@ -94,9 +94,19 @@ describe('PUT and DELETE /api/v1/documents/{identifier}/labels/{labelName}', () 
     expectDetail(await fixture.api.delete(`${DOCUMENTS}/nope/labels/finance`), 404, 'Document not found');
     expectDetail(await fixture.api.delete(`${DOCUMENTS}/3a9b7c6d/labels/nope`), 404, 'Label not found');
   });
+
+  it('answers 404 to removing a label the document does not carry: the delete is not idempotent, as documented', async () => {
+    expectDetail(await fixture.api.delete(`${DOCUMENTS}/3a9b7c6d/labels/finance`), 404, 'Label "finance" not found on this document');
+  });
 });
 
 describe('PATCH /api/v1/documents/{identifier}/labels', () => {
+  it('answers 404 naming the labels to remove that the document does not carry, and changes nothing', async () => {
+    expectDetail(await fixture.api.patch(`${DOCUMENTS}/9d8e7f60/labels`, { add: ['draft'], remove: ['finance', 'marketing', 'draft-x'] }), 404, 'Label not found: draft-x');
+    expectDetail(await fixture.api.patch(`${DOCUMENTS}/9d8e7f60/labels`, { add: ['draft'], remove: ['finance', 'marketing'] }), 404, 'Labels not found on this document: "marketing"');
+    expect(fixture.emulator.state.documentLabels('9d8e7f60')).toEqual(['finance', 'legacy-kpis']);
+  });
+
   it('adds and removes in one request and answers the resulting label names', async () => {
     const response = await fixture.api.patch(`${DOCUMENTS}/9d8e7f60/labels`, { add: ['draft', 'finance'], remove: ['legacy-kpis'] });
     expect(response.status).toBe(200);
@@ -109,14 +119,14 @@ describe('PATCH /api/v1/documents/{identifier}/labels', () => {
   });
 
   it('answers 400 when both lists are empty or missing', async () => {
-    const message = 'Invalid request - at least one label must be specified';
+    const message = 'Bad Request: At least one label must be specified in add or remove';
     expectDetail(await fixture.api.patch(`${DOCUMENTS}/9d8e7f60/labels`, { add: [], remove: [] }), 400, message);
     expectDetail(await fixture.api.patch(`${DOCUMENTS}/9d8e7f60/labels`, {}), 400, message);
   });
 
   it.each([
     ['a list that is not an array', { add: 'draft' }, 'Bad Request: add: must be an array of strings'],
-    ['a label in both lists', { add: ['draft'], remove: ['DRAFT'] }, 'Bad Request: remove[0]: label `DRAFT` is also in add'],
+    ['a label in both lists', { add: ['draft'], remove: ['DRAFT'] }, 'Bad Request: Labels cannot appear in both add and remove arrays'],
     // An undocumented key meets the vendor's generic refusal before the handler's own checks.
     ['an unknown field', { add: ['draft'], replace: true }, "Bad Request: formErrors: Unrecognized key(s) in object: 'replace'"],
   ])('answers 400 for %s', async (_what, body, detail) => {

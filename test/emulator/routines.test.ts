@@ -280,4 +280,9 @@ describe('POST /api/v1/ai/routines/{routineId}/trigger', () => {
   it('answers 404 for an unknown routine', async () => {
     expectDetail(await fixture.api.post(`${ROUTINES}/${DEMO.unknownUuid}/trigger`), 404, 'Routine not found');
   });
+
+  it('answers 404 for a paused routine, which cannot be triggered (as documented)', async () => {
+    const paused = fixture.emulator.state.routines().find((routine) => routine.disabled)!;
+    expectDetail(await fixture.api.post(`${ROUTINES}/${paused.id}/trigger`), 404, 'Routine not found or cannot be triggered (paused or disabled)');
+  });
 });

@@ -142,6 +142,28 @@ describe('GET /api/scim/v2/groups', () => {
   });
 });
 
+describe('embed users', () => {
+  it('are listed by /embed/users with their external id, and not by the users list', async () => {
+    const seeded = await startEmulator({
+      data: aSeed({
+        users: [
+          { id: '11111111-1111-4111-8111-111111111111', email: 'ada@tiny.example', displayName: 'Ada', role: 'ORG_ADMIN' },
+          { id: '22222222-2222-4222-8222-222222222222', email: 'bob@tiny.example', displayName: 'Bob', role: 'MEMBER', embedExternalId: 'partner-42' },
+        ],
+      }),
+    });
+    try {
+      const api = new Api(seeded.url, 'tiny-org-admin');
+      expect((await api.get(USERS)).body.Resources.map((user: { userName: string }) => user.userName)).toEqual(['ada@tiny.example']);
+      expect((await api.get(`${USERS}/22222222-2222-4222-8222-222222222222`)).status).toBe(404);
+      const embed = await api.get('/api/scim/v2/embed/users', { filter: 'embedExternalId eq "partner-42"' });
+      expect(embed.body.Resources).toEqual([expect.objectContaining({ userName: 'bob@tiny.example', embedExternalId: 'partner-42' })]);
+    } finally {
+      await seeded.close();
+    }
+  });
+});
+
 describe('what a SCIM user id is (scimUserIds)', () => {
   it('is the membership id by default, and the user\'s own id (whoami user.id) under `user`', async () => {
     const other = await startEmulator({ scimUserIds: 'user' });

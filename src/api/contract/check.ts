@@ -5,7 +5,7 @@
 // of the vendor's two error forms. Every misfit is one sentence naming the operation.
 import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { operationsAt, pathParameters } from './index.js';
+import { operationsAt, pathParameters, undocumentedBodyKeys } from './index.js';
 import { errorBody, type Schema } from './schema.js';
 import type { Operation } from './types.js';
 
@@ -34,7 +34,8 @@ function newAjv(options: Record<string, unknown> = {}): Ajv2020 {
   const require = createRequire(import.meta.url);
   const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
-  return addFormats(new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, ...options }));
+  // strictRequired off: the error forms require keys declared beside their anyOf, not in it.
+  return addFormats(new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, ...options }));
 }
 
 /** One compiler and its compiled schemas; loaded on first use (only the emulator and tests check). */
@@ -100,8 +101,13 @@ function requestMisfits(operation: Operation, request: ContractRequest): string[
     if (request.body !== undefined) misfits.push('a body is sent, but the operation takes none');
   } else if (request.body === undefined) {
     misfits.push('no body is sent');
-  } else if (!exact.of(operation.body)(request.body)) {
-    misfits.push(...describe(exact.of(operation.body).errors, 'body'));
+  } else {
+    if (!exact.of(operation.body)(request.body)) misfits.push(...describe(exact.of(operation.body).errors, 'body'));
+    // Where the vendor leaves other keys unstated the body is open, but steward sends only keys it
+    // documents (a closed body's schema has said so already).
+    if (operation.body.additionalProperties !== false) {
+      misfits.push(...undocumentedBodyKeys(operation, request.body).map((key) => `body has the undocumented key ${JSON.stringify(key)}`));
+    }
   }
   return misfits;
 }

@@ -1,12 +1,13 @@
 // Labels, and the documents and folders that carry them.
-import { arrayOf, boolean, commaList, cursorList, fullObject, integer, nullable, object, oneOf, pageInfo, string, uuid } from './schema.js';
+import { arrayOf, boolean, commaList, cursorList, fullObject, integer, nullable, number, object, oneOf, pageInfo, string, uuid } from './schema.js';
 import type { Operation } from './types.js';
 
 const labelName = string({ minLength: 2, maxLength: 25 });
 const byUser = { userId: string() };
 
 // LB requires nothing and declares color and description not nullable but null by default; CLI
-// requires all six and declares both nullable: the emulator answers all six, nullable as CLI has it.
+// requires all six and declares both nullable: the emulator answers all six, nullable as CLI has
+// it (steward sends null to clear a colour or description, which LB's default of null reads as).
 const label = object({
   name: string(),
   verified: boolean,
@@ -39,7 +40,7 @@ const document = object(
     url: string(),
     labels: arrayOf(string()),
     description: nullable(string()),
-    _count: object({ favorites: integer(), views: integer() }),
+    _count: fullObject({ favorites: number(), views: number() }),
   },
   ['connectionId', 'deleted', 'folder', 'hasDashboard', 'identifier', 'name', 'owner', 'scope', 'type', 'updatedAt', 'url'],
 );
@@ -51,12 +52,12 @@ const folder = object({
   scope: oneOf('restricted', 'organization'),
   owner: object({ id: string(), name: string() }),
   labels: arrayOf(string()),
-  _count: object({ documents: integer(), favorites: integer() }),
+  _count: fullObject({ documents: number(), favorites: number() }),
   url: string(),
 });
 
-/** `{add, remove}` label lists, nothing required (the server wants at least one name). */
-const labelChanges = object({ add: arrayOf(labelName), remove: arrayOf(labelName) });
+/** `{add, remove}` label lists, nothing required (the server wants at least one name); other keys unstated. */
+const labelChanges = object({ add: arrayOf(labelName), remove: arrayOf(labelName) }, [], { open: true });
 const labelsAfter = object({ labels: arrayOf(string()) });
 
 export const contentOperations: readonly Operation[] = [
@@ -67,7 +68,7 @@ export const contentOperations: readonly Operation[] = [
     path: '/api/v1/labels',
     sources: ['LB', 'CLI', 'DOCS'],
     query: byUser,
-    body: object(labelFields, ['name']),
+    body: object(labelFields, ['name'], { open: true }),
     success: { status: 201, body: label },
   },
   { id: 'labels.get', method: 'GET', path: '/api/v1/labels/{labelName}', sources: ['LB', 'CLI'], params: { labelName: string() }, success: { status: 200, body: label } },
@@ -78,7 +79,7 @@ export const contentOperations: readonly Operation[] = [
     sources: ['LB', 'CLI', 'DOCS'],
     params: { labelName: string() },
     query: byUser,
-    body: object(labelFields),
+    body: object(labelFields, [], { open: true }),
     success: { status: 200, body: label },
   },
   {
@@ -112,13 +113,23 @@ export const contentOperations: readonly Operation[] = [
     id: 'documents.labels.update',
     method: 'PATCH',
     path: '/api/v1/documents/{documentId}/labels',
-    // DL and the docs page declare a uuid; CLI takes "either document ID or identifier slug", and
-    // the documents list gives only `identifier`: steward sends the identifier (gaps.md, OPEN).
-    sources: ['DL', 'DOCS', 'CLI'],
+    sources: ['DL', 'DOCS'],
+    params: { documentId: uuid },
+    query: byUser,
+    body: labelChanges,
+    success: { status: 200, body: labelsAfter },
+  },
+  {
+    id: 'documents.labels.update~cli-openapi',
+    method: 'PATCH',
+    path: '/api/v1/documents/{documentId}/labels',
+    sources: ['CLI'],
     params: { documentId: string({ minLength: 1 }) },
     query: byUser,
     body: labelChanges,
     success: { status: 200, body: labelsAfter },
+    // gaps.md (OPEN): the documents list gives only `identifier`, so steward sends it here.
+    variant: { kind: 'cli-openapi', note: 'CLI takes "either document ID or identifier slug" where DL and the docs page declare a uuid; the documents list gives only the identifier' },
   },
   {
     id: 'documents.labels.apply',

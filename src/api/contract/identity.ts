@@ -1,5 +1,5 @@
 // whoami, SCIM users and groups, and API keys, as the vendor documents them.
-import { arrayOf, boolean, fullObject, integer, mapOf, nullable, object, oneOf, scimList, string, uuid, cursorList, type Schema } from './schema.js';
+import { arrayOf, boolean, fullObject, integer, mapOf, nullable, object, oneOf, pageInfo, scimList, string, uuid, type Schema } from './schema.js';
 import type { Operation } from './types.js';
 
 /** The permissions whoami lists per model (WhoamiModelRole.permissions). */
@@ -38,7 +38,7 @@ const scimUser = object({
 
 const scimGroup = object({
   id: string(),
-  displayName: string({ maxLength: 64 }),
+  displayName: string(),
   members: arrayOf(object({ value: string(), display: string() })),
   meta: object({ resourceType: string(), created: string(), lastModified: string() }),
   schemas: arrayOf(string()),
@@ -122,6 +122,7 @@ export const identityOperations: readonly Operation[] = [
       sortField: oneOf('createdAt', 'name'),
       sortDirection: oneOf('asc', 'desc'),
     },
-    success: { status: 200, body: cursorList(apiKey) },
+    // AK requires neither key of the list (CLI requires both).
+    success: { status: 200, body: object({ pageInfo, records: arrayOf(apiKey) }) },
   },
 ];

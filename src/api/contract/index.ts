@@ -26,7 +26,11 @@ function registry(operations: readonly Operation[]): ReadonlyMap<string, Operati
 
 const OPERATIONS = registry([...identityOperations, ...creditControlOperations, ...routineOperations, ...contentOperations, ...modelOperations]);
 
-/** The name of an operation the vendor documents (variants are not for the client to pick by name). */
+/**
+ * The name of an operation; the client names a variant only where the environment or the live
+ * state says the server has it (`routineUpdate: patch`, an instance that shows the entity-group
+ * default).
+ */
 export type OperationId = string;
 
 /** Every operation of the contract, variants included. */
@@ -66,6 +70,17 @@ export function pathParameters(template: string, path: string): Record<string, s
     }
   });
   return parameters;
+}
+
+/**
+ * Top-level keys of `body` that the operation's body does not document, open or closed: steward
+ * sends only documented keys, whatever a server would accept. Empty for a body that is no object.
+ */
+export function undocumentedBodyKeys(operation: Operation, body: unknown): string[] {
+  const schema = operation.body;
+  if (schema === undefined || typeof schema.properties !== 'object' || body === null || typeof body !== 'object' || Array.isArray(body)) return [];
+  const documented = schema.properties as Record<string, unknown>;
+  return Object.keys(body).filter((key) => !(key in documented));
 }
 
 /** The operations (documented first, then variants) at this method and path. */

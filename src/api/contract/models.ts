@@ -26,8 +26,9 @@ export const modelOperations: readonly Operation[] = [
     path: '/api/v1/models',
     sources: ['MO', 'DOCS', 'CLI'],
     query: {
-      baseModelId: uuid,
-      connectionId: uuid,
+      // MO types both as plain strings (CLI: uuid).
+      baseModelId: string(),
+      connectionId: string(),
       includeDeleted: boolean,
       modelId: string(),
       modelKind: oneOf(...MODEL_KINDS),

@@ -1,7 +1,8 @@
 // Builders for the JSON Schemas of the vendor contract. They write what the vendor's files state,
 // nothing more: a field is required where the vendor lists it as required, nullable where it says
-// so. Objects are closed (no other keys) where the vendor's request body says so, and every
-// response object is closed too: the contract test holds the emulator to exactly the documented
+// so. A request body is closed (no other keys) where the vendor says so, and open where it does
+// not say (the contract test still holds steward to the documented keys of every body); every
+// response object is closed: the contract test holds the emulator to exactly the documented
 // fields. The client does not read with these schemas (src/api/shapes.ts is its tolerant reader).
 
 export type Schema = Record<string, unknown>;
@@ -71,12 +72,12 @@ export function scimList(resource: Schema): Schema {
 
 /**
  * The two error bodies the vendor documents: `ApiError4xx` `{detail, status}` (both required) and
- * `Error` `{error, message}` (nothing required); SCIM errors carry their `schemas` too. Other keys
- * are allowed: some of the vendor's own examples add `title`.
+ * `Error` `{error, message}` (nothing required; its examples hold either). SCIM errors carry their
+ * `schemas` too, and other keys are allowed: some of the vendor's own examples add `title`. A body
+ * with none of the four keys is no error body.
  */
 export const errorBody: Schema = {
-  anyOf: [
-    { type: 'object', properties: { detail: string(), status: integer() }, required: ['detail', 'status'] },
-    { type: 'object', properties: { error: string(), message: string() }, required: ['message'] },
-  ],
+  type: 'object',
+  properties: { detail: string(), status: integer(), error: string(), message: string() },
+  anyOf: [{ required: ['detail', 'status'] }, { required: ['error'] }, { required: ['message'] }],
 };

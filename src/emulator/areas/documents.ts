@@ -127,6 +127,8 @@ function deleteDocumentLabel(context: RequestContext) {
   actingUser(context);
   const document = existingDocument(context);
   const label = existingLabel(context.state, context.params.labelName!);
+  // Not idempotent, as documented: a label the document does not carry is a 404.
+  if (!document.labelIds.includes(label.id)) throw notFound(`Label "${context.params.labelName!}" not found on this document`);
   document.labelIds = document.labelIds.filter((id) => id !== label.id);
   return noContent();
 }
@@ -139,13 +141,9 @@ function patchDocumentLabels(context: RequestContext) {
   rejectUnknownFields(body, ['add', 'remove']);
   const add = body.add === undefined ? [] : stringArray(body.add, 'add');
   const remove = body.remove === undefined ? [] : stringArray(body.remove, 'remove');
-  if (add.length === 0 && remove.length === 0) {
-    throw new HttpProblem(400, 'Invalid request - at least one label must be specified');
-  }
+  if (add.length === 0 && remove.length === 0) throw new HttpProblem(400, 'Bad Request: At least one label must be specified in add or remove');
   const addKeys = new Set(add.map(labelKey));
-  remove.forEach((name, index) => {
-    if (addKeys.has(labelKey(name))) throw badRequest(`remove[${index}]`, `label \`${name}\` is also in add`);
-  });
+  if (remove.some((name) => addKeys.has(labelKey(name)))) throw new HttpProblem(400, 'Bad Request: Labels cannot appear in both add and remove arrays');
   const document = existingDocument(context);
   const resolve = (name: string) => {
     const label = findLabel(context.state, name);
@@ -154,6 +152,9 @@ function patchDocumentLabels(context: RequestContext) {
   };
   const addIds = add.map(resolve);
   const removeIds = new Set(remove.map(resolve));
+  // A label to remove that the document does not carry fails the whole request, as documented.
+  const notOn = remove.filter((name) => !document.labelIds.includes(resolve(name)));
+  if (notOn.length > 0) throw notFound(`Labels not found on this document: ${notOn.map((name) => `"${name}"`).join(', ')}`);
   for (const id of addIds) if (!document.labelIds.includes(id)) document.labelIds.push(id);
   document.labelIds = document.labelIds.filter((id) => !removeIds.has(id));
   const result: DocumentLabelsPatchResult = { labels: documentLabelNames(document, context.state) };

@@ -10,7 +10,7 @@ import { modelRoleOf, type EmulatorState, type StoredModel } from '../state.js';
 import type { Caller } from '../auth.js';
 import type { ModelNameFilter } from '../profiles.js';
 
-const MODEL_KINDS = ['SCHEMA', 'SHARED', 'SHARED_EXTENSION', 'BRANCH', 'WORKBOOK', 'QUERY'];
+const MODEL_KINDS = ['SCHEMA', 'SHARED', 'SHARED_EXTENSION', 'WORKBOOK', 'BRANCH', 'QUERY', 'TOPIC', 'FIELD_PICKER_TOPIC'];
 /** When the emulator's models were made: the wire form has timestamps, the seed none. */
 const SEEDED_AT = '2025-01-01T00:00:00.000Z';
 

@@ -230,6 +230,8 @@ function deleteRoutine(context: RequestContext) {
 
 function triggerRoutine(context: RequestContext) {
   const routine = visibleRoutine(context);
+  // A paused or Omni-disabled routine cannot be triggered: 404, as documented.
+  if (routine.disabled || routine.systemDisabled) throw notFound('Routine not found or cannot be triggered (paused or disabled)');
   if (runInProgress(routine, context.now)) throw conflict('A run of this routine is already in progress');
   routine.lastRun = toRoutine(routine, context.state, context.now).lastRun;
   const completesAt = new Date(context.now.getTime() + context.state.organization.routineRunSeconds * 1000);

@@ -65,7 +65,7 @@ function scimIdOf(user: StoredUser, form: ScimUserIds): string {
   return form === 'membership' ? user.id : baseUserId(user);
 }
 
-/** The SCIM form of a user. */
+/** The SCIM form of a user; embed users (listed by /embed/users only) carry their external id. */
 function toScimUser(user: StoredUser, state: EmulatorState, form: ScimUserIds): EmulatorScimUser {
   return {
     schemas: [USER_SCHEMA],
@@ -113,11 +113,12 @@ function listUsers(context: RequestContext) {
       .map((user) => ({ user, key: user.email.toLowerCase() }))
       .sort(byText((entry) => entry.key))
       .map((entry) => entry.user);
+  // Embed users are listed by /embed/users, not here (the vendor's users list).
   const users = filter
     ? ordered(
-        context.state.users.filter((user) => matches(user.email, filter)),
+        context.state.users.filter((user) => user.embedExternalId === null && matches(user.email, filter)),
       )
-    : context.memo('scim users by e-mail', () => ordered(context.state.users));
+    : context.memo('scim users by e-mail', () => ordered(context.state.users.filter((user) => user.embedExternalId === null)));
   return json(listResponse(users, context.query, (user) => toScimUser(user, context.state, context.knobs.scimUserIds)));
 }
 
@@ -150,7 +151,7 @@ const scimRouteTable: Route[] = [
     handler: (context) => {
       scim(context);
       const form = context.knobs.scimUserIds;
-      const user = context.state.users.find((candidate) => scimIdOf(candidate, form) === context.params.id);
+      const user = context.state.users.find((candidate) => candidate.embedExternalId === null && scimIdOf(candidate, form) === context.params.id);
       if (!user) throw notFound('User not found');
       return json(toScimUser(user, context.state, form));
     },
