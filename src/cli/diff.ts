@@ -24,6 +24,8 @@ export interface DiffOptions extends ConnectionOptions {
   markdown?: boolean | string;
   detailedExitcode?: boolean;
   showAll?: boolean;
+  /** Refuse to promote while a routine carried is disabled by the platform or its last run failed. */
+  requireHealthy?: boolean;
 }
 
 /** Runs the promotion diff; returns the exit code of `steward plan` for the same plan. */
@@ -36,7 +38,8 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
     clients.push(source.client);
     const target = connect(io, loaded, options);
     clients.push(target.client);
-    const promotion = await readPromotion(loaded, { name: options.against, api: source.api });
+    const requireHealthy = options.requireHealthy === true;
+    const promotion = await readPromotion(loaded, { name: options.against, api: source.api }, { requireHealthy });
     const { plan: targetPlan } = await makePlan({
       loaded: promotion.loaded,
       api: target.api,
@@ -53,7 +56,13 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
         step.reason?.startsWith(PRUNED_REASON) ? { ...step, reason: step.reason.replace(PRUNED_REASON, `not in ${options.against}`) } : step,
       ),
       warnings: [...promotion.warnings, ...targetPlan.warnings],
-      promotion: { from: options.against, fromBaseUrl: source.baseUrl, sourceDigest: promotion.sourceDigest },
+      promotion: {
+        from: options.against,
+        fromBaseUrl: source.baseUrl,
+        sourceDigest: promotion.sourceDigest,
+        ...(requireHealthy ? { requireHealthy } : {}),
+        ...(promotion.held.length === 0 ? {} : { held: promotion.held }),
+      },
     };
     if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out), io.env[loaded.environment.tokenEnv]);
     await emitPlan(plan, options, io);
@@ -75,7 +84,7 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
  */
 export async function reloadPromotion(io: CommandIo, loaded: LoadedConfig, plan: Plan, options: Pick<ConnectionOptions, 'debug'>): Promise<LoadedConfig> {
   if (plan.promotion === undefined) return loaded;
-  const { from, fromBaseUrl, sourceDigest } = plan.promotion;
+  const { from, fromBaseUrl, sourceDigest, requireHealthy } = plan.promotion;
   let source: ReturnType<typeof connectSource>;
   try {
     source = connectSource(io, loaded, from, { baseUrl: fromBaseUrl, debug: options.debug });
@@ -84,7 +93,8 @@ export async function reloadPromotion(io: CommandIo, loaded: LoadedConfig, plan:
     throw new StewardError(error.code, `this is a promotion plan from ${from}, which apply reads again to check it has not changed; ${error.message}`, 'user', { hint: error.hint });
   }
   try {
-    const promotion = await readPromotion(loaded, { name: from, api: source.api });
+    // A plan made with --require-healthy is applied under it: a routine that broke since is refused.
+    const promotion = await readPromotion(loaded, { name: from, api: source.api }, { requireHealthy: requireHealthy === true });
     if (promotion.sourceDigest !== sourceDigest) {
       throw new StewardError('plan-file.source-changed', `${from} has changed since this promotion plan was made; nothing was applied`, 'user', {
         hint: `make a new one: steward diff --env ${plan.environment} --against ${from} --out FILE`,
@@ -115,6 +125,7 @@ export function registerDiff(program: Command, io: () => CommandIo = processIo):
     .option('--markdown [file]', 'print the plan as Markdown (or append it to FILE, e.g. $GITHUB_STEP_SUMMARY)')
     .option('--detailed-exitcode', 'exit 0 when there are no differences, 2 when there are, 3 when something is deleted or replaced')
     .option('--show-all', 'list every step of large bulk changes')
+    .option('--require-healthy', 'refuse to promote while a routine carried is disabled by the platform or its last run failed in --against')
     .action(async (options: DiffOptions) => {
       process.exitCode = await runDiff(options, io());
     });

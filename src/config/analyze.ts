@@ -33,8 +33,11 @@ export interface ConfigAnalysis {
   environments: string[];
   /** Environments the references were checked against. */
   checked: string[];
-  /** The selected environment with its interpolated configuration, when one was selected. */
-  selected?: { name: string; config: Record<string, unknown> };
+  /**
+   * The selected environment with its interpolated configuration, when one was selected, and the
+   * `${var.NAME}` references each value came from (outside `environments`).
+   */
+  selected?: { name: string; config: Record<string, unknown>; variableReferences: { path: ConfigPath; variables: string[] }[] };
   merged?: MergedConfig;
 }
 
@@ -161,7 +164,13 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
         },
       }),
     );
-    if (name !== undefined && name === selection.selected) analysis.selected = { name, config: normalize(config) };
+    if (name !== undefined && name === selection.selected) {
+      const variableReferences = [...pass.substituted.values()].flatMap(({ path, references }) => {
+        const variables = references.flatMap((reference) => (reference.namespace === 'var' ? [reference.name] : []));
+        return variables.length === 0 ? [] : [{ path, variables }];
+      });
+      analysis.selected = { name, config: normalize(config), variableReferences };
+    }
   }
   if (!verbatim) diagnostics.push(...sharedCreditControls(environments, sections, { processEnv, tokenVariables }, locate));
   const linesOf = new Map(sources.files.map((source) => [source.file, source.text.split('\n')]));

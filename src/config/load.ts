@@ -39,6 +39,7 @@ export async function loadConfig(path: string, options: LoadOptions = {}): Promi
       files: analysis.files.map((file) => file.path),
       digest: analysis.digest,
       locate: (target) => locateMerged(merged, target),
+      variableReferences: selected.variableReferences,
     },
   };
 }

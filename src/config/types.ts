@@ -196,4 +196,9 @@ export interface LoadedConfig {
   digest: string;
   /** Source position of a value of the merged config (nearest existing ancestor if absent). */
   locate(path: ConfigPath): SourceLocation | undefined;
+  /**
+   * The values that come from `${var.NAME}` references (outside `environments`), with the
+   * variables each uses: a promotion keeps the target's own value where they differ by environment.
+   */
+  variableReferences?: readonly { path: ConfigPath; variables: readonly string[] }[];
 }

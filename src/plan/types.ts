@@ -76,6 +76,21 @@ export interface PlanPromotion {
   fromBaseUrl: string;
   /** sha256 of the source's live state as mapped through the config; apply refuses the plan once it differs. */
   sourceDigest: string;
+  /** Made with --require-healthy: apply refuses it too once a routine carried stops working in the source. */
+  requireHealthy?: boolean;
+  /** Declared fields kept at the target's own value, where the source's differed (per-environment values). */
+  held?: PlanHeldField[];
+}
+
+/** A declared field a promotion kept at the target's value, and why. */
+export interface PlanHeldField {
+  kind: Kind;
+  /** The object as the config names it: a routine or label name, a user's e-mail or id, a group, an entity. */
+  key: string;
+  /** The object's top-level field (`paused`, `creditLimit`, `destination`). */
+  field: string;
+  /** Why, in words: `variable routinesPaused differs by environment`. */
+  reason: string;
 }
 
 export interface Plan {

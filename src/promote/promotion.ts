@@ -17,6 +17,7 @@ import { translateGroupIds } from '../export/groupIds.js';
 import { translateIds } from '../export/ids.js';
 import type { ConfigSections } from '../export/mapping.js';
 import type { PlanWarning } from '../plan/types.js';
+import { keyOf, type HeldField } from './held.js';
 
 export interface PromotionInput {
   /** The loaded configuration (its environments, prune settings and protect flags are kept). */
@@ -25,6 +26,8 @@ export interface PromotionInput {
   target: { name: string; environment: EnvironmentConfig };
   /** The source's live state, mapped with the source's ids. */
   sections: ConfigSections;
+  /** Declared fields kept at the target's value (held.ts): per-environment values stay home. */
+  hold?: readonly HeldField[];
 }
 
 export interface PromotedState {
@@ -33,6 +36,8 @@ export interface PromotedState {
   /** The target environment, also protecting every object the config marks `protect: true`. */
   environment: EnvironmentConfig;
   warnings: PlanWarning[];
+  /** The held fields whose source value differed: what the promotion kept back. */
+  held: HeldField[];
 }
 
 /**
@@ -52,7 +57,9 @@ export function promotedConfig(input: PromotionInput): PromotedState {
   if (translated.entityGroupCreditLimits !== undefined) sections.entityGroupCreditLimits = translated.entityGroupCreditLimits.map((entry) => withEntityFlags(entry, config));
   if (translated.routines !== undefined) sections.routines = translated.routines.map((routine, _, all) => withRoutineFlags(routine, all, config));
   if (translated.labels !== undefined) sections.labels = translated.labels.map((label, _, all) => withLabelFlags(label, all, config));
-  const environment = withProtection(input.target.environment, config);
+  const held = holdFields(sections, config, input.hold ?? []);
+  const undeclared = leaveUndeclared(sections, config);
+  const environment = withProtection(input.target.environment, config, undeclared);
   return {
     config: {
       version: 1,
@@ -62,8 +69,65 @@ export function promotedConfig(input: PromotionInput): PromotedState {
       ...(config.policies === undefined ? {} : { policies: config.policies }),
     },
     environment,
-    warnings: ownerWarnings(input),
+    warnings: [...undeclaredWarnings(undeclared, input), ...ownerWarnings(input)],
+    held,
   };
+}
+
+/**
+ * Sets each held field of a promoted object to the target's declared value (or takes it away
+ * where the target declares none, so its default holds); returns those whose source value
+ * differed (the ones a promotion kept back). An object the source lacks holds nothing.
+ */
+function holdFields(sections: ConfigSections, config: StewardConfig, hold: readonly HeldField[]): HeldField[] {
+  const kept: HeldField[] = [];
+  const held = (entry: Record<string, unknown>, declared: Record<string, unknown>, field: string): Record<string, unknown> | undefined => {
+    if (field in declared) return canonical(entry[field]) === canonical(declared[field]) ? undefined : { ...entry, [field]: declared[field] };
+    if (!(field in entry)) return undefined;
+    const { [field]: _dropped, ...rest } = entry;
+    return rest;
+  };
+  for (const entry of hold) {
+    const section = entry.kind as keyof ConfigSections;
+    const declared = entryOf(config[section], section, entry.key);
+    if (declared === undefined) continue;
+    if (section === 'creditControls') {
+      const controls = sections.creditControls as Record<string, unknown> | undefined;
+      const replaced = controls === undefined ? undefined : held(controls, declared, entry.field);
+      if (replaced === undefined) continue;
+      sections.creditControls = replaced as ConfigSections['creditControls'];
+      kept.push(entry);
+      continue;
+    }
+    const list = sections[section] as Record<string, unknown>[] | undefined;
+    const index = list?.findIndex((candidate) => entryOf([candidate], section, entry.key) !== undefined) ?? -1;
+    const replaced = list === undefined || index === -1 ? undefined : held(list[index]!, declared, entry.field);
+    if (replaced === undefined) continue;
+    list![index] = replaced;
+    kept.push(entry);
+  }
+  return kept;
+}
+
+/** The entry of a section named `key` as the config names it (e-mails and label names in any case). */
+function entryOf(value: unknown, section: keyof ConfigSections, key: string): Record<string, unknown> | undefined {
+  if (section === 'creditControls') return value as Record<string, unknown> | undefined;
+  const entries = (value ?? []) as Record<string, unknown>[];
+  const text = (field: unknown) => (typeof field === 'string' ? field : undefined);
+  return entries.find((entry) => {
+    switch (section) {
+      case 'userCreditLimits':
+        return entry.email !== undefined ? emailKey(String(entry.email)) === emailKey(key) : entry.userId === key;
+      case 'userGroupCreditLimits':
+        return (text(entry.group) ?? text(entry.userGroupId)) === key;
+      case 'entityGroupCreditLimits':
+        return entry.entity === key;
+      case 'labels':
+        return labelKey(String(entry.name)) === labelKey(key);
+      case 'routines':
+        return entry.name === key;
+    }
+  });
 }
 
 /** sha256 of sections in a canonical form: equal for equal states, whatever the key order. */
@@ -125,7 +189,7 @@ function withLabelFlags(label: LabelConfig, all: readonly LabelConfig[], config:
  * The target environment, protecting by name every object the config marks `protect: true`:
  * one the source lacks would otherwise be pruned, though the config forbids deleting it.
  */
-function withProtection(environment: EnvironmentConfig, config: StewardConfig): EnvironmentConfig {
+function withProtection(environment: EnvironmentConfig, config: StewardConfig, undeclared: Readonly<Record<PrunableKind, string[]>>): EnvironmentConfig {
   const flagged: Record<PrunableKind, string[]> = {
     userCreditLimits: (config.userCreditLimits ?? []).filter((entry) => entry.protect === true).map((entry) => entry.email ?? entry.userId!),
     userGroupCreditLimits: (config.userGroupCreditLimits ?? []).filter((entry) => entry.protect === true).map((entry) => entry.group ?? entry.userGroupId!),
@@ -133,6 +197,7 @@ function withProtection(environment: EnvironmentConfig, config: StewardConfig): 
     routines: (config.routines ?? []).filter((routine) => routine.protect === true).map((routine) => routine.name),
     labels: (config.labels ?? []).filter((label) => label.protect === true).map((label) => label.name),
   };
+  for (const kind of PRUNED_KINDS) flagged[kind].push(...undeclared[kind]);
   const protect = { ...environment.protect };
   for (const kind of Object.keys(flagged) as PrunableKind[]) {
     const rule = protect[kind];
@@ -140,6 +205,52 @@ function withProtection(environment: EnvironmentConfig, config: StewardConfig): 
     protect[kind] = [...new Set([...(rule ?? []), ...flagged[kind]])];
   }
   return Object.keys(protect).length === 0 ? environment : { ...environment, protect };
+}
+
+const PRUNED_KINDS = ['userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits', 'routines', 'labels'] as const satisfies readonly PrunableKind[];
+
+const NOUNS: Readonly<Record<PrunableKind, string>> = {
+  userCreditLimits: 'user credit limit',
+  userGroupCreditLimits: 'user group credit limit',
+  entityGroupCreditLimits: 'entity group credit limit',
+  routines: 'routine',
+  labels: 'label',
+};
+
+/**
+ * The target's prune settings hold: where the config prunes a kind, an object the source has and
+ * the config does not declare is not promoted (the target's own plan would delete it again). It
+ * is taken out of the desired state, and returned to be protected, so a copy the target already
+ * has is left as it is too. Objects of kinds the config does not prune travel as they are.
+ */
+function leaveUndeclared(sections: ConfigSections, config: StewardConfig): Record<PrunableKind, string[]> {
+  const left: Record<PrunableKind, string[]> = { userCreditLimits: [], userGroupCreditLimits: [], entityGroupCreditLimits: [], routines: [], labels: [] };
+  for (const kind of PRUNED_KINDS) {
+    const entries = sections[kind] as Record<string, unknown>[] | undefined;
+    if (config.prune?.[kind] !== true || entries === undefined) continue;
+    const kept = entries.filter((entry) => {
+      const key = keyOf(kind, entry);
+      if (key === undefined || entryOf(config[kind], kind, key) !== undefined) return true;
+      left[kind].push(key);
+      return false;
+    });
+    (sections as Record<string, unknown>)[kind] = kept;
+  }
+  return left;
+}
+
+/** One line naming what a promotion left to the target's own plan, if anything. */
+function undeclaredWarnings(undeclared: Readonly<Record<PrunableKind, string[]>>, input: PromotionInput): PlanWarning[] {
+  const kinds = PRUNED_KINDS.filter((kind) => undeclared[kind].length > 0);
+  if (kinds.length === 0) return [];
+  const count = kinds.reduce((total, kind) => total + undeclared[kind].length, 0);
+  const named = kinds.map((kind) => `${NOUNS[kind]}${undeclared[kind].length === 1 ? '' : 's'} ${undeclared[kind].map((name) => `"${name}"`).join(', ')}`).join('; ');
+  return [
+    {
+      code: 'promote.undeclared',
+      message: `left to ${input.target.name}'s own plan: ${count === 1 ? 'an object' : `${count} objects`} ${input.source.name} has and the config does not declare (${named}); the config prunes undeclared ones, so a promotion neither creates nor deletes them (declare one to promote it)`,
+    },
+  ];
 }
 
 function ownerWarnings(input: PromotionInput): PlanWarning[] {

@@ -13,6 +13,8 @@ import { REGISTRY } from '../kinds/registry.js';
 import { selectKinds } from '../plan/planner.js';
 import { requireRoutineOwners } from '../plan/preflight.js';
 import type { PlanWarning } from '../plan/types.js';
+import { healthWarnings, unhealthyRefusal, unhealthyRoutines, type UnhealthyRoutine } from './health.js';
+import { fieldsToHold, heldSummary, type HeldField } from './held.js';
 import { promotedConfig, sectionsDigest } from './promotion.js';
 
 export interface Promotion {
@@ -21,6 +23,15 @@ export interface Promotion {
   /** Digest of the source's state as mapped (see sectionsDigest). */
   sourceDigest: string;
   warnings: PlanWarning[];
+  /** Declared fields kept at the target's own value where the source's differed. */
+  held: HeldField[];
+  /** Source routines the platform disabled or whose last run failed (each also a warning). */
+  unhealthy: UnhealthyRoutine[];
+}
+
+export interface PromotionOptions {
+  /** Refuse (StewardError `promote.unhealthy`) when a routine carried does not work in the source. */
+  requireHealthy?: boolean;
 }
 
 /** The source environment's settings; throws a clear error for an unknown one or the target itself. */
@@ -47,7 +58,7 @@ export function sourceEnvironment(loaded: LoadedConfig, name: string): Environme
  * (`folders:`, by path: the same in every deployment) the config manages, as a plan compares them;
  * other labels are promoted without them.
  */
-export async function readPromotion(loaded: LoadedConfig, source: { name: string; api: PlatformApi }): Promise<Promotion> {
+export async function readPromotion(loaded: LoadedConfig, source: { name: string; api: PlatformApi }, options: PromotionOptions = {}): Promise<Promotion> {
   // Credit controls two deployments of one account share are one setting: nothing to promote, and not read.
   const shared = sharedAccount(loaded, source.name);
   const kinds = selectKinds(REGISTRY, loaded).map((kind) => kind.kind).filter((kind) => shared === undefined || kind !== 'creditControls');
@@ -62,21 +73,36 @@ export async function readPromotion(loaded: LoadedConfig, source: { name: string
     throw new StewardError(error.code, message, error.fault, { hint: error.hint, details: error.details });
   });
   requireEmails(snapshot, source.name);
+  const unhealthy = unhealthyRoutines(snapshot.routines ?? []);
+  if (options.requireHealthy === true && unhealthy.length > 0) {
+    throw new StewardError('promote.unhealthy', unhealthyRefusal(unhealthy, source.name), 'user', {
+      hint: `fix the routine${unhealthy.length === 1 ? '' : 's'} in ${source.name} (or take ${unhealthy.length === 1 ? 'it' : 'them'} out of the config) and promote again; without --require-healthy the promotion is planned with a warning`,
+      details: { unhealthy },
+    });
+  }
   const sections = toConfigSections(snapshot, { labelFields: kinds.includes('labels') });
+  const sourceSide = { name: source.name, environment: sourceEnvironment(loaded, source.name) };
+  const targetSide = { name: loaded.environmentName, environment: loaded.environment };
+  // The digest is of the source's state as read, before anything is held back.
+  const sourceDigest = sectionsDigest(sections);
   const promoted = promotedConfig({
     config: loaded.config,
-    source: { name: source.name, environment: sourceEnvironment(loaded, source.name) },
-    target: { name: loaded.environmentName, environment: loaded.environment },
+    source: sourceSide,
+    target: targetSide,
     sections,
+    hold: fieldsToHold(loaded.config, loaded.variableReferences ?? [], sourceSide, targetSide),
   });
   const sharedNote: PlanWarning[] =
     shared === undefined || loaded.config.creditControls === undefined
       ? []
       : [{ code: 'promote.shared-credit-controls', message: `credit controls are not promoted: ${source.name} and ${loaded.environmentName} share them (account \`${shared}\`), so they are one setting, planned with either environment` }];
+  const heldNote: PlanWarning[] = promoted.held.length === 0 ? [] : [{ code: 'promote.held', message: heldSummary(promoted.held, loaded.environmentName) }];
   return {
     loaded: { ...loaded, config: promoted.config, environment: promoted.environment, locate: locateByName(loaded, promoted.config) },
-    sourceDigest: sectionsDigest(sections),
-    warnings: [...sharedNote, ...promoted.warnings],
+    sourceDigest,
+    warnings: [...sharedNote, ...heldNote, ...healthWarnings(unhealthy, source.name), ...promoted.warnings],
+    held: promoted.held,
+    unhealthy,
   };
 }
 

@@ -66,10 +66,13 @@ describe.each(PROFILES)('routines name their model (%s profile)', (profile) => {
     expect(promotion.err).toBe('');
     const plan = JSON.parse(promotion.out) as Plan;
     const routineSteps = plan.steps.filter((step) => step.kind === 'routines');
-    // The playground keeps a routine production pruned ("Old experiment": routines are protected
-    // there); promoting it creates it on production's own Marketing model. Nothing is replaced.
-    expect(routineSteps.map((step) => [step.action, step.key])).toEqual([['create', creatorRoutineKey({ profile }, 'Old experiment')]]);
-    expect(routineSteps[0]!.action === 'create' && routineSteps[0]!.after.modelId).toBe(modelId('demo', 'Marketing'));
+    // "Monthly marketing recap" is on each deployment's own Marketing model: nothing to change,
+    // nothing replaced. ("Old experiment", which only the playground keeps, is not declared, and
+    // production prunes undeclared routines: the promotion leaves it to production's own plan.)
+    expect(routineSteps).toEqual([]);
+    expect(plan.warnings.map((warning) => warning.code)).toEqual(['promote.undeclared']);
+    const recap = (emulator: RunningEmulator) => emulator.state.routines().find((routine) => routine.name === 'Monthly marketing recap')?.modelId;
+    expect([recap(deployments!.production), recap(deployments!.playground)]).toEqual([modelId('demo', 'Marketing'), modelId('demo-playground', 'Marketing')]);
   });
 
   it('a rename keeps the routine\'s id, and the next plan is empty', async () => {

@@ -35,6 +35,13 @@ async function changeSchedule(environment: EnvironmentName, name: string, schedu
   return (await deployments.call(environment, 'PUT', path, { name: routine.name, prompt: routine.prompt, schedule })).status;
 }
 
+/**
+ * The demo playground's objects that the gitops config does not declare: production prunes
+ * undeclared objects, so a promotion leaves them to production's own plan, and says so.
+ */
+const UNDECLARED =
+  'Warning: left to production\'s own plan: 5 objects playground has and the config does not declare (user credit limit "analyst01@acme.example"; entity group credit limit "embed-trial"; routine "Old experiment"; labels "legacy-kpis", "obsolete"); the config prunes undeclared ones, so a promotion neither creates nor deletes them (declare one to promote it)\n\n';
+
 const PRODUCTION_MARKETING_MODEL = 'a3d9c1e7-2f4b-4e8a-b6c5-0d1e2f3a4b5c';
 
 async function promotionPlan(): Promise<Plan> {
@@ -70,7 +77,7 @@ describe.each(PROFILES)('steward diff --against (promotion) (%s profile)', (prof
   it('finds nothing to change between the two demo deployments: their ids differ, their state does not', async () => {
     const result = await deployments.diff();
     expect(result.code).toBe(0);
-    expect(stable(result.out)).toMatch(
+    expect(stable(result.out).replace(UNDECLARED, '')).toMatch(
       /^steward promotion from playground \(http:\/\/playground\) to production \(http:\/\/production\)\n\nNo changes\. production matches the live state of playground\.\n\nPlanning made \d+ API requests\.\n$/,
     );
     // Each deployment's users and groups fit on page 1 of their listings: one request each, the
@@ -99,7 +106,7 @@ describe.each(PROFILES)('steward diff --against (promotion) (%s profile)', (prof
       'GET /api/scim/v2/groups': 1,
     };
     expect(deployments.playground.stats().byRoute).toEqual({ ...each, 'GET /api/v1/models': 1 });
-    expect(deployments.production.stats().byRoute).toEqual({ ...each, 'GET /api/v1/models': 2 });
+    expect(deployments.production.stats().byRoute).toEqual({ ...each, 'GET /api/v1/models': 1 });
   });
 
   it('shows exactly what was changed in playground, with production\'s ids', async () => {
@@ -116,7 +123,7 @@ describe.each(PROFILES)('steward diff --against (promotion) (%s profile)', (prof
     expect(result.code).toBe(2);
     expect(stable(result.out).replace(/Planning made \d+/, 'Planning made N')).toBe(`steward promotion from playground (http://playground) to production (http://production)
 
-~   label "marketing"
+${UNDECLARED}~   label "marketing"
       color: "#d73a4a" → "#ff0000"
 
 ~   user credit limit grace@acme.example: 500 → 650
@@ -282,7 +289,7 @@ describe.each(PROFILES)('routine owners in a promotion (%s profile)', (profile) 
     const result = await deployments.diff({ json: true });
     expect(result.err).toBe('');
     const plan = JSON.parse(result.out) as Plan;
-    expect(plan.warnings).toEqual([]);
+    expect(plan.warnings.map((warning) => warning.code)).toEqual(['promote.undeclared']);
     expect(plan.steps).toEqual([]);
   });
 });
@@ -359,9 +366,21 @@ describe.each(PROFILES)('promotion errors (%s profile)', (profile) => {
     seed.models = seed.models!.map((model) => (model.name === 'Marketing' ? { ...model, name: 'Marketing (playground)' } : model));
     await deployments.close();
     deployments = await Deployments.start({ profile }, { data: seed });
+    // Declared, so the promotion carries it (production prunes undeclared routines, so one the config lacks stays home).
+    const routines = join(deployments.gitops, 'routines.yaml');
+    await writeFile(routines, (await readFile(routines, 'utf8')).replace(/\nprune:/, `
+  - name: Old experiment
+    owner: ${KEY_CREATOR}
+    prompt: Compare campaign spend month over month.
+    schedule: "0 6 1 * ? *"
+    timezone: UTC
+    model: Marketing
+    destination: { type: email, recipientEmails: [${KEY_CREATOR}] }
+
+prune:`));
     const result = await deployments.diff();
     expect(result.code).toBe(1);
-    expect(result.err).toContain('Error: routine "Old experiment": model "Marketing (playground)" is not a shared model of this deployment; its shared models: "Marketing", "Sales"');
+    expect(result.err).toMatch(/^Error: .*routines\.yaml:\d+:\d+: routine "Old experiment": model "Marketing \(playground\)" is not a shared model of this deployment; its shared models: "Marketing", "Sales"\n/);
     expect(deployments.production.stats().writes).toBe(0);
   });
 

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EnvironmentConfig, RoutineConfig, StewardConfig } from '../../src/config/types.js';
 import type { ConfigSections } from '../../src/export/mapping.js';
+import { fieldsToHold } from '../../src/promote/held.js';
 import { promotedConfig, sectionsDigest } from '../../src/promote/promotion.js';
 
 const PRODUCTION: EnvironmentConfig = { baseUrl: 'https://acme.example.com', tokenEnv: 'PROD', variables: { salesModelId: 'm-prod' } };
@@ -12,19 +13,20 @@ function routine(name: string, overrides: Partial<RoutineConfig> = {}): RoutineC
   return { name, prompt: 'p', schedule: '0 9 ? * MON *', timezone: 'UTC', modelId: 'm-play', destination: { type: 'slack', recipientId: 'C0ABCDEF1', slackRecipientType: 'channel' }, ...overrides };
 }
 
-function promote(config: Partial<StewardConfig>, sections: ConfigSections) {
+function promote(config: Partial<StewardConfig>, sections: ConfigSections, hold: Parameters<typeof promotedConfig>[0]['hold'] = []) {
   return promotedConfig({
     config: { version: 1, environments: { production: PRODUCTION, playground: PLAYGROUND }, ...config },
     source: { name: 'playground', environment: PLAYGROUND },
     target: { name: 'production', environment: PRODUCTION },
     sections,
+    hold,
   });
 }
 
 describe('promotedConfig', () => {
   it('takes the source\'s objects with the target\'s ids, and keeps the config\'s prune settings and environments', () => {
     const promoted = promote(
-      { routines: [routine('Declared but not in the source', { modelId: 'm-prod' })], prune: { routines: true, labels: false } },
+      { routines: [routine('Declared but not in the source', { modelId: 'm-prod' }), routine('Digest', { modelId: 'm-prod' })], prune: { routines: true, labels: false } },
       { routines: [routine('Digest')], creditControls: { shutoffCredits: 5 } },
     );
     expect(promoted.config).toEqual({
@@ -72,6 +74,74 @@ describe('promotedConfig', () => {
 
   it('refuses a model id no variable names', () => {
     expect(() => promote({}, { routines: [routine('Digest', { modelId: 'm-lost' })] })).toThrow('routine "Digest": modelId m-lost of playground is not the value of any variable');
+  });
+});
+
+describe('what a promotion leaves home', () => {
+  it('leaves objects the config does not declare to the target where the config prunes their kind, and carries them where it does not', () => {
+    const promoted = promote(
+      { routines: [routine('Digest')], labels: [{ name: 'finance' }], prune: { routines: true } },
+      { routines: [routine('Digest'), routine('Tried in the app')], labels: [{ name: 'finance' }, { name: 'scratch' }] },
+    );
+    expect(promoted.config.routines?.map((entry) => entry.name)).toEqual(['Digest']);
+    expect(promoted.config.labels?.map((entry) => entry.name)).toEqual(['finance', 'scratch']);
+    // Protected, so a copy production already has is not deleted either.
+    expect(promoted.environment.protect).toEqual({ routines: ['Tried in the app'] });
+    expect(promoted.warnings).toEqual([
+      {
+        code: 'promote.undeclared',
+        message:
+          'left to production\'s own plan: an object playground has and the config does not declare (routine "Tried in the app"); the config prunes undeclared ones, so a promotion neither creates nor deletes them (declare one to promote it)',
+      },
+    ]);
+  });
+
+  it("keeps the target's declared value of a held field, and its default where it declares none", () => {
+    const promoted = promote(
+      { routines: [routine('Digest', { paused: false }), routine('Pulse')], userCreditLimits: [{ email: 'grace@acme.example', creditLimit: 750 }] },
+      { routines: [routine('Digest', { paused: true, prompt: 'new' }), routine('Pulse', { paused: true })], userCreditLimits: [{ email: 'Grace@acme.example', creditLimit: 10 }] },
+      [
+        { kind: 'routines', key: 'Digest', field: 'paused', reason: 'variable routinesPaused differs by environment' },
+        { kind: 'routines', key: 'Pulse', field: 'paused', reason: "playground's policy routines.requirePaused" },
+        { kind: 'userCreditLimits', key: 'grace@acme.example', field: 'creditLimit', reason: 'variable graceLimit differs by environment' },
+        { kind: 'routines', key: 'Not in the source', field: 'paused', reason: "playground's policy routines.requirePaused" },
+      ],
+    );
+    expect(promoted.config.routines).toEqual([routine('Digest', { modelId: 'm-prod', paused: false, prompt: 'new' }), routine('Pulse', { modelId: 'm-prod' })]);
+    expect(promoted.config.userCreditLimits).toEqual([{ email: 'Grace@acme.example', creditLimit: 750 }]);
+    expect(promoted.held.map((entry) => `${entry.key} ${entry.field}`)).toEqual(['Digest paused', 'Pulse paused', 'grace@acme.example creditLimit']);
+  });
+});
+
+describe('fieldsToHold', () => {
+  const config: StewardConfig = {
+    version: 1,
+    environments: {
+      production: { ...PRODUCTION, variables: { salesModelId: 'm-prod', paused: false, graceLimit: 750, team: 'Finance' } },
+      playground: { ...PLAYGROUND, variables: { salesModelId: 'm-play', paused: true, graceLimit: 10, team: 'Finance' }, policies: { routines: { requirePaused: true } } },
+    },
+    routines: [routine('Digest', { paused: false, modelId: 'm-prod', description: 'for Finance' }), routine('Pulse')],
+    userCreditLimits: [{ email: 'grace@acme.example', creditLimit: 750 }],
+  };
+  const references = [
+    { path: ['routines', 0, 'paused'], variables: ['paused'] },
+    { path: ['routines', 0, 'modelId'], variables: ['salesModelId'] },
+    { path: ['routines', 0, 'description'], variables: ['team'] },
+    { path: ['userCreditLimits', 0, 'creditLimit'], variables: ['graceLimit'] },
+  ];
+
+  it('holds values from variables that differ by environment, and paused under the source\'s requirePaused; never ids or equal variables', () => {
+    const held = fieldsToHold(config, references, { name: 'playground', environment: config.environments.playground! }, { name: 'production', environment: config.environments.production! });
+    expect(held).toEqual([
+      { kind: 'routines', key: 'Digest', field: 'paused', reason: 'variable paused differs by environment' },
+      { kind: 'userCreditLimits', key: 'grace@acme.example', field: 'creditLimit', reason: 'variable graceLimit differs by environment' },
+      { kind: 'routines', key: 'Pulse', field: 'paused', reason: "playground's policy routines.requirePaused" },
+    ]);
+  });
+
+  it('holds nothing from a policy of the target only', () => {
+    const held = fieldsToHold(config, [], { name: 'production', environment: config.environments.production! }, { name: 'playground', environment: config.environments.playground! });
+    expect(held).toEqual([]);
   });
 });
 
