@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import type { LoadedConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
-import { PRUNED_REASON } from '../kinds/protection.js';
+import { PRUNED_REASON, UNLISTED_DOCUMENT_REASON, UNLISTED_FOLDER_REASON } from '../kinds/protection.js';
 import { savePlan } from '../plan/planFile.js';
 import { makePlan } from '../plan/planner.js';
 import type { Plan } from '../plan/types.js';
@@ -52,9 +52,7 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
     const plan: Plan = {
       ...targetPlan,
       // The desired state here is the source's, so "not in the config" would mislead an approver.
-      steps: targetPlan.steps.map((step) =>
-        step.reason?.startsWith(PRUNED_REASON) ? { ...step, reason: step.reason.replace(PRUNED_REASON, `not in ${options.against}`) } : step,
-      ),
+      steps: targetPlan.steps.map((step) => ({ ...step, ...(step.reason === undefined ? {} : { reason: sourceWorded(step.reason, options.against!) }) })),
       warnings: [...promotion.warnings, ...targetPlan.warnings],
       promotion: {
         from: options.against,
@@ -75,6 +73,17 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
   } finally {
     await Promise.all(clients.map((client) => client.close()));
   }
+}
+
+/**
+ * A step's reason as a promotion says it: what the target loses, it loses because the source
+ * lacks it, not because the config does not list it.
+ */
+function sourceWorded(reason: string, source: string): string {
+  return reason
+    .replace(PRUNED_REASON, `not in ${source}`)
+    .replace(UNLISTED_DOCUMENT_REASON, `pruneDocuments: not on this label in ${source}`)
+    .replace(UNLISTED_FOLDER_REASON, `pruneFolders: not on this label in ${source}`);
 }
 
 /**

@@ -142,7 +142,7 @@ function banner(emulator: RunningEmulator, options: EmulatorOptions): string[] {
   if (description.differences.length === 0) {
     lines.push(
       description.profile === 'vendor'
-        ? 'profile vendor: the platform as the vendor documents it (--profile other answers every open point the other way)'
+        ? 'profile vendor: the platform as the vendor documents it (--profile other answers most open points the other way)'
         : `profile ${description.profile}, with every answer set back to the vendor profile`,
     );
   } else {

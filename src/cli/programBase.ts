@@ -12,8 +12,7 @@ export function newProgram(): Command {
       'Declarative configuration for an analytics platform: AI credit controls, per-user ' +
         'credit limits, AI routines and labels, kept in git and applied through the REST API.',
     )
-    .version(STEWARD_VERSION)
-    .showHelpAfterError();
+    .version(STEWARD_VERSION);
 }
 
 /**
@@ -22,9 +21,11 @@ export function newProgram(): Command {
  */
 export function withJsonUsageErrors(program: Command, io: () => CommandIo): Command {
   for (const command of [program, ...program.commands]) {
+    // Said like every other error (`Error:` then `Hint:`), pointing at the command's help rather than printing all of it.
+    command.showHelpAfterError(`Hint: \`steward ${command === program ? '' : `${command.name()} `}--help\` ${command === program ? 'lists the commands' : 'shows its usage'}`);
     command.configureOutput({
       outputError: (text, write) => {
-        write(text);
+        write(text.replace(/^error: /, 'Error: '));
         // rawArgs: what parse() was given (commander keeps it; its typings do not declare it).
         if ((program as unknown as { rawArgs: string[] }).rawArgs.includes('--json')) {
           const envelope = { error: { code: 'cli.usage', fault: 'user', message: text.replace(/^error: /, '').trim() } };

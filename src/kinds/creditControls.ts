@@ -35,7 +35,7 @@ export const creditControls: ResourceKind<DesiredCreditControls, CreditControls>
         'creditControls.entityGroupDefaultCredits: this instance\'s credit controls show no entity-group default (the documented API has none), so steward can neither read nor set it',
         'user',
         {
-          hint: 'remove `entityGroupDefaultCredits` from creditControls for this environment; give entity groups their own limits under entityGroupCreditLimits',
+          hint: 'remove `entityGroupDefaultCredits` from creditControls (the config declares credit controls once, for every environment, so it can be managed only where every deployment shows it); give entity groups their own limits under entityGroupCreditLimits',
           details: { configPath: ['creditControls', 'entityGroupDefaultCredits'] },
         },
       );

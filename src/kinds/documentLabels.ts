@@ -17,6 +17,7 @@ import type { PlatformApi } from '../api/platform.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
 import type { ResourceKind } from './kind.js';
 import { desiredLabels, labelFates, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
+import { UNLISTED_DOCUMENT_REASON } from './protection.js';
 
 /**
  * Label key (of the label's name once the plan has run) → the documents carrying it; `missing`:
@@ -115,7 +116,7 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
           before: { document, label: label.name },
           reason: label.documents.length === 0 && !desired.labels.some((d) => labelKey(d.name) === labelKey(label.name))
             ? 'the label is being deleted'
-            : 'pruneDocuments: not listed in the label\'s documents',
+            : UNLISTED_DOCUMENT_REASON,
         };
         steps.push(step);
         dependencies.push({ step: labelStepId(label.name), on: step.id });

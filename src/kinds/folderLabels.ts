@@ -7,11 +7,13 @@
 // folders steward sees, the plan says the delete may be refused.
 import type { FolderRecord, Label } from '../api/types.js';
 import type { Kind } from '../config/types.js';
+import { closest } from '../config/suggest.js';
 import { labelKey, UUID_PATTERN } from '../domain/rules.js';
 import type { PlanStep, PlanWarning } from '../plan/types.js';
 import type { LiveDocumentLabels } from './documentLabels.js';
 import type { ResourceKind } from './kind.js';
 import { desiredLabels, labelFates, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
+import { UNLISTED_FOLDER_REASON } from './protection.js';
 
 /** The folders the listing showed, and which of them carry each label (by label key). */
 export interface LiveFolderLabels {
@@ -59,6 +61,14 @@ function folderOf(entry: string, folders: readonly FolderRecord[]): FolderRecord
   return (UUID_PATTERN.test(entry) ? folders.find((folder) => folder.id.toLowerCase() === entry.toLowerCase()) : undefined) ?? folders.find((folder) => folder.path === entry);
 }
 
+/** `: did you mean "sandbox"?` for a path (or a folder's name) close to one of the folders, or nothing. */
+function nearFolder(entry: string, folders: readonly FolderRecord[]): string {
+  const paths = folders.flatMap((folder) => (folder.path === null ? [] : [folder.path]));
+  const byName = folders.find((folder) => folder.path !== null && folder.name?.toLowerCase() === entry.toLowerCase());
+  const near = byName?.path ?? closest(entry, paths);
+  return near === undefined ? '' : ` (did you mean "${near}"? folders are named by path)`;
+}
+
 export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
   kind: 'folderLabels',
   readAfter: ['labels'] satisfies Kind[],
@@ -99,7 +109,7 @@ export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
         if (folder === undefined) {
           warnings.push({
             code: 'folderLabels.missing-folder',
-            message: `folder ${entry} is not a folder of this deployment (its organization folders were listed), so label "${label.name}" is not applied to it`,
+            message: `folder "${entry}" is not a folder of this deployment, so label "${label.name}" is not applied to it${nearFolder(entry, live.folders)}`,
           });
           continue;
         }
@@ -115,7 +125,7 @@ export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
             ...linkStep(label.name, folder),
             action: 'delete',
             before: { folder: displayed(folder), label: label.name },
-            reason: label.deleted ? 'the label is being deleted' : 'pruneFolders: not listed in the label\'s folders',
+            reason: label.deleted ? 'the label is being deleted' : UNLISTED_FOLDER_REASON,
           };
           steps.push(step);
           dependencies.push({ step: labelStepId(label.name), on: step.id });

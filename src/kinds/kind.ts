@@ -45,6 +45,8 @@ export type StepOutcome =
 export interface StepFailure {
   status: 'failed';
   error: string;
+  /** What to do about it, when steward knows (a config setting the server refuses). */
+  hint?: string;
   /** The write may have been carried out (response lost, or 5xx): read back before believing it failed. */
   outcomeUnknown?: true;
   /** The HTTP status of the refusal, when the server answered one. */
@@ -145,6 +147,7 @@ export function creditLimitValues(step: PlanStep): CreditValue[] {
 /** A thrown error as a failed outcome with the server's words and what the executor judges by. */
 export function failureOf(error: unknown): StepFailure {
   const failure: StepFailure = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
+  if (error instanceof StewardError && error.hint !== undefined) failure.hint = error.hint;
   if (isOutcomeUnknown(error)) failure.outcomeUnknown = true;
   if (error instanceof StewardError && error.code === 'apply.outcome-unknown') {
     failure.outcomeUnknown = true;

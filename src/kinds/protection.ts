@@ -18,11 +18,15 @@ export function protectedInEnvironment(
 }
 
 /** The error for a plan that would destroy a protected object. */
-export function protectedError(what: string, why: string): StewardError {
+export function protectedError(what: string, why: string, options: { hint?: string; details?: Record<string, unknown> } = {}): StewardError {
   return new StewardError('plan.protected', `${what} is protected, but ${why}`, 'user', {
-    hint: 'remove its `protect` flag (or the environment protection) if this is intended',
+    hint: options.hint ?? 'remove its `protect` flag if this is intended',
+    ...(options.details === undefined ? {} : { details: options.details }),
   });
 }
 
 /** Why a step deletes an undeclared object; promotion words it after its source instead. */
 export const PRUNED_REASON = 'pruned: not in the config';
+/** Why a step takes a label off a document or folder the label does not list; promotion words it after its source. */
+export const UNLISTED_DOCUMENT_REASON = 'pruneDocuments: not listed in the label\'s documents';
+export const UNLISTED_FOLDER_REASON = 'pruneFolders: not listed in the label\'s folders';

@@ -4,6 +4,7 @@ import type { Routine, RoutineDestination } from '../api/types.js';
 import type { RoutineConfig } from '../config/types.js';
 import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
+import type { FieldChange } from '../plan/types.js';
 
 /** The fields steward compares. */
 export interface RoutineState {
@@ -45,6 +46,25 @@ const IN_PLACE: Readonly<Record<RoutineUpdate, ReadonlySet<string>>> = {
 export function replacingFields(update: RoutineUpdate, changed: readonly string[], desired: Partial<RoutineState>): string[] {
   const keepsModelParts = (desired.branchId ?? null) !== null || (desired.topicName ?? null) !== null;
   return changed.filter((field) => !IN_PLACE[update].has(field) || (field === 'modelId' && keepsModelParts));
+}
+
+/** A routine's parts that belong to its model: an update that moves the model leaves them behind. */
+export const MODEL_PARTS = ['branchId', 'topicName'] as const;
+
+/**
+ * What an in-place model change takes with it: the live branch and topic the config does not
+ * manage (the update that moves the model clears them), as field changes to null, so the plan
+ * says so. Nothing when the model does not change.
+ */
+export function clearedByModel(live: RoutineState, desired: RoutineState, changed: readonly string[]): FieldChange[] {
+  if (!changed.includes('modelId')) return [];
+  return MODEL_PARTS.filter((part) => !(part in desired) && (live[part] ?? null) !== null).map((part) => ({ path: part, before: live[part], after: null }));
+}
+
+/** The reason of an update whose new model clears a branch or topic the config does not manage. */
+export function clearingReason(cleared: readonly FieldChange[]): string {
+  const names = cleared.map((change) => (change.path === 'branchId' ? 'branch' : 'topic'));
+  return `the new model clears its ${names.join(' and ')}, which the config does not manage (declare ${cleared.map((change) => `\`${change.path === 'branchId' ? 'branch' : 'topicName'}\``).join(' or ')} to keep one: the routine is then replaced)`;
 }
 
 /** Why such a change replaces the routine, for the step's reason. */

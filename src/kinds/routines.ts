@@ -12,7 +12,17 @@ import type { PlanStep, PlanWarning } from '../plan/types.js';
 import type { ResourceKind } from './kind.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
 import { applyRoutineSteps, readBackRoutine, routineWriteRequests } from './routinesApply.js';
-import { desiredState, liveState, REPLACEMENT_COST, replacementReason, replacingFields, type RoutineState, type RoutineUpdate } from './routineState.js';
+import {
+  clearedByModel,
+  clearingReason,
+  desiredState,
+  liveState,
+  REPLACEMENT_COST,
+  replacementReason,
+  replacingFields,
+  type RoutineState,
+  type RoutineUpdate,
+} from './routineState.js';
 
 /**
  * Whose routines. `key` names the owner in step ids: '' for the API key's own user (the owner of
@@ -32,6 +42,8 @@ export function listKey(owner: Pick<RoutineOwner, 'userId'>): string {
 }
 
 export interface DesiredRoutine {
+  /** Its position in the config's `routines` (errors point at it). */
+  index: number;
   owner: RoutineOwner;
   state: RoutineState;
   /** Former names (`renamedFrom`): a live routine under one of them is renamed in place, keeping its id. */
@@ -93,7 +105,8 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
       owners.set(userId, owner);
       return owner;
     };
-    const declared = (config.routines ?? []).map((routine) => ({
+    const declared = (config.routines ?? []).map((routine, index) => ({
+      index,
       owner: ownerOf(routine.owner),
       state: desiredState(routine),
       renamedFrom: routine.renamedFrom ?? [],
@@ -171,11 +184,31 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
         const forcing = replacingFields(desired.update, topLevel(fields), routine.state);
         const ref = { ...ownerRef(owner), routineId: match.id, ...(desired.update === 'patch' ? { update: 'patch' } : {}) };
         if (forcing.length === 0) {
-          steps.push({ ...base, ref, action: 'update', before, after: { ...routine.state }, fields, ...renamed });
+          // A new model leaves the live branch and topic behind: said, and shown as cleared.
+          const cleared = clearedByModel(liveState(match), routine.state, topLevel(fields));
+          if (cleared.length === 0) {
+            steps.push({ ...base, ref, action: 'update', before, after: { ...routine.state }, fields, ...renamed });
+            continue;
+          }
+          const reason = [...(formerName === undefined ? [] : [`renamed from "${formerName}"`]), clearingReason(cleared)].join('; ');
+          steps.push({
+            ...base,
+            ref,
+            action: 'update',
+            before: { ...before, ...Object.fromEntries(cleared.map((change) => [change.path, change.before])) },
+            after: { ...routine.state, ...Object.fromEntries(cleared.map((change) => [change.path, null])) },
+            fields: [...fields, ...cleared],
+            reason,
+          });
           continue;
         }
         if (routine.protect) {
-          throw protectedError(`routine "${name}"`, `changing ${forcing.join(', ')} replaces it (${replacementReason(desired.update, forcing)}; ${REPLACEMENT_COST})`);
+          // Only the routine's own flag forbids a replacement (an environment's protect only stops pruning).
+          const byPatch = desired.update === 'put' && replacingFields('patch', forcing, routine.state).length === 0;
+          throw protectedError(`routine "${name}"`, `changing ${forcing.join(', ')} replaces it: ${replacementReason(desired.update, forcing)}. ${upperFirst(REPLACEMENT_COST)}`, {
+            hint: `keep ${forcing.join(', ')} as ${forcing.length === 1 ? 'it is' : 'they are'} live, or remove \`protect: true\` from the routine if the replacement is intended${byPatch ? '; a server with the PATCH update changes it in place (`routineUpdate: patch` on the environment)' : ''}`,
+            details: { configPath: ['routines', routine.index, 'protect'] },
+          });
         }
         steps.push({
           ...base,
@@ -345,4 +378,8 @@ function ownerRef(owner: RoutineOwner): Record<string, string> {
 
 function nameOf(step: PlanStep): string {
   return String(step.action === 'delete' ? step.before.name : step.after.name);
+}
+
+function upperFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -12,7 +12,7 @@ import { matches, pick } from '../plan/fields.js';
 import { createOnceMore, expectTaken, type ApplyContext, type ReadBackVerdict } from './kind.js';
 import type { LiveRoutines } from './routines.js';
 import { settleRaces, type CreatedByStep } from './routineRaces.js';
-import { liveState, PATCH_CARRIES, PUT_CARRIES, type RoutineState } from './routineState.js';
+import { liveState, MODEL_PARTS, PATCH_CARRIES, PUT_CARRIES, type RoutineState } from './routineState.js';
 
 /** Applies routine steps in order; each step's failure is recorded and the others go on. */
 export async function applyRoutineSteps(steps: PlanStep[], context: ApplyContext): Promise<void> {
@@ -204,7 +204,9 @@ class RoutineWriter {
    * description, the model and the pause (`isActive`); nothing it does not document.
    */
   private async put(id: string, state: RoutineState, fields: readonly string[], what: string, options: { userId: string } | undefined): Promise<void> {
-    const uncarried = fields.filter((field) => !PUT_CARRIES.has(field));
+    // The branch and topic a new model clears are carried by the model change itself.
+    const clearedByModel = (field: string) => fields.includes('modelId') && (MODEL_PARTS as readonly string[]).includes(field) && state[field as keyof RoutineState] === null;
+    const uncarried = fields.filter((field) => !PUT_CARRIES.has(field) && !clearedByModel(field));
     if (uncarried.length > 0) {
       throw new StewardError('apply.invalid-step', `${what}: ${uncarried.join(', ')} cannot change by PUT; the plan should have replaced the routine`, 'tool');
     }
@@ -222,7 +224,8 @@ class RoutineWriter {
         cause: error,
       });
     }
-    expectTaken(what, pick(state as unknown as Record<string, unknown>, [...fields]), stateOf(answer));
+    // What the model change clears is the server's doing, not a value sent: not checked.
+    expectTaken(what, pick(state as unknown as Record<string, unknown>, fields.filter((field) => !clearedByModel(field))), stateOf(answer));
   }
 
   /** Pauses or resumes with the documented PUT's `isActive`. */

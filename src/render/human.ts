@@ -161,7 +161,7 @@ export function outcomeLine({ step, outcome }: StepResult, color: boolean): stri
     case 'already-applied':
       return colors.dim(`  = ${stepTitle(step)} (${terminalText(outcome.detail ?? 'already applied')})`);
     case 'failed':
-      return `${colors.red('  FAILED')} ${title}: ${terminalText(outcome.error)}`;
+      return `${colors.red('  FAILED')} ${title}: ${terminalText(outcome.error)}${outcome.hint === undefined ? '' : `\n          Hint: ${terminalText(outcome.hint)}`}`;
     case 'skipped':
       return `${colors.yellow(outcome.notStarted ? '  not started' : '  skipped')} ${title}${outcome.notStarted ? '' : `: ${terminalText(outcome.reason)}`}`;
     case 'stale':

@@ -64,6 +64,9 @@ describe('steward completion', () => {
     const refusing = buildProgram(() => wrong);
     for (const command of [refusing, ...refusing.commands]) command.exitOverride().configureOutput({ writeErr: wrong.stderr });
     await expect(refusing.parseAsync(['node', 'steward', 'completion', 'powershell'])).rejects.toThrow();
-    expect(wrong.result(1).err).toContain("error: command-argument value 'powershell' is invalid for argument 'shell'. choose one of bash, zsh, fish");
+    expect(wrong.result(1).err).toContain("Error: command-argument value 'powershell' is invalid for argument 'shell'. choose one of bash, zsh, fish");
+    // Said like every other error: a hint where to look, not the whole help text.
+    expect(wrong.result(1).err).toContain('\nHint: `steward completion --help` shows its usage\n');
+    expect(wrong.result(1).err).not.toContain('Usage:');
   });
 });

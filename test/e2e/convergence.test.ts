@@ -279,6 +279,8 @@ describe.each(PROFILES)('routines under the API\'s uncertainties (%s profile)', 
     const result = await steward.apply();
     expect(result.code).toBe(1);
     expect(result.out).toContain('updating routine "Weekly revenue digest": this server answers PATCH with 405 Method Not Allowed: it updates routines only by the documented PUT, but this environment says `routineUpdate: patch`');
+    // With the fix under the failed step.
+    expect(result.out).toMatch(/FAILED .*routineUpdate: patch`\n {10}Hint: remove `routineUpdate: patch` from the environment \(PUT is the default\)/);
     const digest = steward.emulator.state.routines('ada@acme.example').find((routine) => routine.name === 'Weekly revenue digest')!;
     expect(digest.schedule).toBe('0 9 ? * MON *');
     // The one undocumented request is the one the environment asked for, and the contract test says so.

@@ -32,7 +32,7 @@ describe('the entity-group default, which the documented credit controls do not 
     const result = await steward.apply();
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/credit\.yaml:11:\d+: creditControls\.entityGroupDefaultCredits: this instance's credit controls show no entity-group default \(the documented API has none\)/);
-    expect(result.err).toContain('Hint: remove `entityGroupDefaultCredits` from creditControls for this environment');
+    expect(result.err).toContain('Hint: remove `entityGroupDefaultCredits` from creditControls (the config declares credit controls once, for every environment');
     expect(steward.emulator.stats().writes).toBe(0);
   });
 

@@ -53,12 +53,17 @@ describe.each(PROFILES)('folder labels (%s profile)', (profile) => {
     expect(steward.emulator.state.folderLabels('marketing')).toEqual([]);
     const listed = await fetch(`${steward.emulator.url}/api/v1/folders?path=marketing`, { headers: { authorization: 'Bearer demo-org-admin-token' } });
     const id = ((await listed.json()) as { records: { id: string }[] }).records[0]!.id;
-    await editLabels(steward.directory, (text) => text.replace('    documents: ["5e4d3c2b", "3a9b7c6d"]\n', `    documents: ["5e4d3c2b", "3a9b7c6d"]\n    folders: [${id}, finance/no-such-folder]\n`));
+    await editLabels(steward.directory, (text) => text.replace('    documents: ["5e4d3c2b", "3a9b7c6d"]\n', `    documents: ["5e4d3c2b", "3a9b7c6d"]\n    folders: [${id}, finance/no-such-folder, Sandbox]\n`));
     const plan = JSON.parse((await steward.plan({ json: true })).out) as Plan;
     expect(plan.steps.filter((step) => step.kind === 'folderLabels' && step.action === 'create').map((step) => step.key)).toContain('marketing @ marketing');
     expect(plan.warnings).toContainEqual({
       code: 'folderLabels.missing-folder',
-      message: 'folder finance/no-such-folder is not a folder of this deployment (its organization folders were listed), so label "marketing" is not applied to it',
+      message: 'folder "finance/no-such-folder" is not a folder of this deployment, so label "marketing" is not applied to it',
+    });
+    // A folder's name where its path belongs: the path is suggested.
+    expect(plan.warnings).toContainEqual({
+      code: 'folderLabels.missing-folder',
+      message: 'folder "Sandbox" is not a folder of this deployment, so label "marketing" is not applied to it (did you mean "sandbox"? folders are named by path)',
     });
     expect((await steward.apply()).code).toBe(0);
     expect(steward.emulator.state.folderLabels('marketing')).toEqual(['marketing']);
@@ -118,5 +123,21 @@ describe('folders across deployments', () => {
     expect((await d.apply('playground')).code).toBe(0);
     const promotion = JSON.parse((await d.diff({ json: true })).out) as Plan;
     expect(promotion.steps.map((step) => `${step.action} ${step.kind} ${step.key}`)).toContain('create folderLabels finance @ finance');
+  });
+
+  it('a promotion that takes a label off a folder says the source lacks it, not the config', async () => {
+    deployments = await Deployments.start();
+    const d = deployments;
+    await editLabels(d.gitops, (text) => text.replace('    folders: [finance]\n', '    folders: [finance]\n    pruneFolders: true\n'));
+    expect((await d.apply('production')).code).toBe(0);
+    expect((await d.apply('playground')).code).toBe(0);
+    // Someone takes `finance` off its folder in the playground.
+    const folders = await d.call('playground', 'GET', '/api/v1/folders?path=finance');
+    const finance = ((await folders.json()) as { records: { id: string }[] }).records[0]!.id;
+    expect((await d.call('playground', 'PATCH', `/api/v1/folders/${finance}/labels`, { remove: ['finance'] })).status).toBe(200);
+    const promotion = JSON.parse((await d.diff({ json: true })).out) as Plan;
+    expect(promotion.steps.filter((step) => step.kind === 'folderLabels').map((step) => [step.action, step.key, step.reason])).toEqual([
+      ['delete', 'finance @ finance', 'pruneFolders: not on this label in playground'],
+    ]);
   });
 });

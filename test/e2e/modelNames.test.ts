@@ -75,6 +75,32 @@ describe.each(PROFILES)('routines name their model (%s profile)', (profile) => {
     expect([recap(deployments!.production), recap(deployments!.playground)]).toEqual([modelId('demo', 'Marketing'), modelId('demo-playground', 'Marketing')]);
   });
 
+  it('a model changed in place says that it clears the topic the config does not manage, and converges', async () => {
+    deployments = await Deployments.start({ profile });
+    expect((await deployments!.apply('production')).code).toBe(0);
+    const digest = () => deployments!.production.state.routines(KEY_CREATOR).find((routine) => routine.name === 'Weekly revenue digest')!;
+    const id = digest().id;
+    expect(digest().topicName).toBe('orders');
+    await editRoutines((text) => text.replace('    model: Sales\n    topicName: orders\n', '    model: Marketing\n'));
+    const plan = await deployments!.plan('production', { json: true });
+    const step = (JSON.parse(plan.out) as Plan).steps.find((candidate) => candidate.key === creatorRoutineKey({ profile }, 'Weekly revenue digest'))!;
+    expect(step).toMatchObject({
+      action: 'update',
+      fields: [
+        { path: 'modelId', before: modelId('demo', 'Sales'), after: modelId('demo', 'Marketing') },
+        { path: 'topicName', before: 'orders', after: null },
+      ],
+      reason: 'the new model clears its topic, which the config does not manage (declare `topicName` to keep one: the routine is then replaced)',
+    });
+    const text = await deployments!.plan('production');
+    expect(text.out).toContain('      topicName: "orders" → null\n');
+    const applied = await deployments!.apply('production');
+    expect(applied.err).toBe('');
+    expect(applied.code).toBe(0);
+    expect(digest()).toMatchObject({ id, modelId: modelId('demo', 'Marketing'), topicName: null });
+    expect((await deployments!.plan('production')).code).toBe(0);
+  });
+
   it('a rename keeps the routine\'s id, and the next plan is empty', async () => {
     deployments = await Deployments.start({ profile });
     expect((await deployments!.apply('production')).code).toBe(0);

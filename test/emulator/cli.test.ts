@@ -42,7 +42,7 @@ describe('runEmulatorCommand', () => {
         '  demo-org-member-token      organization key, MEMBER',
         '  demo-ada-personal-token    personal token of ada@acme.example (ORG_ADMIN)',
         '  demo-grace-personal-token  personal token of grace@acme.example (MEMBER)',
-        'profile vendor: the platform as the vendor documents it (--profile other answers every open point the other way)',
+        'profile vendor: the platform as the vendor documents it (--profile other answers most open points the other way)',
         `stats: GET ${emulator.url}/__emulator/stats, reset: POST ${emulator.url}/__emulator/reset`,
         'press Ctrl+C to stop',
       ]);

@@ -1,3 +1,4 @@
+import type { StewardError } from '../../src/errors.js';
 import { describe, expect, it } from 'vitest';
 import type { RoutineConfig } from '../../src/config/types.js';
 import { ENVIRONMENT, liveLabel, liveRoutine, planOffline } from './builders.js';
@@ -129,10 +130,22 @@ describe('routines', () => {
     expect(branch.steps[0]).toMatchObject({ action: 'replace', reason: 'branchId cannot change in place by PATCH or PUT' });
   });
 
-  it('refuses to replace a protected routine, saying what a replacement costs', () => {
-    expect(() => planOffline({ routines: [{ ...digest, topicName: 'orders', protect: true }] }, own([liveRoutine({ name: 'Weekly digest' })]))).toThrow(
-      `routine "Weekly digest" is protected, but changing topicName replaces it (topicName ${REPLACED}; a replaced routine is created anew and the old one deleted: its run history is lost`,
-    );
+  it('refuses to replace a protected routine, saying what a replacement costs, and pointing at its flag', () => {
+    const refusal = (config: Parameters<typeof planOffline>[0]) => {
+      try {
+        planOffline(config, own([liveRoutine({ name: 'Weekly digest' })]));
+      } catch (error) {
+        return error as StewardError;
+      }
+      throw new Error('the plan was not refused');
+    };
+    const topic = refusal({ routines: [{ ...digest, topicName: 'orders', protect: true }] });
+    expect(topic.message).toContain(`routine "Weekly digest" is protected, but changing topicName replaces it: topicName ${REPLACED}. A replaced routine is created anew and the old one deleted: its run history is lost`);
+    expect(topic.hint).toBe('keep topicName as it is live, or remove `protect: true` from the routine if the replacement is intended');
+    expect(topic.details?.configPath).toEqual(['routines', 0, 'protect']);
+    // A timezone change would go in place on a server with PATCH: the hint says so.
+    const timezone = refusal({ routines: [{ ...digest, timezone: 'Europe/Berlin', protect: true }] });
+    expect(timezone.hint).toBe('keep timezone as it is live, or remove `protect: true` from the routine if the replacement is intended; a server with the PATCH update changes it in place (`routineUpdate: patch` on the environment)');
   });
 
   it('says once what replacing costs, in a plan that replaces any routine', () => {
