@@ -11,7 +11,7 @@ import { processIo, type CommandIo } from './context.js';
 /** The schema file shipped in the package. */
 export const SCHEMA_FILE = fileURLToPath(new URL('../../schemas/steward.schema.json', import.meta.url));
 
-/** The plan's schema file shipped in the package (read here without src/plan/planSchema.ts, which loads ajv). */
+/** The plan's schema file shipped in the package (read here without src/engine/planSchema.ts, which loads ajv). */
 export const PLAN_SCHEMA_FILE = fileURLToPath(new URL('../../schemas/plan.schema.json', import.meta.url));
 
 /** The name `steward init` gives the copy of the schema beside a config. */

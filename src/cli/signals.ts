@@ -2,7 +2,7 @@
 // starts, the one in flight finishes (bounded by the request timeout) and the report says what was
 // done and what was not started. Before any write (reading, the prompt) it exits at once, as
 // nothing was changed. A second one exits at once: the outcome of the write in flight is unknown.
-import { SIGNAL_EXIT_CODE, type ApplyStop } from '../apply/stop.js';
+import { SIGNAL_EXIT_CODE, type ApplyStop } from '../engine/stop.js';
 import type { CommandIo } from './context.js';
 
 type Signal = keyof typeof SIGNAL_EXIT_CODE;

@@ -6,7 +6,7 @@ import { StewardError } from '../errors.js';
 import { formatPath } from './positions.js';
 import { isRecord } from './sources.js';
 import { didYouMean } from './suggest.js';
-import type { DeclaredLabels, Findings } from './semantic.js';
+import type { DeclaredLabels, Findings } from './findings.js';
 import type { ConfigPath } from './types.js';
 
 /** Base URL and protect-list findings for every declared environment. */

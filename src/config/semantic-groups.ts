@@ -3,7 +3,7 @@
 // blank or padded name never matches anything).
 import { idKey } from '../domain/rules.js';
 import { isRecord } from './sources.js';
-import type { Findings } from './semantic.js';
+import type { Findings } from './findings.js';
 import type { ConfigPath } from './types.js';
 
 /** Findings of `userGroupCreditLimits` and `entityGroupCreditLimits`. */

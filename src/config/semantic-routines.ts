@@ -3,7 +3,7 @@
 // (`renamedFrom:`), which, as for labels, must address one live routine of the same owner
 // unambiguously: not a routine the config declares, not the routine itself, not claimed twice.
 import { emailKey } from '../domain/rules.js';
-import type { Findings } from './semantic.js';
+import type { Findings } from './findings.js';
 import { isRecord } from './sources.js';
 import type { ConfigPath } from './types.js';
 

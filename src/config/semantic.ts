@@ -26,57 +26,8 @@ import { checkRoutineReferences } from './semantic-routines.js';
 import { checkGroupCreditLimits } from './semantic-groups.js';
 import { isRecord } from './sources.js';
 import { didYouMean } from './suggest.js';
-import type { ConfigPath, Diagnostic, Severity, SourceLocation } from './types.js';
-import type { PositionTarget } from './positions.js';
-
-/** What the checks need besides the configuration: positions, and which values to leave alone. */
-export interface SemanticContext {
-  /** Position of a merged path (nearest existing ancestor). */
-  locate(path: ConfigPath, target?: PositionTarget): SourceLocation | undefined;
-  /** `file:line:col` of a merged path, for messages that name a second place. */
-  describe(path: ConfigPath, target?: PositionTarget): string;
-  /** True for values whose references could not be resolved (already reported). */
-  skip(path: ConfigPath): boolean;
-  /** True when the schema reported a problem at or under `path`: findings there would only repeat it. */
-  invalid(path: ConfigPath): boolean;
-  /**
-   * Every text value is as a file wrote it, in files whose bytes were checked for control and
-   * invisible characters (no escapes unfolded, nothing substituted): no character check is needed.
-   */
-  verbatimText?: boolean;
-}
-
-/** Collects diagnostics with positions; shared by the semantic check modules. */
-export class Findings {
-  readonly diagnostics: Diagnostic[] = [];
-  /** Values that hold control characters: reported once, not again by the checks of their field. */
-  readonly #tainted = new Set<string>();
-  constructor(readonly context: SemanticContext) {}
-
-  /** Marks `path` as reported for its characters: later findings at it are dropped. */
-  taint(path: ConfigPath): void {
-    this.#tainted.add(JSON.stringify(path.map(String)));
-  }
-
-  /** Records one finding at `path`. */
-  add(code: string, path: ConfigPath, summary: string, options: { hint?: string; severity?: Severity; target?: PositionTarget } = {}): void {
-    if (this.context.invalid(path) || this.#tainted.has(JSON.stringify(path.map(String)))) return;
-    const location = this.context.locate(path, options.target);
-    this.diagnostics.push({
-      severity: options.severity ?? 'error',
-      code,
-      summary,
-      ...(options.hint === undefined ? {} : { hint: options.hint }),
-      ...(location === undefined ? {} : { location }),
-    });
-  }
-
-  /** The string at `path` of `record`, unless it is absent, mistyped or unresolved. */
-  text(record: Record<string, unknown>, key: string, path: ConfigPath): string | undefined {
-    const value = record[key];
-    return typeof value === 'string' && !this.context.skip([...path, key]) ? value : undefined;
-  }
-}
+import { Findings, type DeclaredLabels, type SemanticContext } from './findings.js';
+import type { ConfigPath, Diagnostic } from './types.js';
 
 /** Every semantic finding of a merged, interpolated configuration. */
 export function checkSemantics(config: Record<string, unknown>, context: SemanticContext): Diagnostic[] {
@@ -341,10 +292,6 @@ function checkDestination(destination: Record<string, unknown>, path: ConfigPath
 }
 
 /** Declared label names and renamed-from names (by labelKey), for the checks that refer to labels. */
-export interface DeclaredLabels {
-  declared: Map<string, { name: string; path: ConfigPath }>;
-  renamed: Map<string, { newName: string; path: ConfigPath }>;
-}
 
 function checkLabels(section: unknown, findings: Findings): DeclaredLabels {
   const labels: DeclaredLabels = { declared: new Map(), renamed: new Map() };

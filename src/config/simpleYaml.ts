@@ -11,7 +11,7 @@
 // duplicate keys, several documents, directives) is declined, and the library parses the file as
 // before; so are files where the library would report an error or a warning, which this path
 // never produces, and files that would draw a finding from checkYamlPitfalls' walk.
-import { MAX_NESTING } from './structure.js';
+import { MAX_NESTING, type WrittenNumber } from './structure.js';
 
 /** Thrown inside the reader for anything outside the fast path's subset; caught below. */
 class Declined extends Error {}
@@ -55,14 +55,6 @@ interface Line {
   afterComment: boolean;
 }
 
-/** A number as written, where it was written. */
-export interface WrittenNumber {
-  value: number;
-  /** The text it was read from. */
-  written: string;
-  /** Offset of that text in the file. */
-  offset: number;
-}
 
 /** A file the fast path took. */
 export interface SimpleYaml {

@@ -5,10 +5,9 @@
 // core schema, merge keys that merge no map, and a `%YAML 1.1` directive.
 import type { Alias, Document, Node } from 'yaml';
 import { positionAt, type PositionedDocument } from './positions.js';
-import type { WrittenNumber } from './simpleYaml.js';
 import { yaml } from './yamlLibrary.js';
 import type { ConfigPath, Diagnostic } from './types.js';
-import { grouped } from '../render/numbers.js';
+import { grouped } from '../domain/numbers.js';
 
 /** Maps and lists nest at most this deep; a configuration needs about six levels. */
 export const MAX_NESTING = 64;
@@ -194,6 +193,15 @@ export function checkKeys(source: PositionedDocument): Diagnostic[] {
     }
   });
   return diagnostics;
+}
+
+/** A number as written, where it was written. */
+export interface WrittenNumber {
+  value: number;
+  /** The text it was read from. */
+  written: string;
+  /** Offset of that text in the file. */
+  offset: number;
 }
 
 /**

@@ -3,11 +3,13 @@
 // key acts for the user who created it or for no user at all is an OPEN point (`orgKeyUser`).
 import type { KeyScope, OrgRole } from '../api/types.js';
 import { UUID_PATTERN } from '../domain/rules.js';
-import type { RequestContext } from './context.js';
+import type { Caller, RequestContext } from './context.js';
 import type { OrgKeyUser } from './profiles.js';
 import { badRequest, forbidden, HttpProblem, notFound } from './http.js';
 import { tokenDigest } from './ids.js';
-import { findUser, type EmulatorState, type StoredApiToken, type StoredUser } from './state.js';
+import { findUser, type EmulatorState, type StoredUser } from './state.js';
+
+export type { Caller } from './context.js';
 
 export const UNAUTHENTICATED_MESSAGE = 'Missing or invalid API key';
 export const INSUFFICIENT_PERMISSIONS = 'Insufficient permissions';
@@ -15,19 +17,6 @@ export const USER_SCOPED_USER_ID = 'User-scoped tokens cannot filter by userId';
 export const USER_SCOPED_ACT_FOR = 'User-scoped tokens cannot act for another user (userId)';
 export const USER_SCOPED_SCIM = 'User-scoped tokens cannot use SCIM';
 
-export interface Caller {
-  token: StoredApiToken;
-  keyScope: KeyScope;
-  /** The key's role for organization keys, the user's role for user-scoped tokens. */
-  orgRole: OrgRole;
-  /** The user the token belongs to; for an organization key, the user who created it. */
-  creator: StoredUser;
-  /**
-   * The user the caller acts for when a request names none: a personal token's user; for an
-   * organization key, its creator when `orgKeyUser` is `creator`, otherwise nobody.
-   */
-  user: StoredUser | null;
-}
 
 /**
  * Resolves an `Authorization` header to a caller; throws 401 for a missing, unknown or disabled

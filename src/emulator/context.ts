@@ -1,9 +1,24 @@
 // What a request handler sees and returns. Kept apart from the server so area modules depend
 // only on this small surface, not on sockets, stats or faults.
-import type { Caller } from './auth.js';
+import type { KeyScope, OrgRole } from '../api/types.js';
 import type { ErrorStyle, Reply } from './http.js';
 import type { EmulatorKnobs } from './profiles.js';
-import type { EmulatorState } from './state.js';
+import type { EmulatorState, StoredApiToken, StoredUser } from './state.js';
+
+/** Who is calling: the bearer token resolved (auth.ts). */
+export interface Caller {
+  token: StoredApiToken;
+  keyScope: KeyScope;
+  /** The key's role for organization keys, the user's role for user-scoped tokens. */
+  orgRole: OrgRole;
+  /** The user the token belongs to; for an organization key, the user who created it. */
+  creator: StoredUser;
+  /**
+   * The user the caller acts for when a request names none: a personal token's user; for an
+   * organization key, its creator when `orgKeyUser` is `creator`, otherwise nobody.
+   */
+  user: StoredUser | null;
+}
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

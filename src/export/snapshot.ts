@@ -8,15 +8,15 @@ import { emailKey, labelKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { creditControls } from '../kinds/creditControls.js';
 import { documentLabels } from '../kinds/documentLabels.js';
-import type { ReadContext } from '../kinds/kind.js';
+import type { ReadContext } from '../model/kind.js';
 import { labels, type DesiredLabels } from '../kinds/labels.js';
 import { listKey, routines, type RoutineOwner } from '../kinds/routines.js';
 import { userCreditLimits, type LiveUserLimits } from '../kinds/userCreditLimits.js';
 import { entityGroupCreditLimits } from '../kinds/entityGroupCreditLimits.js';
 import { userGroupCreditLimits } from '../kinds/userGroupCreditLimits.js';
-import { Directory, type CallerUser } from '../plan/directory.js';
-import { isRoutineModel, ROUTINE_MODEL_KIND } from '../plan/models.js';
-import { adminProblem, keyUser } from '../plan/preflight.js';
+import { Directory, type CallerUser } from '../resolve/directory.js';
+import { isRoutineModel, ROUTINE_MODEL_KIND } from '../resolve/models.js';
+import { adminProblem, keyUser } from '../resolve/preflight.js';
 
 /** One individual credit limit, with the user's e-mail when SCIM knows it. */
 export interface LiveUserLimit {

@@ -6,9 +6,10 @@
 import type { CreditControls, CreditControlSettings } from '../api/types.js';
 import { CREDIT_CONTROL_FIELDS } from '../api/types.js';
 import { StewardError } from '../errors.js';
-import { changedFields, pick } from '../plan/fields.js';
-import type { PlanStep } from '../plan/types.js';
-import { expectTaken, type ResourceKind } from './kind.js';
+import { changedFields, pick } from '../model/fields.js';
+import type { PlanStep } from '../model/plan.js';
+import { type ResourceKind } from '../model/kind.js';
+import { expectTaken } from './shared.js';
 
 export type DesiredCreditControls = Partial<CreditControlSettings>;
 

@@ -12,10 +12,10 @@ import type { Label } from '../api/types.js';
 import type { Kind } from '../config/types.js';
 import { labelKey } from '../domain/rules.js';
 import { MAX_PAGE_SIZE } from '../api/pagination.js';
-import { inParallel } from '../plan/parallel.js';
+import { inParallel } from '../api/parallel.js';
 import type { PlatformApi } from '../api/platform.js';
-import type { PlanStep, PlanWarning } from '../plan/types.js';
-import type { ResourceKind } from './kind.js';
+import type { PlanStep, PlanWarning } from '../model/plan.js';
+import type { ResourceKind } from '../model/kind.js';
 import { desiredLabels, labelFates, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
 import { UNLISTED_DOCUMENT_REASON } from './protection.js';
 

@@ -5,8 +5,9 @@
 // no endpoint lists entities without a limit, so a plan cannot check them.
 import type { EntityGroupCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
-import type { PlanStep } from '../plan/types.js';
-import { creditLimitValues, expectLimitsTaken, type ResourceKind } from './kind.js';
+import type { PlanStep } from '../model/plan.js';
+import { type ResourceKind } from '../model/kind.js';
+import { creditLimitValues, expectLimitsTaken } from './shared.js';
 import { limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { protectedInEnvironment } from './protection.js';
 

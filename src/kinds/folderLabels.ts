@@ -9,9 +9,9 @@ import type { FolderRecord, Label } from '../api/types.js';
 import type { Kind } from '../config/types.js';
 import { closest } from '../config/suggest.js';
 import { labelKey, UUID_PATTERN } from '../domain/rules.js';
-import type { PlanStep, PlanWarning } from '../plan/types.js';
+import type { PlanStep, PlanWarning } from '../model/plan.js';
 import type { LiveDocumentLabels } from './documentLabels.js';
-import type { ResourceKind } from './kind.js';
+import type { ResourceKind } from '../model/kind.js';
 import { desiredLabels, labelFates, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
 import { UNLISTED_FOLDER_REASON } from './protection.js';
 

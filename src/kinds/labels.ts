@@ -3,9 +3,10 @@
 // documents that carry it keep it; a delete + create would strip them.
 import type { Label, LabelCreate, LabelUpdate } from '../api/types.js';
 import { labelKey } from '../domain/rules.js';
-import { changedFields, pick } from '../plan/fields.js';
-import type { PlanStep, PlanWarning } from '../plan/types.js';
-import { expectTaken, type DesiredInput, type ResourceKind } from './kind.js';
+import { changedFields, pick } from '../model/fields.js';
+import type { PlanStep, PlanWarning } from '../model/plan.js';
+import { type DesiredInput, type ResourceKind } from '../model/kind.js';
+import { expectTaken } from './shared.js';
 import { protectedInEnvironment, PRUNED_REASON } from './protection.js';
 
 export const LABEL_FIELDS = ['color', 'description', 'verified', 'homepage'] as const;

@@ -3,7 +3,7 @@
 // declare is reset when the kind is pruned, unless protected. A reset is a `delete` step whose
 // write is `useDefaultLimit: true`. Pure.
 import type { Kind } from '../config/types.js';
-import type { PlanStep } from '../plan/types.js';
+import type { PlanStep } from '../model/plan.js';
 import { protectedError, PRUNED_REASON } from './protection.js';
 
 /** One declared limit, its subject already an id the API takes. */

@@ -5,7 +5,7 @@ import { creditControls } from './creditControls.js';
 import { documentLabels } from './documentLabels.js';
 import { entityGroupCreditLimits } from './entityGroupCreditLimits.js';
 import { folderLabels } from './folderLabels.js';
-import type { ResourceKind } from './kind.js';
+import type { ResourceKind } from '../model/kind.js';
 import { labels } from './labels.js';
 import { routines } from './routines.js';
 import { userCreditLimits } from './userCreditLimits.js';

@@ -5,9 +5,9 @@
 // a 404 (the other run deleted it first) is read back and judged already done.
 import type { Routine } from '../api/types.js';
 import { StewardError } from '../errors.js';
-import { pick } from '../plan/fields.js';
-import type { DeleteStep, PlanStep } from '../plan/types.js';
-import type { ApplyContext } from './kind.js';
+import { pick } from '../model/fields.js';
+import type { DeleteStep, PlanStep } from '../model/plan.js';
+import type { ApplyContext } from '../model/kind.js';
 import { settleRace, type CreatedRoutine } from './routineDuplicates.js';
 import { liveState } from './routineState.js';
 

@@ -2,7 +2,7 @@
 // computed from the plan's own time (so a plan is a pure function of its inputs and its clock),
 // and a schedule whose next run is more than a year away, or that never runs again, is a warning.
 import { describeRun, nextRuns } from '../domain/nextRuns.js';
-import type { PlanStep, PlanWarning } from '../plan/types.js';
+import type { PlanStep, PlanWarning } from '../model/plan.js';
 
 /** How many runs a step shows. */
 export const NEXT_RUNS_SHOWN = 3;

@@ -4,7 +4,10 @@ import type { Routine, RoutineDestination } from '../api/types.js';
 import type { RoutineConfig } from '../config/types.js';
 import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
-import type { FieldChange } from '../plan/types.js';
+import type { FieldChange } from '../model/plan.js';
+
+/** Live routines per owner, keyed by listKey (the userId passed, or ''). */
+export type LiveRoutines = Map<string, Routine[]>;
 
 /** The fields steward compares. */
 export interface RoutineState {
@@ -94,7 +97,7 @@ export function liveState(routine: Routine): RoutineState {
 
 /** The desired state of a configured routine: absent optional fields are not managed. */
 export function desiredState(routine: RoutineConfig): RoutineState {
-  // Planning resolves `model:` to an id first (src/plan/models.ts).
+  // Planning resolves `model:` to an id first (src/resolve/models.ts).
   if (routine.modelId === undefined) throw new StewardError('internal.unresolved-model', `routine "${routine.name}": model "${routine.model}" was not resolved before use`, 'tool');
   const state: RoutineState = {
     name: routine.name,

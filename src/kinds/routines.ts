@@ -5,11 +5,11 @@
 import type { Routine } from '../api/types.js';
 import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
-import { changedFields, matches, pick } from '../plan/fields.js';
-import { inParallel } from '../plan/parallel.js';
+import { changedFields, matches, pick } from '../model/fields.js';
+import { inParallel } from '../api/parallel.js';
 import { sortNamesakes, type Namesakes } from './routineDuplicates.js';
-import type { PlanStep, PlanWarning } from '../plan/types.js';
-import type { ResourceKind } from './kind.js';
+import type { PlanStep, PlanWarning } from '../model/plan.js';
+import type { ResourceKind } from '../model/kind.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
 import { applyRoutineSteps, readBackRoutine, routineWriteRequests } from './routinesApply.js';
 import {
@@ -20,6 +20,7 @@ import {
   REPLACEMENT_COST,
   replacementReason,
   replacingFields,
+  type LiveRoutines,
   type RoutineState,
   type RoutineUpdate,
 } from './routineState.js';
@@ -63,8 +64,7 @@ export interface DesiredRoutines {
   update: RoutineUpdate;
 }
 
-/** Live routines per owner, keyed by listKey (the userId passed, or ''). */
-export type LiveRoutines = Map<string, Routine[]>;
+export type { LiveRoutines } from './routineState.js';
 
 export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
   kind: 'routines',

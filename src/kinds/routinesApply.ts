@@ -7,12 +7,12 @@ import type { PlatformApi } from '../api/platform.js';
 import { isMethodNotAllowed, isNotFound, isOutcomeUnknown, type ApiError } from '../api/errors.js';
 import type { Routine, RoutineCreate, RoutinePatch, RoutinePut } from '../api/types.js';
 import { StewardError } from '../errors.js';
-import type { CreateStep, PlanStep, ReplaceStep } from '../plan/types.js';
-import { matches, pick } from '../plan/fields.js';
-import { createOnceMore, expectTaken, type ApplyContext, type ReadBackVerdict } from './kind.js';
-import type { LiveRoutines } from './routines.js';
+import type { CreateStep, PlanStep, ReplaceStep } from '../model/plan.js';
+import { matches, pick } from '../model/fields.js';
+import { type ApplyContext, type ReadBackVerdict } from '../model/kind.js';
+import { createOnceMore, expectTaken } from './shared.js';
 import { settleRaces, type CreatedByStep } from './routineRaces.js';
-import { liveState, MODEL_PARTS, PATCH_CARRIES, PUT_CARRIES, type RoutineState } from './routineState.js';
+import { liveState, MODEL_PARTS, PATCH_CARRIES, PUT_CARRIES, type LiveRoutines, type RoutineState } from './routineState.js';
 
 /** Applies routine steps in order; each step's failure is recorded and the others go on. */
 export async function applyRoutineSteps(steps: PlanStep[], context: ApplyContext): Promise<void> {

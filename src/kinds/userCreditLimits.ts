@@ -4,8 +4,9 @@
 import type { PlatformApi } from '../api/platform.js';
 import type { UserCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
-import type { PlanStep, PlanWarning } from '../plan/types.js';
-import { creditLimitValues, expectLimitsTaken, type ResourceKind } from './kind.js';
+import type { PlanStep, PlanWarning } from '../model/plan.js';
+import { type ResourceKind } from '../model/kind.js';
+import { creditLimitValues, expectLimitsTaken } from './shared.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
 
 export interface DesiredUserLimit {
@@ -66,6 +67,8 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
       scim: directory.keyScope === 'organization',
     };
   },
+
+  liveUserIds: (live) => live.keys(),
 
   // The listing needs no e-mail resolved: it runs alongside SCIM, the longest chain of a large plan.
   start: (api, signal) => listLimits(api, signal),

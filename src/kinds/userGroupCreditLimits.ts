@@ -1,6 +1,6 @@
 // Credit limits per user group (each member gets the group's limit individually). Identity is the
 // user group id the credit-limit API takes; the config names groups by SCIM display name, resolved
-// per deployment before `desired` (src/plan/groups.ts), or by id. A limit is a number, `null`
+// per deployment before `desired` (src/resolve/groups.ts), or by id. A limit is a number, `null`
 // (explicit unlimited) or "default" (no group limit). Writes are bulk PATCHes of up to 1000
 // groups, sets and resets in one body, each applied atomically.
 //
@@ -11,8 +11,9 @@ import { ApiError } from '../api/errors.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { UserGroupCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX, idKey, UUID_PATTERN } from '../domain/rules.js';
-import type { PlanStep, PlanWarning } from '../plan/types.js';
-import { creditLimitValues, expectLimitsTaken, type ResourceKind } from './kind.js';
+import type { PlanStep, PlanWarning } from '../model/plan.js';
+import { type ResourceKind } from '../model/kind.js';
+import { creditLimitValues, expectLimitsTaken } from './shared.js';
 import { limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { protectedInEnvironment } from './protection.js';
 

@@ -4,12 +4,12 @@
 import type { Diagnostic, Kind, LoadedConfig } from '../config/types.js';
 import { didYouMean } from '../config/suggest.js';
 import { StewardError } from '../errors.js';
-import type { ResourceKind } from '../kinds/kind.js';
+import type { ResourceKind } from '../model/kind.js';
 import { REGISTRY } from '../kinds/registry.js';
-import type { PlanStep } from '../plan/types.js';
+import type { PlanStep } from '../model/plan.js';
 import { POLICY_RULES, type PolicyRule } from './rules.js';
 import { effectivePolicies } from './settings.js';
-import { POLICY_RULE_NAMES, type PolicyRuleName, type PolicyViolation } from './types.js';
+import { POLICY_RULE_NAMES, type PolicyRuleName, type PolicyViolation } from '../model/policy.js';
 
 /** The exit code of a plan that breaks a policy, and of an apply that refuses one (not 1, 2 or 3). */
 export const POLICY_EXIT_CODE = 4;

@@ -3,9 +3,9 @@
 // says so in one sentence per object; it never reads or writes anything. Rules judge what a plan
 // writes: an object the plan leaves alone is not judged.
 import type { PoliciesConfig } from '../config/types.js';
-import type { CreditValue } from '../kinds/kind.js';
-import type { PlanStep } from '../plan/types.js';
-import { POLICY_RULE_NAMES, type PolicyRuleName } from './types.js';
+import type { CreditValue } from '../model/kind.js';
+import type { PlanStep } from '../model/plan.js';
+import { POLICY_RULE_NAMES, type PolicyRuleName } from '../model/policy.js';
 
 export interface PolicyInput {
   steps: readonly PlanStep[];

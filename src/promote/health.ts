@@ -4,7 +4,7 @@
 // read as they come: a server that leaves them out, or sends a form steward does not know, makes
 // no finding. Pure.
 import type { LiveOwnerRoutines } from '../export/snapshot.js';
-import type { PlanWarning } from '../plan/types.js';
+import type { PlanWarning } from '../model/plan.js';
 
 /** A source routine that does not work, and why in words. */
 export interface UnhealthyRoutine {

@@ -5,7 +5,7 @@
 // variables that name the same object in each deployment (a routine's model, branch and e-mail
 // user groups, a group limit's id) are translated instead (export/ids.ts), never held. Pure.
 import type { ConfigPath, EnvironmentConfig, StewardConfig } from '../config/types.js';
-import type { PlanHeldField } from '../plan/types.js';
+import type { PlanHeldField } from '../model/plan.js';
 import { effectivePolicies } from '../policy/settings.js';
 
 /** A declared field the promotion keeps at the target's value, and why. */

@@ -16,7 +16,7 @@ import { emailKey, labelKey } from '../domain/rules.js';
 import { translateGroupIds } from '../export/groupIds.js';
 import { translateIds } from '../export/ids.js';
 import type { ConfigSections } from '../export/mapping.js';
-import type { PlanWarning } from '../plan/types.js';
+import type { PlanWarning } from '../model/plan.js';
 import { keyOf, type HeldField } from './held.js';
 
 export interface PromotionInput {

@@ -2,9 +2,9 @@
 // values in the domain's words (a null threshold is "off", a null user limit "unlimited").
 import { describeRuns } from '../domain/nextRuns.js';
 import type { Kind } from '../config/types.js';
-import { ACTION_SEVERITY, type Action, type PlanStep } from '../plan/types.js';
+import { ACTION_SEVERITY, type Action, type PlanStep } from '../model/plan.js';
 import { terminalText } from './inert.js';
-import { grouped } from './numbers.js';
+import { grouped } from '../domain/numbers.js';
 
 export const SYMBOL: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
 

@@ -1,15 +1,15 @@
 // The plan and the apply report as a person reads them in a terminal. Pure: Plan → string; the
 // command decides where it goes and whether it is coloured.
 import { palette, type Palette } from './palette.js';
-import type { CheckedSteps, StaleStep, StepResult } from '../apply/executor.js';
-import type { StopCause } from '../apply/stop.js';
-import type { Action, Plan, PlanStep } from '../plan/types.js';
+import type { CheckedSteps, StaleStep, StepResult } from '../engine/executor.js';
+import type { StopCause } from '../engine/stop.js';
+import type { Action, Plan, PlanStep } from '../model/plan.js';
 import { promotionHeading, promotionNoChanges } from './promotion.js';
 import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
 import { terminalText } from './inert.js';
-import { formatDuration } from './progress.js';
 import { renderViolations } from './policy.js';
-import { grouped } from './numbers.js';
+import { formatDuration, grouped } from '../domain/numbers.js';
+import type { ApplyCost } from '../engine/cost.js';
 
 export interface HumanOptions {
   color: boolean;
@@ -101,11 +101,6 @@ export function foldedStepCount(plan: Plan, showAll: boolean): number {
 }
 
 /** What applying will cost: write requests (plus re-reading), and the time that takes under the budget. */
-export interface ApplyCost {
-  requests: number;
-  ms: number;
-  requestsPerMinute: number;
-}
 
 /** `Applying makes about 289 requests: about 5 minutes at 60 requests/minute.` */
 export function applyCostLine(cost: ApplyCost): string {

@@ -1,12 +1,12 @@
 // The plan as Markdown for a pull-request comment or a CI job summary: the summary and the
 // destructive steps up front, the details folded per kind. GitHub caps a comment at 65,536
 // characters, so the output stays under MARKDOWN_LIMIT by folding large groups harder.
-import type { Plan, PlanStep } from '../plan/types.js';
+import type { Plan, PlanStep } from '../model/plan.js';
 import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
 import { markdownCode, markdownCodeLine, markdownText } from './inert.js';
 import { promotionHeading, promotionNoChanges } from './promotion.js';
 import { renderViolationsMarkdown } from './policy.js';
-import { grouped } from './numbers.js';
+import { grouped } from '../domain/numbers.js';
 
 export const MARKDOWN_LIMIT = 60_000;
 

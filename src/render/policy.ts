@@ -2,9 +2,9 @@
 // refusal or override notice. Pure; messages quote config and server names, so every one goes
 // through the inert-text helper of its output form.
 import { palette } from './palette.js';
-import type { PolicyViolation } from '../policy/types.js';
+import type { PolicyViolation } from '../model/policy.js';
 import { markdownCode, markdownText, terminalText } from './inert.js';
-import { grouped } from './numbers.js';
+import { grouped } from '../domain/numbers.js';
 
 /** Violations listed in Markdown before the rest are counted. */
 export const MARKDOWN_VIOLATIONS = 30;

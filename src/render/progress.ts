@@ -4,11 +4,12 @@
 // (CI logs, pipes) a heartbeat line appears at least every 15 s while nothing else is printed,
 // and at once when steward starts waiting for the rate limit or a retry.
 import type { ClientEvent } from '../api/client.js';
-import type { StepResult } from '../apply/executor.js';
-import type { PlanStep } from '../plan/types.js';
+import type { StepResult } from '../engine/executor.js';
+import type { PlanStep } from '../model/plan.js';
 import { terminalText } from './inert.js';
 import { outcomeLine } from './human.js';
 import { stepTitle } from './describe.js';
+import { formatDuration } from '../domain/numbers.js';
 
 export interface ProgressOutput {
   /** Where progress goes (a whole line ends in a newline; the status line does not). */
@@ -38,22 +39,6 @@ export function formatClock(ms: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
-/** "about 5 minutes", "about 40 seconds", "about 2 hours" (for estimates, never exact). */
-export function formatDuration(ms: number): string {
-  const seconds = ms / 1000;
-  if (seconds < 1) return 'less than a second';
-  if (seconds < 90) {
-    const n = Math.max(1, Math.round(seconds));
-    return `about ${n} second${n === 1 ? '' : 's'}`;
-  }
-  const minutes = seconds / 60;
-  if (minutes < 90) {
-    const n = Math.round(minutes);
-    return `about ${n} minute${n === 1 ? '' : 's'}`;
-  }
-  const hours = Math.round((minutes / 60) * 10) / 10;
-  return `about ${hours} hour${hours === 1 ? '' : 's'}`;
-}
 
 /**
  * What a client wait is for, in words, with the seconds still to wait: `leftMs` counts down as

@@ -1,6 +1,6 @@
 // The words a promotion plan (`steward diff --against`) uses instead of a plan's: where its
 // desired state came from. Shared by the terminal and Markdown renderers; pure.
-import type { Plan } from '../plan/types.js';
+import type { Plan } from '../model/plan.js';
 import { markdownCode, terminalText } from './inert.js';
 
 /** The heading of a promotion plan, or undefined for any other plan. */

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeRun, describeRuns, instantOf, nextRuns } from '../../src/domain/nextRuns.js';
 import { withNextRuns } from '../../src/kinds/routineSchedule.js';
-import type { PlanStep } from '../../src/plan/types.js';
+import type { PlanStep } from '../../src/model/plan.js';
 
 const iso = (runs: Date[]) => runs.map((run) => run.toISOString());
 

@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/plan.js';
-import type { Plan } from '../../src/plan/types.js';
+import type { Plan } from '../../src/model/plan.js';
 import { runApply } from '../../src/cli/apply.js';
 import { captureIo, creatorRoutineKey, gitopsAgainstDemo, KEY_CREATOR, nameRoutineOwners, PRODUCTION_TOKEN, PROFILES, type Steward } from './helpers.js';
 

@@ -11,7 +11,7 @@ import { runDrift } from '../../src/cli/drift.js';
 import { EXIT } from '../../src/cli/plan.js';
 import type { Seed } from '../../src/emulator/index.js';
 import { datasetSeed, startEmulator } from '../../src/emulator/index.js';
-import type { Plan } from '../../src/plan/types.js';
+import type { Plan } from '../../src/model/plan.js';
 import { Deployments, planDirectory } from './deployments.js';
 import { captureIo, copyExample, gitopsAgainstDemo, PROFILES, Steward } from './helpers.js';
 

@@ -11,7 +11,7 @@ import { runDiff } from '../../src/cli/diff.js';
 import { runExport } from '../../src/cli/export.js';
 import { EXIT } from '../../src/cli/plan.js';
 import { datasetSeed, startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
-import type { Plan } from '../../src/plan/types.js';
+import type { Plan } from '../../src/model/plan.js';
 import { captureIo, PRODUCTION_TOKEN, PROFILES, Steward } from './helpers.js';
 
 const PLAYGROUND_TOKEN = 'playground-org-admin-token';

@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientEvent } from '../../src/api/client.js';
-import { ApplyStop } from '../../src/apply/stop.js';
+import { ApplyStop } from '../../src/engine/stop.js';
 import { runApply, type ApplyOptions } from '../../src/cli/apply.js';
 import { EXIT } from '../../src/cli/plan.js';
 import { captureIo, gitopsAgainstDemo, PRODUCTION_TOKEN, type Result, type Steward } from './helpers.js';

@@ -10,7 +10,7 @@ import { runDiff } from '../../src/cli/diff.js';
 import { runDrift } from '../../src/cli/drift.js';
 import { EXIT, runPlan } from '../../src/cli/plan.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import type { Plan } from '../../src/plan/types.js';
+import type { Plan } from '../../src/model/plan.js';
 import { Deployments, planDirectory } from './deployments.js';
 import { captureIo, copyExample, KEY_CREATOR, PROFILES, Steward } from './helpers.js';
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runExport } from '../../src/cli/export.js';
 import { runPlan } from '../../src/cli/plan.js';
 import { datasetSeed, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import type { Plan } from '../../src/plan/types.js';
+import type { Plan } from '../../src/model/plan.js';
 import { Deployments, type EnvironmentName } from './deployments.js';
 import { captureIo, copyExample, creatorRoutineKey, KEY_CREATOR, keyHasUser, PROFILES, Steward } from './helpers.js';
 

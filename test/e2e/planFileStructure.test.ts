@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/plan.js';
-import type { Plan } from '../../src/plan/types.js';
+import type { Plan } from '../../src/model/plan.js';
 import { gitopsAgainstDemo, type Steward } from './helpers.js';
 
 const HINT = 'make a new plan with `steward plan --out FILE`';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { datasetSeed, type EmulatorProfile } from '../../src/emulator/index.js';
-import type { Plan } from '../../src/plan/types.js';
+import type { Plan } from '../../src/model/plan.js';
 import { Deployments, type EnvironmentName } from './deployments.js';
 import { captureIo, creatorRoutineKey, creatorRoutineStepId, KEY_CREATOR, nameRoutineOwners, PROFILES } from './helpers.js';
 

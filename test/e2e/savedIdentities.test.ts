@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/plan.js';
 import { datasetSeed, startEmulator, type EmulatorProfile, type EmulatorState, type RunningEmulator } from '../../src/emulator/index.js';
-import { sealIdentities } from '../../src/plan/planFile.js';
-import type { Plan } from '../../src/plan/types.js';
+import { sealIdentities } from '../../src/engine/planFile.js';
+import type { Plan } from '../../src/model/plan.js';
 import { PRODUCTION_TOKEN, PROFILES, Steward } from './helpers.js';
 
 const ENVIRONMENTS = `version: 1

@@ -2,10 +2,10 @@
 import type { Label, Routine } from '../../src/api/types.js';
 import type { EnvironmentConfig, StewardConfig } from '../../src/config/types.js';
 import type { LiveFolderLabels } from '../../src/kinds/folderLabels.js';
-import type { DesiredInput, ResourceKind } from '../../src/kinds/kind.js';
+import type { DesiredInput, ResourceKind } from '../../src/model/kind.js';
 import { REGISTRY } from '../../src/kinds/registry.js';
-import { Directory } from '../../src/plan/directory.js';
-import { diffAll, type LiveState } from '../../src/plan/planner.js';
+import { Directory } from '../../src/resolve/directory.js';
+import { diffAll, type LiveState } from '../../src/engine/planner.js';
 
 export const USERS = [
   { id: 'u-ada', email: 'ada@acme.example' },

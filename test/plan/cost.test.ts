@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyCost, writeRequests } from '../../src/apply/cost.js';
-import type { PlanStep } from '../../src/plan/types.js';
+import { applyCost, writeRequests } from '../../src/engine/cost.js';
+import type { PlanStep } from '../../src/model/plan.js';
 import { applyCostLine } from '../../src/render/human.js';
 import { everyActionPlan } from './everyAction.js';
 

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ScimList, ScimUser } from '../../src/api/types.js';
-import { Directory } from '../../src/plan/directory.js';
+import { Directory } from '../../src/resolve/directory.js';
 import { ApiError } from '../../src/api/errors.js';
 
 

@@ -1,6 +1,6 @@
 // One plan with every kind and action, shared by the rendering and executor tests.
-import type { Plan } from '../../src/plan/types.js';
-import { summarize } from '../../src/plan/types.js';
+import type { Plan } from '../../src/model/plan.js';
+import { summarize } from '../../src/model/plan.js';
 import { liveLabel, liveRoutine, planOffline } from './builders.js';
 
 export function everyActionPlan(): { plan: Plan; live: Parameters<typeof planOffline>[1] } {

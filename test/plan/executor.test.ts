@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkSteps, runSteps } from '../../src/apply/executor.js';
+import { checkSteps, runSteps } from '../../src/engine/executor.js';
 import { ApiError } from '../../src/api/errors.js';
 import type { PlatformApi } from '../../src/api/platform.js';
-import { ApplyStop } from '../../src/apply/stop.js';
-import { LEVELS, orderSteps } from '../../src/kinds/order.js';
-import type { PlanStep } from '../../src/plan/types.js';
+import { ApplyStop } from '../../src/engine/stop.js';
+import { LEVELS, orderSteps } from '../../src/engine/order.js';
+import type { PlanStep } from '../../src/model/plan.js';
 import { everyActionPlan } from './everyAction.js';
 
 describe('order', () => {

@@ -9,8 +9,8 @@ import type { SourceLocation } from '../../src/config/types.js';
 import { StewardError } from '../../src/errors.js';
 import { entityGroupCreditLimits, entityLimitWrite } from '../../src/kinds/entityGroupCreditLimits.js';
 import { groupLimitWrite, userGroupCreditLimits } from '../../src/kinds/userGroupCreditLimits.js';
-import { resolveUserGroups } from '../../src/plan/groups.js';
-import type { PlanStep } from '../../src/plan/types.js';
+import { resolveUserGroups } from '../../src/resolve/groups.js';
+import type { PlanStep } from '../../src/model/plan.js';
 import { ENVIRONMENT, planOffline } from './builders.js';
 
 const liveGroups = (entries: [string, number | null][], names: [string, string][] = []) => ({ limits: new Map(entries), names: new Map(names) });

@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import type { ScimList, ScimUser } from '../../src/api/types.js';
 import type { StewardConfig } from '../../src/config/types.js';
 import { userCreditLimits } from '../../src/kinds/userCreditLimits.js';
-import { Directory } from '../../src/plan/directory.js';
+import { Directory } from '../../src/resolve/directory.js';
 import { ApiError } from '../../src/api/errors.js';
-import { IdentityBook } from '../../src/plan/identities.js';
+import { IdentityBook } from '../../src/resolve/identities.js';
+import { recordIdentities } from '../../src/engine/recordIdentities.js';
 
 
 /** The 404 a SCIM user read answers for an id the instance does not know. */
@@ -80,7 +81,7 @@ describe('the identities a plan records', () => {
     directory.seed([{ email: 'user2.alias@acme.example', id: 'u2' }]);
     const live = new Map<string, number | null>([['u3', 5], ['u-gone', 7]]);
     const book = new IdentityBook();
-    const identities = book.identities({ kinds: [userCreditLimits], config, directory, steps: [], live: { userCreditLimits: live } });
+    const identities = recordIdentities(book, { kinds: [userCreditLimits], config, directory, steps: [], live: { userCreditLimits: live } });
     expect(identities.users).toEqual([
       { email: 'user1@acme.example', id: 'u1' },
       { email: 'user2@acme.example', id: 'u2' },
@@ -96,7 +97,7 @@ describe('the identities a plan records', () => {
     book.recordModel({ id: 'm1', name: 'Sales', branches: [{ name: 'beta', id: 'b1' }], topics: ['orders'] });
     book.recordModel({ id: 'm1', branches: [{ name: 'beta', id: 'b1' }, { name: 'q4', id: 'b2' }], topics: ['orders', 'pipeline'] });
     book.recordGroup('Finance', 'g1');
-    const identities = book.identities({ kinds: [], config, directory: Directory.of([]), steps: [], live: {} });
+    const identities = recordIdentities(book, { kinds: [], config, directory: Directory.of([]), steps: [], live: {} });
     expect(identities.models).toEqual([{ id: 'm1', name: 'Sales', branches: [{ name: 'beta', id: 'b1' }, { name: 'q4', id: 'b2' }], topics: ['orders', 'pipeline'] }]);
     expect(identities.groups).toEqual([{ name: 'Finance', id: 'g1' }]);
   });

@@ -7,8 +7,8 @@ import type { Whoami } from '../../src/api/types.js';
 import type { LoadedConfig, RoutineConfig, StewardConfig } from '../../src/config/types.js';
 import { StewardError } from '../../src/errors.js';
 import { routines } from '../../src/kinds/routines.js';
-import { Directory } from '../../src/plan/directory.js';
-import { keyUser, requireRoutineOwners } from '../../src/plan/preflight.js';
+import { Directory } from '../../src/resolve/directory.js';
+import { keyUser, requireRoutineOwners } from '../../src/resolve/preflight.js';
 import { config, ENVIRONMENT, liveLabel, liveRoutine, planOffline, USERS } from './builders.js';
 
 const ROUTINE: RoutineConfig = {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { planSchema, standalonePlanValidator } from '../../src/plan/planSchema.js';
+import { planSchema, standalonePlanValidator } from '../../src/engine/planSchema.js';
 
 const NODE_MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 

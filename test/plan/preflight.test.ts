@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Whoami } from '../../src/api/types.js';
 import type { RoutineConfig } from '../../src/config/types.js';
-import { permissionProblems } from '../../src/plan/preflight.js';
+import { permissionProblems } from '../../src/resolve/preflight.js';
 import { config } from './builders.js';
 
 const ROUTINE: RoutineConfig = {

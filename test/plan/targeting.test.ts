@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StewardConfig } from '../../src/config/types.js';
 import type { StewardError } from '../../src/errors.js';
-import { checkTargets, filterSteps, parseSelectors, targetedKinds } from '../../src/plan/targeting.js';
+import { checkTargets, filterSteps, parseSelectors, targetedKinds } from '../../src/engine/targeting.js';
 import { everyActionPlan } from './everyAction.js';
 
 const ids = (targets: string[], excludes: string[] = []) =>

@@ -5,7 +5,7 @@ import type { PoliciesConfig, StewardConfig } from '../../src/config/types.js';
 import { evaluatePolicies, judge, parseOverrides } from '../../src/policy/evaluate.js';
 import { createRuleTable, domainAllowed, POLICY_RULES } from '../../src/policy/rules.js';
 import { effectivePolicies } from '../../src/policy/settings.js';
-import type { PlanStep } from '../../src/plan/types.js';
+import type { PlanStep } from '../../src/model/plan.js';
 import { ENVIRONMENT } from '../plan/builders.js';
 
 const base = { dependsOn: [], ref: {} };

@@ -3,9 +3,9 @@
 // bidirectional override survives; in Markdown no code block closes early and no HTML, image or
 // mention opens; annotations stay one command per finding; JSON parses back to the same text.
 import { describe, expect, it } from 'vitest';
-import type { CheckedSteps, StaleStep, StepResult } from '../../src/apply/executor.js';
+import type { CheckedSteps, StaleStep, StepResult } from '../../src/engine/executor.js';
 import type { Diagnostic } from '../../src/config/types.js';
-import { summarize, type Plan, type PlanStep } from '../../src/plan/types.js';
+import { summarize, type Plan, type PlanStep } from '../../src/model/plan.js';
 import { githubAnnotations, renderDiagnostics } from '../../src/render/diagnostics.js';
 import { renderApplyReport, renderDryRun, renderPlan, renderStale } from '../../src/render/human.js';
 import { annotationData, inertJson, markdownCode, markdownText, terminalText } from '../../src/render/inert.js';

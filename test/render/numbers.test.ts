@@ -1,6 +1,6 @@
 // Digit grouping by hand writes exactly what toLocaleString('en-US') writes.
 import { describe, expect, it } from 'vitest';
-import { grouped } from '../../src/render/numbers.js';
+import { grouped } from '../../src/domain/numbers.js';
 
 describe('grouped', () => {
   it('writes every kind of number as toLocaleString("en-US") does', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { foldedStepCount, renderPlan } from '../../src/render/human.js';
 import { MARKDOWN_LIMIT, renderPlanMarkdown } from '../../src/render/markdown.js';
-import { summarize, type Plan, type PlanStep } from '../../src/plan/types.js';
+import { summarize, type Plan, type PlanStep } from '../../src/model/plan.js';
 import { everyActionPlan } from '../plan/everyAction.js';
 
 const ANSI = /\u001b\[[0-9;]*m/g;

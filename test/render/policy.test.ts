@@ -1,7 +1,7 @@
 // Policy violations as rendered above a plan: the rule, the message and where the rule is set, in
 // the terminal and in Markdown, with names from the config or the server printed inert.
 import { describe, expect, it } from 'vitest';
-import type { PolicyViolation } from '../../src/policy/types.js';
+import type { PolicyViolation } from '../../src/model/policy.js';
 import { MARKDOWN_VIOLATIONS, renderViolations, renderViolationsMarkdown } from '../../src/render/policy.js';
 
 const violation = (message: string, rule: PolicyViolation['rule'] = 'routines.recipientDomains'): PolicyViolation => ({

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PlanStep } from '../../src/plan/types.js';
-import { ApplyProgress, formatClock, formatDuration, ReadProgress } from '../../src/render/progress.js';
+import type { PlanStep } from '../../src/model/plan.js';
+import { formatDuration } from '../../src/domain/numbers.js';
+import { ApplyProgress, formatClock, ReadProgress } from '../../src/render/progress.js';
 
 const CLEAR = '\r\x1b[2K';
 

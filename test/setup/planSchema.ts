@@ -3,7 +3,7 @@
 // a promotion) and each plan saved (plan --out, diff --out), as JSON, whichever command made it.
 // A misfit fails the test that made the plan, naming the field.
 import { afterEach, expect, vi } from 'vitest';
-import type { Plan } from '../../src/plan/types.js';
+import type { Plan } from '../../src/model/plan.js';
 
 const misfits: string[] = [];
 
@@ -14,15 +14,15 @@ export function plansChecked(): number {
 
 async function check(plan: Plan, where: string): Promise<void> {
   if (!(expect.getState().testPath ?? '').includes('/test/e2e/')) return;
-  const { planSchemaErrors } = await import('../../src/plan/planSchema.js');
+  const { planSchemaErrors } = await import('../../src/engine/planSchema.js');
   const errors = planSchemaErrors(JSON.parse(JSON.stringify(plan)));
   const state = globalThis as { __stewardPlansChecked?: number };
   state.__stewardPlansChecked = plansChecked() + 1;
   if (errors.length > 0) misfits.push(`${where} for ${plan.environment} misfits schemas/plan.schema.json: ${errors.join('; ')}`);
 }
 
-vi.mock('../../src/plan/planner.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/plan/planner.js')>();
+vi.mock('../../src/engine/planner.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/engine/planner.js')>();
   return {
     ...original,
     makePlan: async (request: Parameters<typeof original.makePlan>[0]) => {
@@ -33,8 +33,8 @@ vi.mock('../../src/plan/planner.js', async (importOriginal) => {
   };
 });
 
-vi.mock('../../src/plan/planFile.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/plan/planFile.js')>();
+vi.mock('../../src/engine/planFile.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/engine/planFile.js')>();
   return {
     ...original,
     savePlan: async (plan: Plan, path: string, token?: string) => {

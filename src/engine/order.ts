@@ -14,7 +14,7 @@
 // limit and nothing depends on it): it runs with its kind's changes, so one bulk PATCH carries
 // sets and resets.
 import type { Kind } from '../config/types.js';
-import type { PlanStep } from '../plan/types.js';
+import type { PlanStep } from '../model/plan.js';
 
 export const LEVELS: Readonly<Record<Kind, number>> = {
   creditControls: 0,

@@ -6,10 +6,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { StewardError } from '../errors.js';
 import { isDeepStrictEqual } from 'node:util';
-import { pick } from './fields.js';
+import { pick } from '../model/fields.js';
 import { emailKey } from '../domain/rules.js';
 import { planStructureProblems } from './planSchema.js';
-import { PLAN_FORMAT_VERSION, type Plan, type PlanIdentities, type PlanStep } from './types.js';
+import { PLAN_FORMAT_VERSION, type Plan, type PlanIdentities, type PlanStep } from '../model/plan.js';
 
 /**
  * Writes the plan as JSON, atomically: the plan goes to a temporary file beside it, renamed over

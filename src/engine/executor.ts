@@ -9,11 +9,12 @@
 import { ApiError, statusText } from '../api/errors.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { Kind } from '../config/types.js';
-import { failureOf, type ApplyContext, type ResourceKind, type StepFailure, type StepOutcome } from '../kinds/kind.js';
+import { type ApplyContext, type ResourceKind, type StepFailure, type StepOutcome } from '../model/kind.js';
+import { failureOf } from '../kinds/shared.js';
 import { REGISTRY } from '../kinds/registry.js';
-import { changedFields, matches } from '../plan/fields.js';
-import type { LiveState } from '../plan/planner.js';
-import type { PlanStep } from '../plan/types.js';
+import { changedFields, matches } from '../model/fields.js';
+import type { LiveState } from './planner.js';
+import type { PlanStep } from '../model/plan.js';
 import { ApplyStop } from './stop.js';
 
 export interface StaleStep {

@@ -18,7 +18,7 @@ import type { ScimUser } from '../api/types.js';
 import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { UserGroups, type GroupsApi } from './groups.js';
-import { inParallel } from './parallel.js';
+import { inParallel } from '../api/parallel.js';
 import { ScimListing } from './scimListing.js';
 
 export interface DirectoryUser {
@@ -67,7 +67,7 @@ export class Directory {
   }
 
   /**
-   * The deployment's user groups looked up so far (src/plan/groups.ts): the names a plan resolves
+   * The deployment's user groups looked up so far (src/resolve/groups.ts): the names a plan resolves
    * and the names pruning shows come from one cache, so a listing is read once.
    */
   groups(api: GroupsApi): UserGroups {

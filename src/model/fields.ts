@@ -3,7 +3,7 @@
 // whole value, because deep-diff's index-by-index view of a list is not how people read it.
 import deepDiff from 'deep-diff';
 import { isDeepStrictEqual } from 'node:util';
-import type { FieldChange } from './types.js';
+import type { FieldChange } from './plan.js';
 
 type State = Record<string, unknown>;
 

@@ -1,7 +1,10 @@
 // The plan: plain data made by a pure function of (desired, live). Rendering, saving and
 // applying all read this shape; nothing in it is a token or a live connection.
 import type { Kind } from '../config/types.js';
-import type { PolicyViolation } from '../policy/types.js';
+import type { PlanIdentities } from '../resolve/identities.js';
+import type { PolicyViolation } from './policy.js';
+
+export type { PlanGroup, PlanIdentities, PlanModel, PlanUser } from '../resolve/identities.js';
 
 export type Action = 'create' | 'update' | 'replace' | 'delete';
 
@@ -114,48 +117,6 @@ export interface Plan {
   policyViolations?: PolicyViolation[];
   /** What planning resolved (e-mails, group and model names → ids); `apply PLANFILE` reuses it instead of resolving again. */
   identities?: PlanIdentities;
-}
-
-/**
- * The names the config uses, as the plan resolved them in its deployment. Optional and
- * additive (format 1 without it resolves everything again). Ids and e-mails only, never a token.
- */
-export interface PlanIdentities {
-  /**
-   * Users by e-mail: the config's users and routine owners, and users a plan only shows (a pruned
-   * limit). The first entry of an id gives the e-mail shown; later ones are other addresses of it.
-   */
-  users: PlanUser[];
-  /** User groups by display name (`group:` of a user group limit). */
-  groups: PlanGroup[];
-  /** Routine models by name (or by literal id where a branch is named), with what was checked of them. */
-  models: PlanModel[];
-  /**
-   * `hmac-sha256:` of the above, the plan's environment, base URL and config digest, keyed by the
-   * API token that made the plan: apply reuses the ids only under the same token, so an edited
-   * section is never trusted. Set when the plan is saved (`plan --out`), absent from `plan --json`.
-   */
-  seal?: string;
-}
-
-export interface PlanUser {
-  email: string;
-  id: string;
-}
-
-export interface PlanGroup {
-  name: string;
-  id: string;
-}
-
-export interface PlanModel {
-  id: string;
-  /** The name routines give it (absent for a model named by `modelId:`). */
-  name?: string;
-  /** The branches routines name, as resolved. */
-  branches: { name: string; id: string }[];
-  /** The topics routines name that the model was found to have. */
-  topics: string[];
 }
 
 /** Counts steps by action. */

@@ -14,8 +14,15 @@ import type { ConfigPath, LoadedConfig, RoutineConfig, SourceLocation, StewardCo
 import { closest } from '../config/suggest.js';
 import { StewardError } from '../errors.js';
 import type { IdentityBook } from './identities.js';
-import { inParallel } from './parallel.js';
-import type { PlanStep } from './types.js';
+import { inParallel } from '../api/parallel.js';
+
+/** What the topic check reads of a plan step (a routine's create or replacement). */
+interface CreatingStep {
+  id: string;
+  kind: string;
+  action: string;
+  after?: Record<string, unknown>;
+}
 
 /** The model kind routines run against (gaps.md "Models"). */
 export const ROUTINE_MODEL_KIND = 'SHARED';
@@ -112,7 +119,7 @@ export async function resolveRoutineModels(api: PlatformApi, loaded: Pick<Loaded
  */
 export async function checkRoutineTopics(
   api: PlatformApi,
-  steps: readonly PlanStep[],
+  steps: readonly CreatingStep[],
   desired: readonly { owner: { key: string }; state: { name: string } }[],
   loaded: Pick<LoadedConfig, 'config' | 'locate'>,
   identities?: IdentityBook,
@@ -121,7 +128,7 @@ export async function checkRoutineTopics(
   const routines = (loaded.config.routines ?? []).map((routine, index): RoutineConfig => {
     const declared = desired[index];
     const step = declared === undefined ? undefined : creates.get(`routines/${declared.owner.key}/${declared.state.name}`);
-    const modelId = step === undefined || step.action === 'delete' ? undefined : step.after.modelId;
+    const modelId = step?.after?.modelId;
     // Routines not created keep no topic to check: the check looks only at those with a model id here.
     return step === undefined || typeof modelId !== 'string' ? { ...routine, topicName: undefined, modelId: undefined } : { ...routine, modelId };
   });

@@ -33,7 +33,7 @@ export function keyUser(whoami: Pick<Whoami, 'user'>): KeyUser | undefined {
 
 /** Calls whoami and checks the key's scope and role against what the config manages. */
 export async function preflight(api: PlatformApi, config: StewardConfig, kinds: readonly Kind[], emails: readonly string[]): Promise<Whoami> {
-  // `config` has its model names resolved to ids already (src/plan/models.ts).
+  // `config` has its model names resolved to ids already (src/resolve/models.ts).
   const modelIds = kinds.includes('routines') ? [...new Set((config.routines ?? []).flatMap((routine) => (routine.modelId === undefined ? [] : [routine.modelId])))] : [];
   let whoami: Whoami;
   try {

@@ -3,19 +3,20 @@
 import type { PlatformApi } from '../api/platform.js';
 import { locateDeclared, requireDistinctUsers } from '../config/declared.js';
 import type { Kind, LoadedConfig } from '../config/types.js';
-import type { ResourceKind } from '../kinds/kind.js';
+import type { ResourceKind } from '../model/kind.js';
 import type { DesiredRoutines } from '../kinds/routines.js';
-import { orderSteps } from '../kinds/order.js';
+import { orderSteps } from './order.js';
 import { withNextRuns } from '../kinds/routineSchedule.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { evaluatePolicies } from '../policy/evaluate.js';
-import { Directory } from './directory.js';
-import { resolveUserGroups } from './groups.js';
-import { IdentityBook } from './identities.js';
-import { checkRoutineTopics, resolveRoutineModels } from './models.js';
-import { keyUser, preflight, requireRoutineOwners } from './preflight.js';
+import { Directory } from '../resolve/directory.js';
+import { resolveUserGroups } from '../resolve/groups.js';
+import { IdentityBook } from '../resolve/identities.js';
+import { recordIdentities } from './recordIdentities.js';
+import { checkRoutineTopics, resolveRoutineModels } from '../resolve/models.js';
+import { keyUser, preflight, requireRoutineOwners } from '../resolve/preflight.js';
 import { filterSteps, targetedKinds, type Targeting } from './targeting.js';
-import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlanStep, type PlanWarning } from './types.js';
+import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlanStep, type PlanWarning } from '../model/plan.js';
 
 export type LiveState = Partial<Record<Kind, unknown>>;
 export type DesiredState = Partial<Record<Kind, unknown>>;
@@ -83,7 +84,7 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   for (const kind of early) desired[kind.kind] = kind.desired({ config, environment, directory });
   const earlyLive = readLive(early, { api: request.api, directory, onRead: request.onRead }, desired);
   earlyLive.catch(() => undefined); // awaited below; a resolution error may come first
-  // The other kinds begin what of their read needs no identity (src/kinds/kind.ts `start`).
+  // The other kinds begin what of their read needs no identity (src/model/kind.ts `start`).
   const stopping = new AbortController();
   const signal = request.signal === undefined ? stopping.signal : AbortSignal.any([stopping.signal, request.signal]);
   const started = startReads(readKinds.filter((kind) => !early.includes(kind)), request.api, signal);
@@ -202,7 +203,7 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     policyViolations: evaluatePolicies(steps, request.loaded, request.registry ?? REGISTRY),
     ...(request.recordIdentities === false
       ? {}
-      : { identities: identities.identities({ ...observation, kinds: withReadDependencies(request.registry ?? REGISTRY, observation.kinds), config: request.loaded.config, steps: diffed.steps }) }),
+      : { identities: recordIdentities(identities, { ...observation, kinds: withReadDependencies(request.registry ?? REGISTRY, observation.kinds), config: request.loaded.config, steps: diffed.steps }) }),
   };
   return { plan, ...observation };
 }

@@ -7,7 +7,7 @@ import { KINDS, type Kind, type StewardConfig } from '../config/types.js';
 import { labelKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { closest } from '../config/suggest.js';
-import type { PlanStep, PlanWarning } from './types.js';
+import type { PlanStep, PlanWarning } from '../model/plan.js';
 
 export interface Selector {
   kind: Kind;

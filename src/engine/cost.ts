@@ -1,10 +1,9 @@
 // What applying steps will cost before anyone approves it: the write requests each kind needs
 // (batched where the API allows) and how long they take under the key's request budget.
 import type { Kind } from '../config/types.js';
-import type { ResourceKind } from '../kinds/kind.js';
+import type { ResourceKind } from '../model/kind.js';
 import { REGISTRY } from '../kinds/registry.js';
-import type { PlanStep } from '../plan/types.js';
-import type { ApplyCost } from '../render/human.js';
+import type { PlanStep } from '../model/plan.js';
 
 /**
  * Write requests carrying out these steps takes, counted by each kind (batches, two-request
@@ -26,6 +25,13 @@ export function writeRequests(steps: readonly PlanStep[], registry: ReadonlyMap<
 export interface RequestBudget {
   estimateMs(requests: number): number;
   readonly requestsPerMinute: number;
+}
+
+/** What applying is expected to cost: requests, and time at the deployment's request budget. */
+export interface ApplyCost {
+  requests: number;
+  ms: number;
+  requestsPerMinute: number;
 }
 
 /** The cost of applying `steps`, plus `rereads` requests of reading the live state again first. */

@@ -7,12 +7,50 @@
 // The book is trusted only when the file's seal verifies under the applying API key
 // (planFile.ts): the steps are re-derived from the config, the live state and these ids, so
 // ids nobody can vouch for would let an edited file aim a declared value at another object.
-import type { StewardConfig } from '../config/types.js';
-import { emailKey } from '../domain/rules.js';
-import type { ResourceKind } from '../kinds/kind.js';
-import type { LiveUserLimits } from '../kinds/userCreditLimits.js';
-import type { Directory, DirectoryUser } from './directory.js';
-import type { PlanIdentities, PlanModel, PlanStep } from './types.js';
+
+// ---- what a plan file records of them (plan.schema.json `identities`) ----
+
+/**
+ * The names the config uses, as the plan resolved them in its deployment. Optional and
+ * additive (format 1 without it resolves everything again). Ids and e-mails only, never a token.
+ */
+export interface PlanIdentities {
+  /**
+   * Users by e-mail: the config's users and routine owners, and users a plan only shows (a pruned
+   * limit). The first entry of an id gives the e-mail shown; later ones are other addresses of it.
+   */
+  users: PlanUser[];
+  /** User groups by display name (`group:` of a user group limit). */
+  groups: PlanGroup[];
+  /** Routine models by name (or by literal id where a branch is named), with what was checked of them. */
+  models: PlanModel[];
+  /**
+   * `hmac-sha256:` of the above, the plan's environment, base URL and config digest, keyed by the
+   * API token that made the plan: apply reuses the ids only under the same token, so an edited
+   * section is never trusted. Set when the plan is saved (`plan --out`), absent from `plan --json`.
+   */
+  seal?: string;
+}
+
+export interface PlanUser {
+  email: string;
+  id: string;
+}
+
+export interface PlanGroup {
+  name: string;
+  id: string;
+}
+
+export interface PlanModel {
+  id: string;
+  /** The name routines give it (absent for a model named by `modelId:`). */
+  name?: string;
+  /** The branches routines name, as resolved. */
+  branches: { name: string; id: string }[];
+  /** The topics routines name that the model was found to have. */
+  topics: string[];
+}
 
 /** The reads a saved plan's identities spare `apply FILE` (users, user groups and models by name). */
 export const RESOLUTION_ROUTES: readonly string[] = ['GET /api/scim/v2/users', 'GET /api/scim/v2/groups', 'GET /api/v1/models'];
@@ -46,7 +84,7 @@ export class IdentityBook {
   }
 
   /** Teaches the directory the saved plan's users, so it asks SCIM only for the others. */
-  seedDirectory(directory: Directory): void {
+  seedDirectory(directory: { seed(users: readonly PlanUser[]): void }): void {
     if (this.seed !== undefined) directory.seed(this.seed.users);
   }
 
@@ -89,48 +127,17 @@ export class IdentityBook {
     });
   }
 
-  /**
-   * What this plan resolved, for its file: every user the read kinds name (by e-mail or id), every
-   * user a step or the live user limits refer to that the directory knows (shown by e-mail), and
-   * the groups and models recorded while resolving.
-   */
-  identities(context: { kinds: readonly ResourceKind[]; config: StewardConfig; directory: Directory; steps: readonly PlanStep[]; live: Partial<Record<string, unknown>> }): PlanIdentities {
-    const { directory } = context;
-    const users: DirectoryUser[] = [];
-    const listed = new Set<string>();
-    const add = (id: string, email: string | undefined) => {
-      if (email === undefined) return;
-      const address = emailKey(email);
-      const entry = `${id}\0${address}`;
-      if (listed.has(entry)) return;
-      const shown = directory.emailOf(id);
-      // An id's first entry is the e-mail it is shown by; another address of it comes after.
-      if (shown !== undefined) {
-        const shownEntry = `${id}\0${emailKey(shown)}`;
-        if (!listed.has(shownEntry)) {
-          listed.add(shownEntry);
-          users.push({ email: shown, id });
-        }
-      }
-      if (listed.has(entry)) return;
-      listed.add(entry);
-      users.push({ email: address, id });
-    };
-    for (const kind of context.kinds) {
-      for (const email of kind.emails(context.config)) add(directory.idOf(email), email);
-      for (const id of kind.userIds?.(context.config) ?? []) add(id, directory.emailOf(id));
-    }
-    for (const step of context.steps) for (const value of Object.values(step.ref)) add(value, directory.emailOf(value));
-    // Undeclared live limits are named for the plan (and for protection by e-mail) when read.
-    const limits = context.live.userCreditLimits as LiveUserLimits | undefined;
-    for (const id of limits?.keys() ?? []) add(id, directory.emailOf(id));
-    return {
-      users: users.map(({ email, id }) => ({ email, id })),
-      groups: [...this.groups].map(([name, id]) => ({ name, id })),
-      models: [...this.models.values()],
-    };
+  /** The groups this plan resolved by name. */
+  get recordedGroups(): PlanGroup[] {
+    return [...this.groups].map(([name, id]) => ({ name, id }));
+  }
+
+  /** The models this plan resolved, with their named branches and checked topics. */
+  get recordedModels(): PlanModel[] {
+    return [...this.models.values()];
   }
 }
+
 
 function withBranches(model: PlanModel | undefined, branches: readonly string[]): PlanModel | undefined {
   if (model === undefined) return undefined;

@@ -1,9 +1,9 @@
 // A SCIM listing (users or groups) read by pages, for the readers that choose between it and
-// filters (src/plan/directory.ts, src/plan/groups.ts): page 1 first, whose `totalResults` says how
+// filters (src/resolve/directory.ts, src/resolve/groups.ts): page 1 first, whose `totalResults` says how
 // many pages are left, then the remaining pages side by side, by `startIndex`.
 import { MAX_PAGE_SIZE } from '../api/pagination.js';
 import type { ScimList } from '../api/types.js';
-import { inParallel } from './parallel.js';
+import { inParallel } from '../api/parallel.js';
 
 export type ScimPageReader<T> = (startIndex: number, count: number, page: number) => Promise<ScimList<T>>;
 

@@ -1,13 +1,10 @@
 // The small interface every resource kind implements: derive the desired state from config,
 // read the live state, diff the two (pure), and carry out steps. Adding a kind is one module
 // implementing this plus one line in registry.ts.
-import { ApiError, isOutcomeUnknown } from '../api/errors.js';
 import type { PlatformApi } from '../api/platform.js';
-import { StewardError } from '../errors.js';
 import type { EnvironmentConfig, Kind, StewardConfig } from '../config/types.js';
-import { changedFields, pick } from '../plan/fields.js';
-import type { PlanStep, PlanWarning } from '../plan/types.js';
-import type { Directory } from '../plan/directory.js';
+import type { PlanStep, PlanWarning } from './plan.js';
+import type { Directory } from '../resolve/directory.js';
 
 /** What `desired()` may look at: the config, the selected environment and resolved identities. */
 export interface DesiredInput {
@@ -91,6 +88,8 @@ export interface ResourceKind<Desired = unknown, Live = unknown> {
   emails(config: StewardConfig): string[];
   /** User ids the config names directly; planning checks they exist (where SCIM allows). */
   userIds?(config: StewardConfig): string[];
+  /** User ids the live state names (an undeclared limit's user): a plan records them by e-mail. */
+  liveUserIds?(live: Live): Iterable<string>;
   /** The desired state, with identities resolved. Pure. */
   desired(input: DesiredInput): Desired;
   /**
@@ -135,99 +134,4 @@ export interface CreditValue {
   value: number | null;
   /** What null means for this field, in messages. */
   nullMeans: 'unlimited' | 'off';
-}
-
-/** The credit value of a limit step (`after.creditLimit`; a reset to the default writes none). */
-export function creditLimitValues(step: PlanStep): CreditValue[] {
-  if (step.action === 'delete') return [];
-  const value = step.after.creditLimit;
-  return typeof value === 'number' || value === null ? [{ field: 'creditLimit', value, nullMeans: 'unlimited' }] : [];
-}
-
-/** A thrown error as a failed outcome with the server's words and what the executor judges by. */
-export function failureOf(error: unknown): StepFailure {
-  const failure: StepFailure = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
-  if (error instanceof StewardError && error.hint !== undefined) failure.hint = error.hint;
-  if (isOutcomeUnknown(error)) failure.outcomeUnknown = true;
-  if (error instanceof StewardError && error.code === 'apply.outcome-unknown') {
-    failure.outcomeUnknown = true;
-    failure.sentTwice = true;
-  }
-  if (error instanceof StewardError && error.code === 'apply.not-sent') failure.notSent = true;
-  if (error instanceof NotTaken) failure.notTaken = error.byStep;
-  if (error instanceof ApiError && error.status !== undefined) {
-    failure.httpStatus = error.status;
-    if (error.status === 401 || error.status === 403) failure.fatal = 'auth';
-  }
-  return failure;
-}
-
-/**
- * The second create after a lost response, sent only once a read-back found nothing. If its
- * outcome is lost too, the error says what steward already did, so the user knows a re-run is safe.
- */
-export async function createOnceMore<T>(create: () => Promise<T>): Promise<T> {
-  try {
-    return await create();
-  } catch (error) {
-    if (!isOutcomeUnknown(error)) throw error;
-    throw new StewardError(
-      'apply.outcome-unknown',
-      `${(error as Error).message.replace(/; the outcome is unknown.*$/, '')}; the response was lost twice (steward looked for it in between and found nothing). Run apply again: it looks before it creates`,
-      'server',
-      { cause: error },
-    );
-  }
-}
-
-/**
- * Fails a write that the server answered as done when the object in its answer holds other
- * values than were sent: a field it ignores, clamps or rewrites. The next plan would show the
- * same change again, so reporting it done would be the surprise (the check Terraform calls an
- * inconsistent result after apply). Fields are compared as the plan compares them, and only
- * those the answer holds; `answered` is the answer in the plan's terms.
- */
-export function expectTaken(what: string, sent: Record<string, unknown>, answered: Record<string, unknown>): void {
-  const keys = Object.keys(sent).filter((key) => key in answered);
-  const differing = changedFields(pick(answered, keys), pick(sent, keys));
-  if (differing.length === 0) return;
-  const shown = (value: unknown) => {
-    const text = value === undefined ? '(none)' : JSON.stringify(value);
-    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  };
-  const fields = differing.map((field) => `${field.path} ${shown(field.before)} (sent ${shown(field.after)})`).join(', ');
-  throw new StewardError('apply.not-taken', `${what}: the server accepted the write, but its answer holds ${fields}; the change did not take`, 'server', {
-    hint: 'the server ignored or rewrote the value, and the next plan will show the change again; check the object in the app',
-  });
-}
-
-/** A bulk write whose answer shows some of its steps not taken; the others were. */
-export class NotTaken extends StewardError {
-  constructor(readonly byStep: ReadonlyMap<string, string>) {
-    super('apply.not-taken', [...byStep.values()].join('; '), 'server');
-  }
-}
-
-/**
- * For a bulk limit PATCH: each step's entry in the answer must show what was sent, a set limit
- * as `creditLimit`, a reset as `usesDefaultLimit` (its `creditLimit` is then the default the
- * subject falls back to). Steps the answer leaves out are not judged.
- */
-export function expectLimitsTaken(
-  what: string,
-  steps: readonly PlanStep[],
-  answered: ReadonlyMap<string, { creditLimit: number | null; usesDefaultLimit?: boolean }>,
-  subjectOf: (step: PlanStep) => string,
-): void {
-  const byStep = new Map<string, string>();
-  for (const step of steps) {
-    const entry = answered.get(subjectOf(step));
-    if (entry === undefined) continue;
-    if (step.action === 'delete') {
-      if (entry.usesDefaultLimit === false) byStep.set(step.id, `${what} of ${step.key}: the server accepted the reset to the default, but its answer holds its own limit ${JSON.stringify(entry.creditLimit)}; the change did not take`);
-    } else if (entry.creditLimit !== step.after.creditLimit || entry.usesDefaultLimit === true) {
-      byStep.set(step.id, `${what} of ${step.key}: the server accepted the write, but its answer holds ${entry.usesDefaultLimit === true ? 'the default limit' : `creditLimit ${JSON.stringify(entry.creditLimit)}`} (sent ${JSON.stringify(step.after.creditLimit)}); the change did not take`);
-    }
-  }
-  if (byStep.size > 0) throw new NotTaken(byStep);
 }
