@@ -112,6 +112,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Route template for stats, logs and errors; defaults to method and path. */
   route?: string;
+  /** The ids the request names, carried by its errors (see RequestContext). */
+  subjects?: readonly string[];
   /**
    * False for a write whose answer nobody reads (a 204-style DELETE or PUT): its body is not
    * parsed, so a server answering `OK` as text does not fail a write it carried out.
@@ -240,6 +242,7 @@ export class ApiClient {
       method,
       route: options.route ?? `${method} ${path}`,
       operation: options.operation,
+      ...(options.subjects === undefined ? {} : { subjects: options.subjects }),
     };
     const pathAndQuery = `${path}${encodeQuery(options.query)}`;
     const run = (): Promise<T> => this.send<T>(context, pathAndQuery, options.body, options.readBody ?? true);
@@ -266,11 +269,10 @@ export class ApiClient {
    */
   invalidResponse(context: RequestContext, what: string): ApiError {
     const write = context.method !== 'GET';
-    const outcome = write ? '; the outcome is unknown (the server may have applied the change), read back before retrying' : '';
     return new ApiError({
       ...context,
       code: 'api.invalid-response',
-      message: this.redactor.redact(`${context.operation}: ${context.route}: ${what}${outcome}`),
+      summary: this.redactor.redact(`${context.operation}: ${context.route}: ${what}`),
       fault: 'server',
       status: undefined,
       serverMessage: undefined,
@@ -536,11 +538,10 @@ export class ApiClient {
   private throwInvalid(context: RequestContext, status: number, why: string): never {
     // A write answered 2xx was probably carried out: the caller reads back rather than fails.
     const write = context.method !== 'GET';
-    const outcome = write ? '; the outcome is unknown (the server may have applied the change), read back before retrying' : '';
     throw new ApiError({
       ...context,
       code: 'api.invalid-response',
-      message: this.redactor.redact(`${context.operation}: ${context.route}: ${status} but ${why}${outcome}`),
+      summary: this.redactor.redact(`${context.operation}: ${context.route}: ${status} but ${why}`),
       fault: 'server',
       status,
       serverMessage: undefined,
@@ -562,7 +563,7 @@ export class ApiClient {
     return new ApiError({
       ...context,
       code: 'api.redirect',
-      message: this.redactor.redact(`${context.operation}: ${response.status} redirect to ${target}; the token is not sent along`),
+      summary: this.redactor.redact(`${context.operation}: ${response.status} redirect to ${target}; the token is not sent along`),
       fault: 'user',
       status: response.status,
       serverMessage: undefined,

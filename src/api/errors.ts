@@ -12,11 +12,16 @@ export interface RequestContext {
   route: string;
   /** Human description, e.g. `listing routines`. */
   operation: string;
+  /** The ids the request names (path parameters, `userId` and other id query keys). */
+  subjects?: readonly string[];
 }
 
 interface ApiErrorInit extends RequestContext {
   code: string;
-  message: string;
+  /** What failed, without the outcome: the message is this, told unknown where the outcome is. */
+  summary: string;
+  /** Said after the outcome (a retry count, a note). */
+  note?: string;
   fault: Fault;
   status: number | undefined;
   serverMessage: string | undefined;
@@ -47,9 +52,15 @@ export class ApiError extends StewardError {
   readonly retries: number;
   /** No connection was made (refused, unreachable): the server was not reached at all. */
   readonly unreached: boolean;
+  /** The ids the request named (a 404's subject is among them). */
+  readonly subjects: readonly string[];
+
+  /** What failed, without the clause that the outcome is unknown (for a caller that says more). */
+  readonly summary: string;
 
   constructor(init: ApiErrorInit) {
-    super(init.code, init.message, init.fault, {
+    const note = init.note === undefined ? '' : ` (${init.note})`;
+    super(init.code, `${init.summary}${init.outcomeUnknown === true ? OUTCOME_UNKNOWN : ''}${note}`, init.fault, {
       ...(init.cause === undefined ? {} : { cause: init.cause }),
       ...(init.hint === undefined ? {} : { hint: init.hint }),
     });
@@ -62,8 +73,13 @@ export class ApiError extends StewardError {
     this.outcomeUnknown = init.outcomeUnknown ?? false;
     this.retries = init.retries ?? 0;
     this.unreached = init.unreached ?? false;
+    this.subjects = init.subjects ?? [];
+    this.summary = `${init.summary}${note}`;
   }
 }
+
+/** How a message says that a write may have been carried out. */
+export const OUTCOME_UNKNOWN = '; the outcome is unknown (the server may have applied the change), read back before retrying';
 
 /** The standard reason phrase of a status, or `HTTP <status>`. */
 export function statusText(status: number): string {
@@ -173,15 +189,11 @@ export function apiErrorFromResponse(
   const outcomeUnknown = extra.outcomeUnknown ?? false;
   // An HTML title such as "502 Bad Gateway" already starts with the status.
   const statusAndWords = words.startsWith(`${status} `) ? words : `${status} ${words}`;
-  let message = `${context.operation}: ${statusAndWords}`;
-  if (outcomeUnknown) {
-    message += '; the outcome is unknown (the server may have applied the change), read back before retrying';
-  }
-  if (extra.note !== undefined) message += ` (${extra.note})`;
   return new ApiError({
     ...context,
     code: outcomeUnknown ? 'api.outcome-unknown' : codeForStatus(status),
-    message: redactor.redact(message),
+    summary: redactor.redact(`${context.operation}: ${statusAndWords}`),
+    ...(extra.note === undefined ? {} : { note: redactor.redact(extra.note) }),
     fault: outcomeUnknown ? 'server' : faultForStatus(status),
     status,
     serverMessage,
@@ -216,7 +228,7 @@ export function quotaError(
   return new ApiError({
     ...context,
     code: 'api.quota',
-    message: redactor.redact(`${context.operation}: 429 ${serverMessage ?? 'quota reached'} (a quota of the account, not a rate limit: not retried)`),
+    summary: redactor.redact(`${context.operation}: 429 ${serverMessage ?? 'quota reached'} (a quota of the account, not a rate limit: not retried)`),
     fault: 'user',
     status: 429,
     serverMessage,
@@ -253,16 +265,13 @@ export function apiErrorFromNetwork(
   // A silent server and a cut body are told as what they are, naming the endpoint; undici's
   // own codes stay in the cause.
   const special = SPECIAL_NETWORK_FAILURES[failure.code];
-  let message =
+  const summary =
     special === undefined ? `${context.operation}: network error (${failure.detail})` : `${context.operation}: ${context.route}: ${failure.detail}`;
-  if (outcomeUnknown) {
-    message += '; the outcome is unknown (the server may have applied the change), read back before retrying';
-  }
-  if (extra.note !== undefined) message += ` (${extra.note})`;
   return new ApiError({
     ...context,
     code: outcomeUnknown ? 'api.outcome-unknown' : (special?.code ?? 'api.network'),
-    message: redactor.redact(message),
+    summary: redactor.redact(summary),
+    ...(extra.note === undefined ? {} : { note: redactor.redact(extra.note) }),
     fault: 'server',
     status: undefined,
     serverMessage: undefined,
@@ -314,6 +323,6 @@ export function isRateLimited(error: unknown): boolean {
   return hasStatus(error, 429);
 }
 /** True when a write may or may not have been applied: the caller must read back. */
-export function isOutcomeUnknown(error: unknown): boolean {
+export function isOutcomeUnknown(error: unknown): error is ApiError & { readonly outcomeUnknown: true } {
   return error instanceof ApiError && error.outcomeUnknown;
 }

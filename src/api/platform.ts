@@ -112,6 +112,7 @@ export class PlatformApi {
     const body = await this.client.request<unknown>(method, fillPath(template, extra.params), {
       operation,
       route,
+      subjects: subjectsOf(extra.params, extra.query),
       ...(extra.query === undefined ? {} : { query: extra.query }),
       ...(extra.body === undefined ? {} : { body: extra.body }),
       readBody: extra.shape !== undefined,
@@ -521,4 +522,10 @@ export class PlatformApi {
       sortDirection: options.sortDirection,
     });
   }
+}
+
+/** The ids a request names: its path parameters, and the values of id query keys (`userId`, `modelIds`). */
+function subjectsOf(params: Record<string, string> | undefined, query: Record<string, QueryValue> | undefined): string[] {
+  const fromQuery = Object.entries(query ?? {}).flatMap(([key, value]) => (/Ids?$/.test(key) && typeof value === 'string' ? value.split(',') : []));
+  return [...Object.values(params ?? {}), ...fromQuery];
 }

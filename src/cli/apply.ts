@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { checkSteps, runSteps, type StepResult } from '../engine/executor.js';
 import type { Kind, LoadedConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
-import { isNotFound } from '../api/errors.js';
+import { ApiError, isNotFound } from '../api/errors.js';
 import type { ApiClient, ClientEvent } from '../api/client.js';
 import { applyCost, writeRequests } from '../engine/cost.js';
 import { ApplyStop, SIGNAL_EXIT_CODE } from '../engine/stop.js';
@@ -203,8 +203,10 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connecti
  * the plan being stale, said as such; any other error is left as it is.
  */
 function identityGone(error: unknown, identities: IdentityBook): unknown {
+  // The ids the failed read named: a request's, or the models whoami was asked about.
+  const named = error instanceof ApiError ? error.subjects : error instanceof StewardError && error.code === 'preflight.model' ? textList(error.details?.modelIds) : undefined;
   const notFound = isNotFound(error) || (error instanceof StewardError && error.code === 'preflight.model');
-  if (!notFound || !identities.namesSavedId((error as Error).message)) return error;
+  if (!notFound || named === undefined || !identities.namesSavedId(named)) return error;
   return new StewardError('plan.stale-identity', `${(error as Error).message}; an id this plan resolved no longer exists, so nothing was applied`, 'user', {
     cause: error,
     hint: 'a user, group or model the plan names was deleted (or deleted and created again) since it was made: make a new plan, review it, and apply that one',
@@ -424,4 +426,8 @@ export function registerApply(program: Command, io: () => CommandIo = processIo)
         detach();
       }
     });
+}
+
+function textList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }

@@ -75,20 +75,29 @@ export function parseEnvironment(spec: string): InitEnvironment {
   const equals = spec.indexOf('=');
   const name = equals === -1 ? spec : spec.slice(0, equals);
   const baseUrl = equals === -1 ? '' : spec.slice(equals + 1);
+  const found = environmentProblem(name, baseUrl);
+  if (found !== undefined) throw new StewardError('init.env', `--env ${spec}: ${found.problem}`, 'user', found.hint === undefined ? {} : { hint: found.hint });
+  return environmentOf(name, baseUrl);
+}
+
+function environmentOf(name: string, baseUrl: string): InitEnvironment {
+  return { name, baseUrl: baseUrl.replace(/\/+$/, ''), tokenEnv: tokenVariable(name) };
+}
+
+/** What is wrong with an environment's name and instance address, if anything. */
+function environmentProblem(name: string, baseUrl: string): { problem: string; hint?: string } | undefined {
   if (!ENVIRONMENT_NAME.test(name)) {
-    throw new StewardError('init.env', `--env ${spec}: the environment name must start with a letter and hold only letters, digits, _ and -`, 'user', {
-      hint: '--env production=https://acme.example.com',
-    });
+    return { problem: 'the environment name must start with a letter and hold only letters, digits, _ and -', hint: '--env production=https://acme.example.com' };
   }
-  if (baseUrl === '') throw new StewardError('init.env', `--env ${spec}: give the instance's address after =`, 'user', { hint: `--env ${name}=https://acme.example.com` });
+  if (baseUrl === '') return { problem: "give the instance's address after =", hint: `--env ${name}=https://acme.example.com` };
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new StewardError('init.env', `--env ${spec}: ${JSON.stringify(baseUrl)} is not a URL`, 'user', { hint: `--env ${name}=https://acme.example.com` });
+    return { problem: `${JSON.stringify(baseUrl)} is not a URL`, hint: `--env ${name}=https://acme.example.com` };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new StewardError('init.env', `--env ${spec}: the address must start with https://`, 'user');
-  return { name, baseUrl: baseUrl.replace(/\/+$/, ''), tokenEnv: tokenVariable(name) };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: 'the address must start with https://' };
+  return undefined;
 }
 
 /** The variable that holds an environment's API token: STEWARD_PRODUCTION_TOKEN for production. */
@@ -109,11 +118,9 @@ async function askForEnvironments(io: CommandIo): Promise<InitEnvironment[]> {
     const name = answer === '' && first ? 'production' : answer;
     if (name === '') return environments;
     const baseUrl = (await io.ask(`Address of ${name}'s instance (e.g. https://acme.example.com): `)).trim();
-    try {
-      environments.push(parseEnvironment(`${name}=${baseUrl}`));
-    } catch (error) {
-      io.stderr(`${(error as Error).message.replace(/^--env [^:]*: /, '')}; try again.\n`);
-    }
+    const found = environmentProblem(name, baseUrl);
+    if (found === undefined) environments.push(environmentOf(name, baseUrl));
+    else io.stderr(`${found.problem}; try again.\n`);
   }
 }
 

@@ -39,11 +39,14 @@ export function locateDeclared(error: unknown, loaded: Located, users?: Resolved
   if (!(error instanceof StewardError)) return error;
   let paths: ConfigPath[] = [];
   if (error.code === 'plan.unknown-user' && users !== undefined) {
-    const unknownEmails = emailDeclarations(loaded.config).filter(({ email }) => !knows(users, email));
+    // The error names the e-mails and ids the instance does not know.
+    const emails = new Set(textList(error.details?.unknownEmails));
+    const ids = new Set(textList(error.details?.unknownIds));
+    const unknownEmails = emailDeclarations(loaded.config).filter(({ email }) => !knows(users, email) && emails.has(emailKey(email)));
     const unknownIds = (loaded.config.userCreditLimits ?? []).flatMap((entry, index) =>
-      entry.userId !== undefined && users.emailOf(entry.userId) === undefined && error.message.includes(entry.userId) ? [['userCreditLimits', index, 'userId'] as ConfigPath] : [],
+      entry.userId !== undefined && users.emailOf(entry.userId) === undefined && ids.has(entry.userId) ? [['userCreditLimits', index, 'userId'] as ConfigPath] : [],
     );
-    paths = [...unknownEmails.filter(({ email }) => error.message.includes(emailKey(email))).map(({ path }) => path), ...unknownIds];
+    paths = [...unknownEmails.map(({ path }) => path), ...unknownIds];
   } else if (error.code === 'preflight.model') {
     paths = (loaded.config.routines ?? []).map((_, index) => ['routines', index, 'modelId']);
   } else if (Array.isArray(error.details?.configPath)) {
@@ -93,6 +96,10 @@ export function requireDistinctUsers(loaded: Located, users: ResolvedUsers): voi
     );
     throw atPositions(error, loaded, [pathOf(index), pathOf(firstIndex)]);
   }
+}
+
+function textList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 function knows(users: ResolvedUsers, email: string): boolean {

@@ -5,6 +5,7 @@
 // core schema, merge keys that merge no map, and a `%YAML 1.1` directive.
 import type { Alias, Document, Node } from 'yaml';
 import { positionAt, type PositionedDocument } from './positions.js';
+import { stackOverflowAt } from './syntax.js';
 import { yaml } from './yamlLibrary.js';
 import type { ConfigPath, Diagnostic } from './types.js';
 import { grouped } from '../domain/numbers.js';
@@ -22,8 +23,8 @@ export function checkNesting(source: PositionedDocument & { text: string }): Dia
   const scanned = scanNesting(source.text);
   if (scanned !== undefined) return nestingDiagnostic(source, scanned);
   const { isMap, isPair, isSeq } = yaml();
-  const overflow = source.doc.errors.find((error) => /call stack/i.test(error.message));
-  if (overflow !== undefined) return nestingDiagnostic(source, overflow.pos[0]);
+  const overflow = stackOverflowAt(source.doc);
+  if (overflow !== undefined) return nestingDiagnostic(source, overflow);
   const stack: { node: unknown; depth: number }[] = [{ node: source.doc.contents, depth: 0 }];
   while (stack.length > 0) {
     const { node, depth } = stack.pop()!;

@@ -2,7 +2,7 @@
 // unclosed `[` or `{` is reported where it opens: the parser only notices at the next line that
 // is not indented enough (the next key, or an empty line at the end), away from the mistake.
 // An unclosed quote is reported at the quote, and the brackets it swallowed are not reported.
-import type { YAMLError } from 'yaml';
+import type { Document, YAMLError } from 'yaml';
 import { positionAt, type PositionedDocument } from './positions.js';
 import type { Diagnostic } from './types.js';
 import { yaml } from './yamlLibrary.js';
@@ -191,4 +191,12 @@ function syntaxMessage(code: string, message: string): string {
   if (firstLine.startsWith("Missing closing 'quote")) return 'a single-quoted string is not closed';
   if (code === 'UNEXPECTED_TOKEN' && /^Unexpected scalar at node end/.test(firstLine)) return 'text follows the closing quote of a quoted value';
   return /^[A-Z][a-z]/.test(firstLine) ? firstLine[0]!.toLowerCase() + firstLine.slice(1) : firstLine;
+}
+
+/**
+ * Where the YAML library gave up because nesting ran it out of stack, if it did. Its error has
+ * no code of its own, so its words are read: here, in the one module that reads the library's errors.
+ */
+export function stackOverflowAt(doc: Pick<Document, 'errors'>): number | undefined {
+  return doc.errors.find((error) => /call stack/i.test(error.message))?.pos[0];
 }

@@ -303,7 +303,7 @@ async function send(write: () => Promise<unknown>): Promise<StepFailure | undefi
 /** The words of a resend's failure: what steward did before it, and that a re-run is safe. */
 function secondFailure(failure: StepFailure): string {
   if (!failure.outcomeUnknown) return `${failure.error} (sent again after the first answer was lost and reading back found nothing done)`;
-  const words = failure.error.replace(/; the outcome is unknown.*$/, '');
+  const words = failure.summary ?? failure.error;
   return `${words}; the answer was lost twice (steward read back in between and found nothing done). Run apply again: it reads back before it writes`;
 }
 

@@ -153,7 +153,7 @@ function refusedIdentifier(error: unknown, document: string): unknown {
   if (!(error instanceof ApiError) || error.status !== 400 || !/documentId/i.test(error.serverMessage ?? '')) return error;
   return new ApiError({
     code: error.code,
-    message: `${error.message}; steward sends the document's identifier (${document}), the only id the documents list gives, and this server wants another id in its place`,
+    summary: `${error.summary}; steward sends the document's identifier (${document}), the only id the documents list gives, and this server wants another id in its place`,
     fault: 'server',
     status: error.status,
     serverMessage: error.serverMessage,

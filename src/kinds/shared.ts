@@ -17,7 +17,10 @@ export function creditLimitValues(step: PlanStep): CreditValue[] {
 export function failureOf(error: unknown): StepFailure {
   const failure: StepFailure = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
   if (error instanceof StewardError && error.hint !== undefined) failure.hint = error.hint;
-  if (isOutcomeUnknown(error)) failure.outcomeUnknown = true;
+  if (isOutcomeUnknown(error)) {
+    failure.outcomeUnknown = true;
+    failure.summary = error.summary;
+  }
   if (error instanceof StewardError && error.code === 'apply.outcome-unknown') {
     failure.outcomeUnknown = true;
     failure.sentTwice = true;
@@ -42,7 +45,7 @@ export async function createOnceMore<T>(create: () => Promise<T>): Promise<T> {
     if (!isOutcomeUnknown(error)) throw error;
     throw new StewardError(
       'apply.outcome-unknown',
-      `${(error as Error).message.replace(/; the outcome is unknown.*$/, '')}; the response was lost twice (steward looked for it in between and found nothing). Run apply again: it looks before it creates`,
+      `${error.summary}; the response was lost twice (steward looked for it in between and found nothing). Run apply again: it looks before it creates`,
       'server',
       { cause: error },
     );

@@ -136,7 +136,7 @@ function explainNotFound(error: unknown, batch: readonly PlanStep[]): unknown {
   const groups = named.slice(0, 3).map((step) => `"${step.ref.group}" as ${step.ref.userGroupId}`).join(', ');
   return new ApiError({
     code: error.code,
-    message: `${error.message}; steward sent the SCIM id of each group named by display name (${groups}${named.length > 3 ? ', …' : ''}): if this deployment's credit-limit API identifies user groups by another id (a uuid), name them by \`userGroupId:\``,
+    summary: `${error.summary}; steward sent the SCIM id of each group named by display name (${groups}${named.length > 3 ? ', …' : ''}): if this deployment's credit-limit API identifies user groups by another id (a uuid), name them by \`userGroupId:\``,
     fault: error.fault,
     status: error.status,
     serverMessage: error.serverMessage,

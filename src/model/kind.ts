@@ -46,6 +46,8 @@ export interface StepFailure {
   hint?: string;
   /** The write may have been carried out (response lost, or 5xx): read back before believing it failed. */
   outcomeUnknown?: true;
+  /** With `outcomeUnknown`: what failed, without the clause that the outcome is unknown. */
+  summary?: string;
   /** The HTTP status of the refusal, when the server answered one. */
   httpStatus?: number;
   /** 401 or 403: retrying cannot help, and no further write is sent. */

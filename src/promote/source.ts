@@ -65,12 +65,11 @@ export async function readPromotion(loaded: LoadedConfig, source: { name: string
   const owners = (loaded.config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [routine.owner]));
   const documentsOf = (loaded.config.labels ?? []).flatMap((label) => (label.documents === undefined ? [] : [label.name]));
   const foldersOf = (loaded.config.labels ?? []).flatMap((label) => (label.folders === undefined ? [] : [label.name]));
-  const checkKey = (whoami: Whoami) => requireRoutineOwners(loaded, whoami, kinds);
+  const checkKey = (whoami: Whoami) => requireRoutineOwners(loaded, whoami, kinds, `the organization API key of ${source.name}`);
   const snapshot = await readSnapshot(source.api, { kinds, owners, documentsOf, foldersOf, checkKey }).catch((error: unknown) => {
-    // Say which deployment the error is about: both are read in one command.
-    if (!(error instanceof StewardError) || (error.code !== 'plan.unknown-user' && error.code !== 'plan.routine-owner')) throw error;
-    const message = error.code === 'plan.routine-owner' ? error.message.replace('this organization API key', `the organization API key of ${source.name}`) : `${source.name}: ${error.message}`;
-    throw new StewardError(error.code, message, error.fault, { hint: error.hint, details: error.details });
+    // Say which deployment an unknown user is about: both are read in one command.
+    if (!(error instanceof StewardError) || error.code !== 'plan.unknown-user') throw error;
+    throw new StewardError(error.code, `${source.name}: ${error.message}`, error.fault, { hint: error.hint, details: error.details });
   });
   requireEmails(snapshot, source.name);
   const unhealthy = unhealthyRoutines(snapshot.routines ?? []);

@@ -89,7 +89,7 @@ export class Directory {
         'plan.unknown-user',
         `${unknown.length === 1 ? 'this e-mail address is' : 'these e-mail addresses are'} not a user of the instance: ${unknown.join(', ')}`,
         'user',
-        { hint: 'check the spelling, or invite the user first' },
+        { hint: 'check the spelling, or invite the user first', details: { unknownEmails: unknown } },
       );
     }
     const ambiguous = [...new Set(emails.map(emailKey))].filter((email) => this.ambiguous.has(email));
@@ -111,7 +111,7 @@ export class Directory {
         'plan.unknown-user',
         `${unknown.length === 1 ? 'this user id is' : 'these user ids are'} not a user of the instance: ${unknown.join(', ')}`,
         'user',
-        { hint: 'name users by e-mail, which stays the same across deployments' },
+        { hint: 'name users by e-mail, which stays the same across deployments', details: { unknownIds: unknown } },
       );
     }
   }

@@ -75,12 +75,11 @@ export class IdentityBook {
     return this.seed !== undefined;
   }
 
-  /** Whether `text` (an error's message) names an id the saved plan resolved. */
-  namesSavedId(text: string): boolean {
+  /** Whether one of `ids` (what a failed request named) is an id the saved plan resolved. */
+  namesSavedId(ids: readonly string[]): boolean {
     const { users = [], groups = [], models = [] } = this.seed ?? {};
-    // The id as a whole word of the text: a short group id must not match inside another word.
-    const words = new Set(text.split(/[^A-Za-z0-9_-]+/));
-    return [...users, ...groups, ...models, ...models.flatMap((model) => model.branches)].some((entry) => words.has(entry.id));
+    const named = new Set(ids);
+    return [...users, ...groups, ...models, ...models.flatMap((model) => model.branches)].some((entry) => named.has(entry.id));
   }
 
   /** Teaches the directory the saved plan's users, so it asks SCIM only for the others. */

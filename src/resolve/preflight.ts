@@ -44,7 +44,7 @@ export async function preflight(api: PlatformApi, config: StewardConfig, kinds: 
       'preflight.model',
       `a model that a routine names is missing or not accessible with this API key (${(error as ApiError).serverMessage ?? 'not found'}); models asked for: ${modelIds.join(', ')}`,
       'user',
-      { hint: 'check the modelId values (per environment variables) and the key\'s model roles' },
+      { hint: 'check the modelId values (per environment variables) and the key\'s model roles', details: { modelIds } },
     );
   }
   const problems = permissionProblems(whoami, config, kinds, emails);
@@ -59,7 +59,13 @@ export async function preflight(api: PlatformApi, config: StewardConfig, kinds: 
  * needs an `owner:`, and pruning reaches only the owners the config names. Throws one error that
  * lists every routine without an owner at its file:line:col, or says why a prune has no owner.
  */
-export function requireRoutineOwners(loaded: Pick<LoadedConfig, 'config' | 'locate'>, whoami: Whoami, kinds: readonly Kind[]): void {
+export function requireRoutineOwners(
+  loaded: Pick<LoadedConfig, 'config' | 'locate'>,
+  whoami: Whoami,
+  kinds: readonly Kind[],
+  /** How the messages name the key: another environment's in a promotion. */
+  theKey = 'this organization API key',
+): void {
   if (!kinds.includes('routines') || whoami.keyScope !== 'organization' || keyUser(whoami) !== undefined) return;
   const routines = loaded.config.routines ?? [];
   const ownerless = routines.flatMap((routine, index) => (routine.owner === undefined ? [{ name: routine.name, at: loaded.locate(['routines', index]) }] : []));
@@ -70,7 +76,7 @@ export function requireRoutineOwners(loaded: Pick<LoadedConfig, 'config' | 'loca
     const positions = ownerless.flatMap((routine) => (routine.at === undefined ? [] : [routine.at]));
     throw new StewardError(
       'plan.routine-owner',
-      `${subject} no \`owner:\`, and this organization API key is tied to no user (whoami names none), so steward cannot tell whose ${ownerless.length === 1 ? 'routine it is' : 'they are'}${list}`,
+      `${subject} no \`owner:\`, and ${theKey} is tied to no user (whoami names none), so steward cannot tell whose ${ownerless.length === 1 ? 'routine it is' : 'they are'}${list}`,
       'user',
       {
         hint: `add \`owner: <e-mail of the user whose routine it is>\` to ${ownerless.length === 1 ? 'it' : 'each'}, or use a personal token of that user`,
@@ -81,7 +87,7 @@ export function requireRoutineOwners(loaded: Pick<LoadedConfig, 'config' | 'loca
   if (loaded.config.prune?.routines === true && routines.length === 0) {
     throw new StewardError(
       'plan.routine-owner',
-      '`prune: routines: true` deletes the undeclared routines of the owners the config names, and it names none; this organization API key is tied to no user, so it has no routines of its own to prune',
+      `\`prune: routines: true\` deletes the undeclared routines of the owners the config names, and it names none; ${theKey} is tied to no user, so it has no routines of its own to prune`,
       'user',
       { hint: 'declare the routines to keep, each with `owner: <e-mail>` (their owners\' other routines are pruned), or use a personal token of the user whose routines to prune' },
     );

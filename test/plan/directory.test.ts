@@ -9,7 +9,7 @@ import { ApiError } from '../../src/api/errors.js';
 
 /** The 404 a SCIM user read answers for an id the instance does not know. */
 function notFound(id: string): ApiError {
-  return new ApiError({ code: 'api.not-found', message: `user ${id} not found`, fault: 'user', status: 404, serverMessage: 'User not found', method: 'GET', route: 'GET /api/scim/v2/users/{id}', operation: `reading user ${id}` });
+  return new ApiError({ code: 'api.not-found', summary: `user ${id} not found`, fault: 'user', status: 404, serverMessage: 'User not found', method: 'GET', route: 'GET /api/scim/v2/users/{id}', operation: `reading user ${id}` });
 }
 /** A fake SCIM users endpoint over `size` users, counting the requests of each kind. */
 function org(size: number, extra: ScimUser[] = []) {

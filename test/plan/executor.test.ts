@@ -110,9 +110,9 @@ describe('running steps', () => {
 
 describe('a write whose answer is in doubt is judged by reading back', () => {
   const lost = (operation: string) =>
-    new ApiError({ method: 'PATCH', route: 'PATCH /x', operation, code: 'api.outcome-unknown', message: `${operation}: network error (socket hang up); the outcome is unknown (the server may have applied the change), read back before retrying`, fault: 'server', status: undefined, serverMessage: undefined, outcomeUnknown: true });
+    new ApiError({ method: 'PATCH', route: 'PATCH /x', operation, code: 'api.outcome-unknown', summary: `${operation}: network error (socket hang up)`, fault: 'server', status: undefined, serverMessage: undefined, outcomeUnknown: true });
   const refused = (operation: string, status: number) =>
-    new ApiError({ method: 'DELETE', route: 'DELETE /x', operation, code: 'api.x', message: `${operation}: ${status}`, fault: 'user', status, serverMessage: undefined });
+    new ApiError({ method: 'DELETE', route: 'DELETE /x', operation, code: 'api.x', summary: `${operation}: ${status}`, fault: 'user', status, serverMessage: undefined });
 
   /** An API whose calls of `method` throw the given errors in turn, then succeed. */
   const scriptedApi = (method: string, errors: Error[]) => {
@@ -148,7 +148,7 @@ describe('a write whose answer is in doubt is judged by reading back', () => {
 
   it('waits for a server that cannot be reached to read back, rather than call a carried-out write failed', async () => {
     const { api, calls } = scriptedApi('patchCreditControls', [lost('updating credit controls')]);
-    const refusedConnection = new ApiError({ method: 'GET', route: 'GET /x', operation: 'reading credit controls', code: 'api.network', message: 'reading credit controls: network error (connect ECONNREFUSED 127.0.0.1:4101)', fault: 'server', status: undefined, serverMessage: undefined, unreached: true });
+    const refusedConnection = new ApiError({ method: 'GET', route: 'GET /x', operation: 'reading credit controls', code: 'api.network', summary: 'reading credit controls: network error (connect ECONNREFUSED 127.0.0.1:4101)', fault: 'server', status: undefined, serverMessage: undefined, unreached: true });
     let rereads = 0;
     const [result] = await runSteps(controlsStep(), {
       api,
@@ -167,9 +167,9 @@ describe('a write whose answer is in doubt is judged by reading back', () => {
 
   it('gives up reading back after its pauses, and at once on an answer that is not a failure to reach the server', async () => {
     for (const [error, expected] of [
-      [new ApiError({ method: 'GET', route: 'GET /x', operation: 'r', code: 'api.network', message: 'r: network error', fault: 'server', status: undefined, serverMessage: undefined, unreached: true }), 3],
+      [new ApiError({ method: 'GET', route: 'GET /x', operation: 'r', code: 'api.network', summary: 'r: network error', fault: 'server', status: undefined, serverMessage: undefined, unreached: true }), 3],
       // A reset or a 5xx has had the client's whole retry policy already: not read again.
-      [new ApiError({ method: 'GET', route: 'GET /x', operation: 'r', code: 'api.network', message: 'r: network error (socket hang up)', fault: 'server', status: undefined, serverMessage: undefined }), 1],
+      [new ApiError({ method: 'GET', route: 'GET /x', operation: 'r', code: 'api.network', summary: 'r: network error (socket hang up)', fault: 'server', status: undefined, serverMessage: undefined }), 1],
       [refused('reading credit controls', 503), 1],
       [refused('reading credit controls', 403), 1],
     ] as const) {

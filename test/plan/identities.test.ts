@@ -14,7 +14,7 @@ import { recordIdentities } from '../../src/engine/recordIdentities.js';
 
 /** The 404 a SCIM user read answers for an id the instance does not know. */
 function notFound(id: string): ApiError {
-  return new ApiError({ code: 'api.not-found', message: `user ${id} not found`, fault: 'user', status: 404, serverMessage: 'User not found', method: 'GET', route: 'GET /api/scim/v2/users/{id}', operation: `reading user ${id}` });
+  return new ApiError({ code: 'api.not-found', summary: `user ${id} not found`, fault: 'user', status: 404, serverMessage: 'User not found', method: 'GET', route: 'GET /api/scim/v2/users/{id}', operation: `reading user ${id}` });
 }
 /** A fake SCIM users endpoint over `size` users (user0@… is u0), counting requests. */
 function org(size: number, caller?: { id: string; email: string }) {
