@@ -16,8 +16,6 @@ import { REGISTRY } from '../kinds/registry.js';
 import { checkTargets } from '../engine/targeting.js';
 import { checkPlanFits, loadPlan, trustedIdentities } from '../engine/planFile.js';
 import { IdentityBook } from '../resolve/identities.js';
-import { checkRoutineTopics } from '../resolve/models.js';
-import type { DesiredRoutines } from '../kinds/routines.js';
 import { diffAll, makePlan, observe, readLive, withReadDependencies, type LiveState, type Observation } from '../engine/planner.js';
 import { refuseUnfounded } from '../engine/planFile.js';
 import type { Plan, PlanStep } from '../model/plan.js';
@@ -183,8 +181,10 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connecti
   }
   // A topic taken off its model since the plan would fail a create after other steps were
   // written: the topics of the routines this apply creates are read again, before any write.
-  const routines = observation.desired.routines as DesiredRoutines | undefined;
-  if (routines !== undefined) await checkRoutineTopics(api, checked.runnable, routines.routines, loaded);
+  for (const kind of observation.kinds) {
+    const desired = observation.desired[kind.kind];
+    if (kind.checkPlanned !== undefined && desired !== undefined) await kind.checkPlanned({ api, steps: checked.runnable.filter((step) => step.kind === kind.kind), desired, loaded });
+  }
   // Judged again here, on the steps about to run: the config's policies may be newer than the plan.
   const overridden = enforcePolicies(evaluatePolicies(checked.runnable, loaded), connection.session.overrides);
   // Nobody saw this plan's violations yet in this run: they are shown before anything is written.

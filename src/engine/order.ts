@@ -1,5 +1,6 @@
-// The one place that says in which order steps run. Creates, updates and replacements go
-// top-down by level; deletes go bottom-up, so nothing is deleted while something still needs it.
+// The one place that says in which order steps run. Each kind gives its level (`order` in its
+// module); creates, updates and replacements go top-down by level, deletes bottom-up, so nothing
+// is deleted while something still needs it. Today's kinds:
 //
 //   level 0   creditControls
 //               │  (user, user-group and entity-group limits fall back to its defaults)
@@ -14,23 +15,9 @@
 // limit and nothing depends on it): it runs with its kind's changes, so one bulk PATCH carries
 // sets and resets.
 import type { Kind } from '../config/types.js';
+import { REGISTRY } from '../kinds/registry.js';
+import type { ResourceKind } from '../model/kind.js';
 import type { PlanStep } from '../model/plan.js';
-
-export const LEVELS: Readonly<Record<Kind, number>> = {
-  creditControls: 0,
-  labels: 1,
-  userCreditLimits: 1,
-  userGroupCreditLimits: 1,
-  entityGroupCreditLimits: 1,
-  routines: 1,
-  documentLabels: 2,
-  folderLabels: 2,
-};
-
-const KIND_ORDER: readonly Kind[] = ['creditControls', 'labels', 'userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits', 'routines', 'documentLabels', 'folderLabels'];
-
-/** Kinds whose deletes are resets to a default that nothing depends on: they run with the changes. */
-export const RESETS_WITH_CHANGES: ReadonlySet<Kind> = new Set(['userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits']);
 
 /**
  * The order of ids within a phase and kind: `localeCompare`'s, from one collator made once (a
@@ -40,25 +27,21 @@ export const RESETS_WITH_CHANGES: ReadonlySet<Kind> = new Set(['userCreditLimits
 let collator: Intl.Collator | undefined;
 const compareIds = (a: string, b: string): number => (collator ??= new Intl.Collator()).compare(a, b);
 
-const DEEPEST = Math.max(...Object.values(LEVELS));
-
 /** Sorts steps into the order they must run; stable and deterministic for equal inputs. */
-export function orderSteps(steps: readonly PlanStep[]): PlanStep[] {
+export function orderSteps(steps: readonly PlanStep[], registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): PlanStep[] {
+  // Within a phase, kinds keep the registry's order.
+  const kinds = [...registry.values()];
+  const rank = new Map(kinds.map((kind, index) => [kind.kind, index]));
+  const deepest = Math.max(...kinds.map((kind) => kind.order.level));
+  const phase = (step: PlanStep): number => {
+    const { level, deletesAreResets } = registry.get(step.kind)!.order;
+    // The deepest level's deletes run with its changes (nothing depends on them), so each of its
+    // kinds keeps its links and unlinks adjacent; shallower deletes come after.
+    if (step.action !== 'delete' || deletesAreResets === true || level === deepest) return level * 2;
+    return (deepest + 1) * 2 + (deepest - level);
+  };
   return steps
-    .map((step) => ({ step, phase: phase(step), rank: kindRank(step) }))
+    .map((step) => ({ step, phase: phase(step), rank: rank.get(step.kind)! }))
     .sort((a, b) => a.phase - b.phase || a.rank - b.rank || compareIds(a.step.id, b.step.id))
     .map(({ step }) => step);
-}
-
-function phase(step: PlanStep): number {
-  const level = LEVELS[step.kind];
-  const deepest = DEEPEST;
-  // The deepest level's deletes run with its changes (nothing depends on them), so each of its
-  // kinds keeps its links and unlinks adjacent; shallower deletes come after.
-  if (step.action !== 'delete' || RESETS_WITH_CHANGES.has(step.kind) || level === deepest) return level * 2;
-  return (deepest + 1) * 2 + (deepest - level);
-}
-
-function kindRank(step: PlanStep): number {
-  return KIND_ORDER.indexOf(step.kind);
 }

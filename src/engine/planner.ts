@@ -1,20 +1,16 @@
 // Making a plan: preflight → resolve (e-mails → ids) → read the live state of the declared kinds
 // in parallel → diff (pure) → order. Only kinds the config declares are read.
 import type { PlatformApi } from '../api/platform.js';
-import { locateDeclared, requireDistinctUsers } from '../config/declared.js';
+import { locateDeclared } from '../config/declared.js';
 import type { Kind, LoadedConfig } from '../config/types.js';
 import type { ResourceKind } from '../model/kind.js';
-import type { DesiredRoutines } from '../kinds/routines.js';
 import { orderSteps } from './order.js';
-import { withNextRuns } from '../kinds/routineSchedule.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { evaluatePolicies } from '../policy/evaluate.js';
 import { Directory } from '../resolve/directory.js';
-import { resolveUserGroups } from '../resolve/groups.js';
 import { IdentityBook } from '../resolve/identities.js';
 import { recordIdentities } from './recordIdentities.js';
-import { checkRoutineTopics, resolveRoutineModels } from '../resolve/models.js';
-import { keyUser, preflight, requireRoutineOwners } from '../resolve/preflight.js';
+import { keyUser, preflight, refuseUnplannable } from '../resolve/preflight.js';
 import { filterSteps, targetedKinds, type Targeting } from './targeting.js';
 import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlanStep, type PlanWarning } from '../model/plan.js';
 
@@ -70,12 +66,15 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   const kinds = selectKinds(registry, request.loaded, request.kinds).filter((kind) => only === undefined || only.includes(kind.kind));
   const readKinds = withReadDependencies(registry, kinds);
   // Model and branch names become this deployment's ids before whoami checks the models.
-  const config = readKinds.some((kind) => kind.kind === 'routines') ? await resolveRoutineModels(request.api, request.loaded, request.identities) : request.loaded.config;
+  let config = request.loaded.config;
+  for (const kind of readKinds) {
+    if (kind.resolveNames !== undefined) config = await kind.resolveNames({ api: request.api, loaded: { config, locate: request.loaded.locate }, ...(request.identities === undefined ? {} : { identities: request.identities }) });
+  }
   const emails = readKinds.flatMap((kind) => kind.emails(config));
-  const whoami = await preflight(request.api, config, readKinds.map((kind) => kind.kind), emails).catch((error: unknown) => {
+  const whoami = await preflight(request.api, config, readKinds, emails).catch((error: unknown) => {
     throw locateDeclared(error, request.loaded);
   });
-  requireRoutineOwners(request.loaded, whoami, readKinds.map((kind) => kind.kind));
+  refuseUnplannable(readKinds, whoami, request.loaded);
   const directory = new Directory(whoami.keyScope === 'organization' ? request.api : undefined, keyUser(whoami), whoami.keyScope);
   request.identities?.seedDirectory(directory);
   // Kinds that name no user and no group are read while users and groups are being resolved.
@@ -99,20 +98,32 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
     // early tells), and even one e-mail is looked up by the listing's page 1, which may name them
     // too. A listing that failed says no here: its error is its own read's, and an unknown e-mail
     // is still told as such.
-    const liveUserLimits = started.get('userCreditLimits') as Promise<ReadonlyMap<string, unknown>> | undefined;
-    const declaredUsers = (config.userCreditLimits ?? []).length;
     const listingAhead = async () =>
-      config.prune?.userCreditLimits === true && liveUserLimits !== undefined && (await liveUserLimits.then((live) => live.size > declaredUsers, () => false));
+      (
+        await Promise.all(
+          readKinds.map((kind) => {
+            const listing = started.get(kind.kind);
+            return kind.namesUndeclaredUsers === undefined || listing === undefined ? false : kind.namesUndeclaredUsers(config, listing);
+          }),
+        )
+      ).some(Boolean);
     await directory.resolveEmails(emails, { listingAhead }).catch(located);
     if (whoami.keyScope === 'organization') await directory.requireIds(readKinds.flatMap((kind) => kind.userIds?.(config) ?? [])).catch(located);
-    if (readKinds.some((kind) => kind.kind === 'userCreditLimits')) requireDistinctUsers(request.loaded, directory);
+    for (const kind of readKinds) kind.checkResolved?.(request.loaded, directory);
     // Group display names become this deployment's user group ids (SCIM), each unknown one at its position.
-    withGroups = readKinds.some((kind) => kind.kind === 'userGroupCreditLimits')
-      ? await resolveUserGroups(request.api, { config, locate: request.loaded.locate }, whoami.keyScope, request.identities, {
+    withGroups = config;
+    for (const kind of readKinds) {
+      if (kind.resolveGroups === undefined) continue;
+      const listing = started.get(kind.kind);
+      withGroups = await kind.resolveGroups({
+        api: request.api,
+        loaded: { config: withGroups, locate: request.loaded.locate },
+        keyScope: whoami.keyScope,
+        ...(request.identities === undefined ? {} : { identities: request.identities }),
         groups: directory.groups(request.api),
-        liveLimits: started.get('userGroupCreditLimits') as Promise<ReadonlyMap<string, unknown>> | undefined,
-      })
-      : config;
+        ...(listing === undefined ? {} : { started: listing }),
+      });
+    }
   } catch (error) {
     // No read left running behind the error; a listing begun early stops at its next page.
     stopping.abort();
@@ -134,7 +145,7 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
  */
 function independentKinds(kinds: readonly ResourceKind[], config: LoadedConfig['config']): ResourceKind[] {
   let independent = kinds.filter(
-    (kind) => kind.kind !== 'userGroupCreditLimits' && kind.emails(config).length === 0 && (kind.userIds?.(config) ?? []).length === 0,
+    (kind) => kind.resolveGroups === undefined && kind.emails(config).length === 0 && (kind.userIds?.(config) ?? []).length === 0,
   );
   for (;;) {
     const kept = independent.filter((kind) => kind.readAfter.every((dependency) => independent.some((other) => other.kind === dependency)));
@@ -146,47 +157,55 @@ function independentKinds(kinds: readonly ResourceKind[], config: LoadedConfig['
 /** Reads what the config manages and returns the plan that would make live match it. */
 export async function makePlan(request: PlanRequest): Promise<PlanResult> {
   const identities = request.identities ?? new IdentityBook();
-  // The topics of routines this plan creates are checked as soon as the routines are read, while
-  // the other kinds are still being read (a plan that creates none reads no topics).
-  // A topic the deployment lacks stops the reads begun early (the others end on their own).
+  // A kind's checks of what it would write against the deployment (a new routine's topic) begin
+  // as soon as its live state is read, while the other kinds are still being read. A failed check
+  // stops the reads begun early (the others end on their own).
   const reading = new AbortController();
-  let topicCheck: Promise<void> | undefined;
-  let topicError: unknown;
+  const checks: Promise<void>[] = [];
+  let checkError: unknown;
   const onRead: ReadListener = (kind, live, desired) => {
     request.onRead?.(kind, live, desired);
-    if (kind.kind !== 'routines') return;
-    const routineDesired = desired.routines as DesiredRoutines;
+    if (kind.checkPlanned === undefined) return;
     let steps: PlanStep[];
     try {
-      steps = kind.diff(routineDesired, live.routines, live).steps;
+      steps = kind.diff(desired[kind.kind], live[kind.kind], live).steps;
     } catch {
       return; // diffAll below reports it, at its position
     }
-    topicCheck = checkRoutineTopics(request.api, steps, routineDesired.routines, request.loaded, identities);
-    topicCheck.catch((error: unknown) => {
-      topicError = error;
+    const check = kind.checkPlanned({ api: request.api, steps, desired: desired[kind.kind], loaded: request.loaded, identities });
+    check.catch((error: unknown) => {
+      checkError ??= error;
       reading.abort();
     });
+    checks.push(check);
   };
   let observation: Observation;
   try {
     observation = await observe({ ...request, identities, onRead, signal: reading.signal });
   } catch (error) {
-    await Promise.allSettled([topicCheck]);
-    // Reads stopped because of a topic problem fail too: the topic problem is the one to tell.
-    throw topicError ?? error;
+    await Promise.allSettled(checks);
+    // Reads stopped because a check failed fail too: the check's problem is the one to tell.
+    throw checkError ?? error;
   }
   let diffed: ReturnType<typeof diffAll>;
   try {
     diffed = diffAll(observation.kinds, observation.desired, observation.live);
   } catch (error) {
-    await Promise.allSettled([topicCheck]);
+    await Promise.allSettled(checks);
     throw locateDeclared(error, request.loaded);
   }
-  await topicCheck;
+  await Promise.all(checks);
   const targeted = request.targeting ? filterSteps(diffed.steps, request.targeting) : { steps: diffed.steps, warnings: [] };
   const createdAt = request.now?.() ?? new Date();
-  const { steps, warnings: scheduleWarnings } = withNextRuns(targeted.steps, createdAt);
+  // What each kind adds to its planned steps (a routine's next runs), and warns of.
+  let steps = targeted.steps;
+  const scheduleWarnings: PlanWarning[] = [];
+  for (const kind of observation.kinds) {
+    if (kind.annotate === undefined) continue;
+    const annotated = kind.annotate(steps, createdAt);
+    steps = annotated.steps;
+    scheduleWarnings.push(...annotated.warnings);
+  }
   const warnings = [...diffed.warnings, ...targeted.warnings, ...scheduleWarnings];
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,

@@ -4,6 +4,8 @@
 // names nothing is an error, never a quiet "No changes": checked against the config before
 // anything is read, and, for a kind the config prunes, against the live objects it would delete.
 import { KINDS, type Kind, type StewardConfig } from '../config/types.js';
+import { REGISTRY } from '../kinds/registry.js';
+import type { KindTargeting, ResourceKind } from '../model/kind.js';
 import { labelKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { closest } from '../config/suggest.js';
@@ -24,15 +26,6 @@ export interface Targeting {
   declared?: Record<Kind, string[]>;
 }
 
-/** Document and folder links belong to their label: targeting labels targets its links too. */
-const COMPANIONS: Partial<Record<Kind, Kind[]>> = { labels: ['documentLabels', 'folderLabels'] };
-
-/** Kinds whose steps a targeted kind's steps may depend on, so they are planned too. */
-const DEPENDENCIES: Partial<Record<Kind, Kind[]>> = { documentLabels: ['labels'], folderLabels: ['labels'] };
-
-/** Kinds whose steps are a label on something, named by the label. */
-const LABEL_LINKS: ReadonlySet<Kind> = new Set(['documentLabels', 'folderLabels']);
-
 /** Parses `KIND` or `KIND/NAME` selectors, with a did-you-mean for a misspelt kind. */
 export function parseSelectors(specs: readonly string[], option: string): Selector[] {
   return specs.map((spec) => {
@@ -50,26 +43,12 @@ export function parseSelectors(specs: readonly string[], option: string): Select
   });
 }
 
-/** The names the config declares per kind, compared with labelKey; creditControls has none. */
-function declaredNames(config: StewardConfig): Record<Kind, string[]> {
-  const labels = (config.labels ?? []).flatMap((label) => [label.name, ...(label.renamedFrom ?? [])]);
-  return {
-    creditControls: [],
-    userCreditLimits: (config.userCreditLimits ?? []).map((limit) => limit.email ?? limit.userId ?? ''),
-    userGroupCreditLimits: (config.userGroupCreditLimits ?? []).map((limit) => limit.group ?? limit.userGroupId ?? ''),
-    entityGroupCreditLimits: (config.entityGroupCreditLimits ?? []).map((limit) => limit.entity),
-    routines: (config.routines ?? []).map((routine) => routine.name),
-    labels,
-    documentLabels: labels,
-    folderLabels: labels,
-  };
-}
+type Registry = ReadonlyMap<Kind, ResourceKind>;
 
-/** Whether undeclared live objects of the kind are deleted, so a name may be a live object only. */
-function pruned(config: StewardConfig, kind: Kind): boolean {
-  const prune = config.prune ?? {};
-  if (kind === 'documentLabels' || kind === 'folderLabels') return prune.labels === true;
-  return kind !== 'creditControls' && prune[kind] === true;
+function targetingOf(registry: Registry, kind: Kind): KindTargeting {
+  const found = registry.get(kind);
+  if (found === undefined) throw new Error(`no resource kind ${kind} is registered`);
+  return found.targeting;
 }
 
 /**
@@ -77,25 +56,25 @@ function pruned(config: StewardConfig, kind: Kind): boolean {
  * not declare is an error with a did-you-mean, unless the kind is pruned (then it may name a live
  * object to delete, which filterSteps checks once the live state is read).
  */
-export function checkTargets(targeting: Targeting, config: StewardConfig): Targeting {
-  const names = declaredNames(config);
+export function checkTargets(targeting: Targeting, config: StewardConfig, registry: Registry = REGISTRY): Targeting {
+  const names = Object.fromEntries([...registry.values()].map((kind) => [kind.kind, kind.targeting.names(config) ?? []])) as Record<Kind, string[]>;
   const undeclared: Selector[] = [];
   const check = (option: string) => (selector: Selector) => {
     if (selector.name === undefined) return;
     const spec = `${selector.kind}/${selector.name}`;
-    if (selector.kind === 'creditControls') {
-      throw new StewardError('cli.target', `${option} ${spec}: credit controls are one object and have no name`, 'user', { hint: `${option} creditControls` });
+    const kind = targetingOf(registry, selector.kind);
+    const declared = kind.names(config);
+    if (declared === undefined) {
+      throw new StewardError('cli.target', `${option} ${spec}: ${kind.noun} are one object and have no name`, 'user', { hint: `${option} ${selector.kind}` });
     }
-    const declared = names[selector.kind];
     if (declared.some((name) => labelKey(name) === labelKey(selector.name!))) return;
-    // A limit declared by user id may be targeted by its user's e-mail, known only once resolved.
-    if (selector.kind === 'userCreditLimits' && selector.name.includes('@') && (config.userCreditLimits ?? []).some((limit) => limit.userId !== undefined)) return;
-    if (pruned(config, selector.kind)) {
+    if (kind.mayName?.(selector.name, config) === true) return;
+    if (kind.pruned(config)) {
       undeclared.push(selector);
       return;
     }
     const suggestion = closest(selector.name, declared);
-    const noun = NOUNS[selector.kind];
+    const noun = kind.noun;
     throw new StewardError('cli.target', `${option} ${spec}: the configuration declares no ${noun} "${selector.name}"`, 'user', {
       hint: suggestion !== undefined ? `did you mean \`${option} ${selector.kind}/${suggestion}\`?` : declared.length === 0 ? `it declares no ${noun} at all` : `it declares ${listSome(declared)}`,
     });
@@ -105,36 +84,28 @@ export function checkTargets(targeting: Targeting, config: StewardConfig): Targe
   return { ...targeting, undeclared, declared: names };
 }
 
-const NOUNS: Record<Kind, string> = {
-  creditControls: 'credit controls',
-  userCreditLimits: 'user credit limit for',
-  userGroupCreditLimits: 'user group credit limit for',
-  entityGroupCreditLimits: 'entity group credit limit for',
-  routines: 'routine',
-  labels: 'label',
-  documentLabels: 'label',
-  folderLabels: 'label',
-};
-
 function listSome(names: readonly string[]): string {
   const shown = names.slice(0, 5).map((name) => `"${name}"`).join(', ');
   return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }
 
 /** The kinds to plan (and read); undefined when nothing restricts them. */
-export function targetedKinds(targeting: Targeting): Kind[] | undefined {
+export function targetedKinds(targeting: Targeting, registry: Registry = REGISTRY): Kind[] | undefined {
   if (targeting.include.length === 0 && targeting.exclude.length === 0) return undefined;
-  const targeted = withCompanions(targeting.include.map((selector) => selector.kind));
-  const included = targeting.include.length === 0 ? [...KINDS] : [...targeted, ...targeted.flatMap((kind) => DEPENDENCIES[kind] ?? [])];
-  const excluded = withCompanions(targeting.exclude.filter((selector) => selector.name === undefined).map((selector) => selector.kind));
-  return KINDS.filter((kind) => included.includes(kind) && !excluded.includes(kind));
+  const all = [...registry.keys()];
+  const targeted = withCompanions(targeting.include.map((selector) => selector.kind), registry);
+  // A part is planned with what it belongs to (its steps depend on it).
+  const owners = targeted.flatMap((kind) => (registry.get(kind)?.targeting.partOf === undefined ? [] : [registry.get(kind)!.targeting.partOf!]));
+  const included = targeting.include.length === 0 ? all : [...targeted, ...owners];
+  const excluded = withCompanions(targeting.exclude.filter((selector) => selector.name === undefined).map((selector) => selector.kind), registry);
+  return all.filter((kind) => included.includes(kind) && !excluded.includes(kind));
 }
 
 /** Keeps the targeted steps and everything they depend on, minus the excluded ones. */
-export function filterSteps(steps: readonly PlanStep[], targeting: Targeting): { steps: PlanStep[]; warnings: PlanWarning[] } {
+export function filterSteps(steps: readonly PlanStep[], targeting: Targeting, registry: Registry = REGISTRY): { steps: PlanStep[]; warnings: PlanWarning[] } {
   if (targeting.include.length === 0 && targeting.exclude.length === 0) return { steps: [...steps], warnings: [] };
-  const named = (selectors: Selector[], step: PlanStep) =>
-    selectors.some((selector) => selectorCovers(selector, step));
+  const covers = (selector: Selector, step: PlanStep) => selectorCovers(selector, step, registry);
+  const named = (selectors: Selector[], step: PlanStep) => selectors.some((selector) => covers(selector, step));
   const wanted = new Set(
     steps
       .filter((step) => targeting.include.length === 0 || named(targeting.include, step))
@@ -152,13 +123,13 @@ export function filterSteps(steps: readonly PlanStep[], targeting: Targeting): {
     }
   }
   const unmatched = [...targeting.include.map((selector) => ['--target', selector] as const), ...targeting.exclude.map((selector) => ['--exclude', selector] as const)]
-    .filter(([, selector]) => selector.name !== undefined && !steps.some((step) => selectorCovers(selector, step)));
+    .filter(([, selector]) => selector.name !== undefined && !steps.some((step) => covers(selector, step)));
   // Not in the config, and no live object that prune deletes: the name names nothing.
   for (const [option, selector] of unmatched) {
     if (!(targeting.undeclared ?? []).includes(selector)) continue;
-    const known = [...(targeting.declared?.[selector.kind] ?? []), ...steps.filter((step) => step.kind === selector.kind).map(stepName)];
+    const known = [...(targeting.declared?.[selector.kind] ?? []), ...steps.filter((step) => step.kind === selector.kind).map((step) => stepName(step, registry))];
     const suggestion = closest(selector.name!, known);
-    throw new StewardError('cli.target', `${option} ${selector.kind}/${selector.name}: names nothing: the configuration does not declare it, and the instance has no such ${NOUNS[selector.kind]} for prune to delete`, 'user', {
+    throw new StewardError('cli.target', `${option} ${selector.kind}/${selector.name}: names nothing: the configuration does not declare it, and the instance has no such ${targetingOf(registry, selector.kind).noun} for prune to delete`, 'user', {
       hint: suggestion === undefined ? 'check the spelling; names compare case-insensitively' : `did you mean \`${option} ${selector.kind}/${suggestion}\`?`,
     });
   }
@@ -170,20 +141,22 @@ export function filterSteps(steps: readonly PlanStep[], targeting: Targeting): {
 }
 
 /** The name a selector would use for a step's object. */
-function stepName(step: PlanStep): string {
-  if (LABEL_LINKS.has(step.kind)) return step.ref.label ?? step.key;
+function stepName(step: PlanStep, registry: Registry): string {
+  const named = targetingOf(registry, step.kind).stepName;
+  if (named !== undefined) return named(step);
   return step.key.split('/').at(-1) ?? step.key;
 }
 
-function selectorCovers(selector: Selector, step: PlanStep): boolean {
-  const kinds = withCompanions([selector.kind]);
-  if (!kinds.includes(step.kind)) return false;
+function selectorCovers(selector: Selector, step: PlanStep, registry: Registry): boolean {
+  if (!withCompanions([selector.kind], registry).includes(step.kind)) return false;
   if (selector.name === undefined) return true;
   const name = labelKey(selector.name);
-  if (LABEL_LINKS.has(step.kind)) return labelKey(step.ref.label ?? '') === name;
+  if (targetingOf(registry, step.kind).stepName !== undefined) return labelKey(stepName(step, registry)) === name;
   return labelKey(step.key) === name || labelKey(step.key.split('/').at(-1) ?? '') === name;
 }
 
-function withCompanions(kinds: Kind[]): Kind[] {
-  return [...new Set(kinds.flatMap((kind) => [kind, ...(COMPANIONS[kind] ?? [])]))];
+/** The kinds with the kinds that are part of them (a label's document and folder links). */
+function withCompanions(kinds: Kind[], registry: Registry): Kind[] {
+  const parts = [...registry.values()].filter((kind) => kind.targeting.partOf !== undefined);
+  return [...new Set(kinds.flatMap((kind) => [kind, ...parts.filter((part) => part.targeting.partOf === kind).map((part) => part.kind)]))];
 }

@@ -10,6 +10,7 @@ import { creditControls } from '../kinds/creditControls.js';
 import { documentLabels } from '../kinds/documentLabels.js';
 import type { ReadContext } from '../model/kind.js';
 import { labels, type DesiredLabels } from '../kinds/labels.js';
+import { REGISTRY } from '../kinds/registry.js';
 import { listKey, routines, type RoutineOwner } from '../kinds/routines.js';
 import { userCreditLimits, type LiveUserLimits } from '../kinds/userCreditLimits.js';
 import { entityGroupCreditLimits } from '../kinds/entityGroupCreditLimits.js';
@@ -141,7 +142,7 @@ export async function readSnapshot(api: PlatformApi, request: SnapshotRequest): 
 
 function checkPermissions(whoami: Whoami, kinds: ReadonlySet<Kind>, owners: readonly string[]): void {
   const problems: string[] = [];
-  const admin = adminProblem(whoami, kinds);
+  const admin = adminProblem(whoami, [...kinds].flatMap((kind) => REGISTRY.get(kind) ?? []));
   if (admin !== undefined) problems.push(admin);
   if (whoami.keyScope === 'user' && kinds.has('routines') && owners.length > 0) {
     problems.push('reading other users\' routines needs an organization API key; this is a personal (user-scoped) token');

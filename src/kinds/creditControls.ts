@@ -17,6 +17,15 @@ const KEY = 'credit controls';
 
 export const creditControls: ResourceKind<DesiredCreditControls, CreditControls> = {
   kind: 'creditControls',
+  presentation: {
+    noun: ['credit controls', 'credit controls'],
+    title: () => 'credit controls',
+    // A null threshold is switched off; a null default is unlimited.
+    nullMeans: (path) => (path.endsWith('DefaultCredits') ? 'unlimited' : 'off'),
+  },
+  order: { level: 0 },
+  targeting: { noun: 'credit controls', names: () => undefined, pruned: () => false },
+  access: { adminOnly: true },
   readAfter: [],
 
   declared: (config) => config.creditControls !== undefined && Object.keys(config.creditControls).length > 0,

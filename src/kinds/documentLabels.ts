@@ -16,7 +16,7 @@ import { inParallel } from '../api/parallel.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { PlanStep, PlanWarning } from '../model/plan.js';
 import type { ResourceKind } from '../model/kind.js';
-import { desiredLabels, labelFates, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
+import { desiredLabels, labelFates, labelNames, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
 import { UNLISTED_DOCUMENT_REASON } from './protection.js';
 
 /**
@@ -61,6 +61,17 @@ function managedLabels(desired: DesiredLabels, live: readonly Label[]): ManagedL
 
 export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
   kind: 'documentLabels',
+  presentation: {
+    noun: ['document label', 'document labels'],
+    title(step) {
+      const document = `document ${step.ref.document}${step.ref.documentName ? ` "${step.ref.documentName}"` : ''}`;
+      return step.action === 'delete' ? `label "${step.ref.label}" off ${document}` : `label "${step.ref.label}" on ${document}`;
+    },
+    details: false,
+  },
+  order: { level: 2 },
+  // A document's labels belong to their label: targeted by the label's name, with it.
+  targeting: { noun: 'label', names: labelNames, pruned: (config) => config.prune?.labels === true, partOf: 'labels', stepName: (step) => step.ref.label ?? step.key },
   readAfter: ['labels'] satisfies Kind[],
 
   declared: (config) =>

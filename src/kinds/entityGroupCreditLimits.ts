@@ -8,7 +8,7 @@ import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
 import type { PlanStep } from '../model/plan.js';
 import { type ResourceKind } from '../model/kind.js';
 import { creditLimitValues, expectLimitsTaken } from './shared.js';
-import { limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
+import { limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { protectedInEnvironment } from './protection.js';
 
 export interface DesiredEntityGroupLimits {
@@ -22,6 +22,14 @@ export type LiveEntityGroupLimits = Map<string, number | null>;
 
 export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, LiveEntityGroupLimits> = {
   kind: 'entityGroupCreditLimits',
+  presentation: limitPresentation(['entity group credit limit', 'entity group credit limits'], (key) => `entity group credit limit "${key}"`),
+  order: { level: 1, deletesAreResets: true },
+  targeting: {
+    noun: 'entity group credit limit for',
+    names: (config) => (config.entityGroupCreditLimits ?? []).map((limit) => limit.entity),
+    pruned: (config) => config.prune?.entityGroupCreditLimits === true,
+  },
+  access: { adminOnly: true },
   readAfter: [],
 
   declared: (config) => config.entityGroupCreditLimits !== undefined || config.prune?.entityGroupCreditLimits === true,

@@ -12,7 +12,7 @@ import { labelKey, UUID_PATTERN } from '../domain/rules.js';
 import type { PlanStep, PlanWarning } from '../model/plan.js';
 import type { LiveDocumentLabels } from './documentLabels.js';
 import type { ResourceKind } from '../model/kind.js';
-import { desiredLabels, labelFates, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
+import { desiredLabels, labelFates, labelNames, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
 import { UNLISTED_FOLDER_REASON } from './protection.js';
 
 /** The folders the listing showed, and which of them carry each label (by label key). */
@@ -71,6 +71,17 @@ function nearFolder(entry: string, folders: readonly FolderRecord[]): string {
 
 export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
   kind: 'folderLabels',
+  presentation: {
+    noun: ['folder label', 'folder labels'],
+    title(step) {
+      const folder = `folder "${step.ref.folderPath ?? step.ref.folder}"`;
+      return step.action === 'delete' ? `label "${step.ref.label}" off ${folder}` : `label "${step.ref.label}" on ${folder}`;
+    },
+    details: false,
+  },
+  order: { level: 2 },
+  // A folder's labels belong to their label: targeted by the label's name, with it.
+  targeting: { noun: 'label', names: labelNames, pruned: (config) => config.prune?.labels === true, partOf: 'labels', stepName: (step) => step.ref.label ?? step.key },
   readAfter: ['labels'] satisfies Kind[],
 
   declared: (config) => (config.labels ?? []).some((label) => label.folders !== undefined) || config.prune?.labels === true,

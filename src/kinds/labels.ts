@@ -1,7 +1,8 @@
 // Label definitions. Identity is the name, case-insensitively (as on the server). A declared
 // `renamedFrom` turns a live label of a former name into a rename (PUT with a new name), so the
 // documents that carry it keep it; a delete + create would strip them.
-import type { Label, LabelCreate, LabelUpdate } from '../api/types.js';
+import type { Label, LabelCreate, LabelUpdate, Whoami } from '../api/types.js';
+import type { StewardConfig } from '../config/types.js';
 import { labelKey } from '../domain/rules.js';
 import { changedFields, pick } from '../model/fields.js';
 import type { PlanStep, PlanWarning } from '../model/plan.js';
@@ -89,6 +90,18 @@ export function desiredLabels({ config, environment }: DesiredInput): DesiredLab
   };
 }
 
+/** The label names `--target labels/NAME` takes: each declared name, and the names it renames. */
+export function labelNames(config: StewardConfig): string[] {
+  return (config.labels ?? []).flatMap((label) => [label.name, ...(label.renamedFrom ?? [])]);
+}
+
+/** Only an Organization Admin may set verified or homepage on a label. */
+function labelAccessProblems(whoami: Whoami, config: StewardConfig): string[] {
+  if (whoami.orgRole === 'ORG_ADMIN') return [];
+  const privileged = (config.labels ?? []).filter((label) => label.verified === true || label.homepage === true);
+  return privileged.length === 0 ? [] : [`only an Organization Admin may set verified or homepage on labels (${privileged.map((label) => label.name).join(', ')})`];
+}
+
 /** The plan-step id of a label; documentLabels and folderLabels steps depend on it. */
 export function labelStepId(name: string): string {
   return `labels/${labelKey(name)}`;
@@ -96,6 +109,10 @@ export function labelStepId(name: string): string {
 
 export const labels: ResourceKind<DesiredLabels, Label[]> = {
   kind: 'labels',
+  presentation: { noun: ['label', 'labels'], title: (step) => `label "${step.key}"` },
+  order: { level: 1 },
+  targeting: { noun: 'label', names: labelNames, pruned: (config) => config.prune?.labels === true },
+  access: { problems: labelAccessProblems },
   readAfter: [],
 
   declared: (config) => config.labels !== undefined || config.prune?.labels === true,

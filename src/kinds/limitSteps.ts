@@ -3,7 +3,9 @@
 // declare is reset when the kind is pruned, unless protected. A reset is a `delete` step whose
 // write is `useDefaultLimit: true`. Pure.
 import type { Kind } from '../config/types.js';
+import type { KindPresentation } from '../model/kind.js';
 import type { PlanStep } from '../model/plan.js';
+import { formatValue } from '../model/present.js';
 import { protectedError, PRUNED_REASON } from './protection.js';
 
 /** One declared limit, its subject already an id the API takes. */
@@ -68,4 +70,28 @@ export function limitValue(step: PlanStep): { creditLimit: number | null } | { u
     case 'replace':
       return { creditLimit: step.after.creditLimit as number | null };
   }
+}
+
+/**
+ * How a credit-limit kind's steps read: the title says it all (`user credit limit
+ * grace@acme.example: 500 → 750`), and a null limit is "unlimited".
+ */
+export function limitPresentation(noun: readonly [string, string], title: (key: string) => string): KindPresentation {
+  const value = (limit: unknown) => formatValue(limit, 'unlimited');
+  return {
+    noun,
+    title(step) {
+      switch (step.action) {
+        case 'create':
+          return `${title(step.key)}: ${value(step.after.creditLimit)}`;
+        case 'update':
+        case 'replace':
+          return `${title(step.key)}: ${value(step.before.creditLimit)} → ${value(step.after.creditLimit)}`;
+        case 'delete':
+          return `${title(step.key)}: ${value(step.before.creditLimit)} → default`;
+      }
+    },
+    nullMeans: () => 'unlimited',
+    details: false,
+  };
 }

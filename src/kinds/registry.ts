@@ -26,4 +26,5 @@ export function createRegistry(modules: readonly ResourceKind<any, any>[]): Read
   return registry;
 }
 
-export const REGISTRY = createRegistry([creditControls, userCreditLimits, userGroupCreditLimits, entityGroupCreditLimits, routines, labels, documentLabels, folderLabels]);
+/** In this order within each level of the plan's order (engine/order.ts), and in every list of kinds. */
+export const REGISTRY = createRegistry([creditControls, labels, userCreditLimits, userGroupCreditLimits, entityGroupCreditLimits, routines, documentLabels, folderLabels]);

@@ -2,7 +2,8 @@
 // live routines with one name are an ambiguity the user resolves). A change the deployment's
 // update cannot carry (routineState.ts: the documented PUT has no timezone, destination, branch
 // or topic) replaces the routine: the new one is created before the old one is deleted.
-import type { Routine } from '../api/types.js';
+import type { Routine, Whoami } from '../api/types.js';
+import type { StewardConfig } from '../config/types.js';
 import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { changedFields, matches, pick } from '../model/fields.js';
@@ -11,6 +12,9 @@ import { sortNamesakes, type Namesakes } from './routineDuplicates.js';
 import type { PlanStep, PlanWarning } from '../model/plan.js';
 import type { ResourceKind } from '../model/kind.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
+import { checkRoutineTopics, resolveRoutineModels } from '../resolve/models.js';
+import { requireRoutineOwners } from './routineOwners.js';
+import { withNextRuns } from './routineSchedule.js';
 import { applyRoutineSteps, readBackRoutine, routineWriteRequests } from './routinesApply.js';
 import {
   clearedByModel,
@@ -35,6 +39,32 @@ export interface RoutineOwner {
   key: string;
   userId: string | undefined;
   display: string | undefined;
+}
+
+/**
+ * What a personal token may not do with routines: name another owner (it acts only as its own
+ * user), or run a routine on a model its user lacks `USE_AI` on, read from whoami's permissions,
+ * never from a role name (organizations name roles as they like). A model whoami does not list is
+ * left to the model check; an organization key's roles are its creator's, so they decide nothing.
+ */
+function routineAccessProblems(whoami: Whoami, config: StewardConfig): string[] {
+  if (whoami.keyScope !== 'user') return [];
+  const problems: string[] = [];
+  if ((config.routines ?? []).some((routine) => routine.owner !== undefined)) {
+    problems.push('routines with an `owner` need an organization API key (a personal token acts only as its own user)');
+  }
+  const lacking = new Map<string, string[]>();
+  for (const routine of config.routines ?? []) {
+    if (routine.modelId === undefined) continue;
+    const permissions = whoami.rolesByModel[routine.modelId]?.permissions;
+    if (permissions === undefined || permissions.includes('USE_AI')) continue;
+    const model = routine.model ?? routine.modelId;
+    lacking.set(model, [...(lacking.get(model) ?? []), routine.name]);
+  }
+  problems.push(
+    ...[...lacking].map(([model, names]) => `this token's user lacks the USE_AI permission on model ${model}, which ${names.length === 1 ? `routine "${names[0]}" runs` : `routines ${names.map((name) => `"${name}"`).join(', ')} run`} against`),
+  );
+  return problems;
 }
 
 /** The key of an owner's list in LiveRoutines (and of `ref.ownerId ?? ''` in a step): its `userId`. */
@@ -68,6 +98,21 @@ export type { LiveRoutines } from './routineState.js';
 
 export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
   kind: 'routines',
+  presentation: { noun: ['routine', 'routines'], title: (step) => `routine "${step.key}"` },
+  order: { level: 1 },
+  targeting: {
+    noun: 'routine',
+    names: (config) => (config.routines ?? []).map((routine) => routine.name),
+    pruned: (config) => config.prune?.routines === true,
+  },
+  resolveNames: ({ api, loaded, identities }) => resolveRoutineModels(api, loaded, identities),
+  checkPlanned: ({ api, steps, desired, loaded, identities }) => checkRoutineTopics(api, steps, desired.routines, loaded, identities),
+  annotate: withNextRuns,
+  access: {
+    models: (config) => (config.routines ?? []).flatMap((routine) => (routine.modelId === undefined ? [] : [routine.modelId])),
+    problems: routineAccessProblems,
+    refuse: requireRoutineOwners,
+  },
   readAfter: [],
 
   declared: (config) => config.routines !== undefined || config.prune?.routines === true,

@@ -7,6 +7,8 @@ import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
 import type { PlanStep, PlanWarning } from '../model/plan.js';
 import { type ResourceKind } from '../model/kind.js';
 import { creditLimitValues, expectLimitsTaken } from './shared.js';
+import { requireDistinctUsers } from '../config/declared.js';
+import { limitPresentation } from './limitSteps.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
 
 export interface DesiredUserLimit {
@@ -35,6 +37,16 @@ export type LiveUserLimits = Map<string, number | null>;
 
 export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> = {
   kind: 'userCreditLimits',
+  presentation: limitPresentation(['user credit limit', 'user credit limits'], (key) => `user credit limit ${key}`),
+  order: { level: 1, deletesAreResets: true },
+  targeting: {
+    noun: 'user credit limit for',
+    names: (config) => (config.userCreditLimits ?? []).map((limit) => limit.email ?? limit.userId ?? ''),
+    pruned: (config) => config.prune?.userCreditLimits === true,
+    // A limit declared by user id may be targeted by its user's e-mail, known only once resolved.
+    mayName: (name, config) => name.includes('@') && (config.userCreditLimits ?? []).some((limit) => limit.userId !== undefined),
+  },
+  access: { adminOnly: true },
   readAfter: [],
 
   declared: (config) => config.userCreditLimits !== undefined || config.prune?.userCreditLimits === true,
@@ -69,6 +81,14 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
   },
 
   liveUserIds: (live) => live.keys(),
+
+  // A plan that prunes user limits names the users of the undeclared ones: when more limits are
+  // live than the config declares, some are undeclared. A listing that failed says no here: its
+  // error is its own read's.
+  namesUndeclaredUsers: async (config, started) =>
+    config.prune?.userCreditLimits === true && (await (started as Promise<LiveUserLimits>).then((live) => live.size > (config.userCreditLimits ?? []).length, () => false)),
+
+  checkResolved: requireDistinctUsers,
 
   // The listing needs no e-mail resolved: it runs alongside SCIM, the longest chain of a large plan.
   start: (api, signal) => listLimits(api, signal),

@@ -14,7 +14,8 @@ import { CREDIT_LIMIT_BATCH_MAX, idKey, UUID_PATTERN } from '../domain/rules.js'
 import type { PlanStep, PlanWarning } from '../model/plan.js';
 import { type ResourceKind } from '../model/kind.js';
 import { creditLimitValues, expectLimitsTaken } from './shared.js';
-import { limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
+import { limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
+import { resolveUserGroups } from '../resolve/groups.js';
 import { protectedInEnvironment } from './protection.js';
 
 export interface DesiredUserGroupLimits {
@@ -33,6 +34,16 @@ export interface LiveUserGroupLimits {
 
 export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUserGroupLimits> = {
   kind: 'userGroupCreditLimits',
+  presentation: limitPresentation(['user group credit limit', 'user group credit limits'], (key) => `user group credit limit "${key}"`),
+  order: { level: 1, deletesAreResets: true },
+  targeting: {
+    noun: 'user group credit limit for',
+    names: (config) => (config.userGroupCreditLimits ?? []).map((limit) => limit.group ?? limit.userGroupId ?? ''),
+    pruned: (config) => config.prune?.userGroupCreditLimits === true,
+  },
+  access: { adminOnly: true },
+  resolveGroups: ({ api, loaded, keyScope, identities, groups, started }) =>
+    resolveUserGroups(api, loaded, keyScope, identities, { groups, ...(started === undefined ? {} : { liveLimits: started as Promise<ReadonlyMap<string, unknown>> }) }),
   readAfter: [],
 
   declared: (config) => config.userGroupCreditLimits !== undefined || config.prune?.userGroupCreditLimits === true,

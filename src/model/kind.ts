@@ -2,9 +2,14 @@
 // read the live state, diff the two (pure), and carry out steps. Adding a kind is one module
 // implementing this plus one line in registry.ts.
 import type { PlatformApi } from '../api/platform.js';
-import type { EnvironmentConfig, Kind, StewardConfig } from '../config/types.js';
+import type { EnvironmentConfig, Kind, LoadedConfig, StewardConfig } from '../config/types.js';
 import type { PlanStep, PlanWarning } from './plan.js';
 import type { Directory } from '../resolve/directory.js';
+import type { UserGroups } from '../resolve/groups.js';
+import type { IdentityBook } from '../resolve/identities.js';
+import type { KindAccess } from '../resolve/preflight.js';
+
+export type { KindAccess } from '../resolve/preflight.js';
 
 /** What `desired()` may look at: the config, the selected environment and resolved identities. */
 export interface DesiredInput {
@@ -80,8 +85,79 @@ export interface ApplyContext {
 /** What reading back found for a step that `current` alone cannot judge (a step spanning two objects). */
 export type ReadBackVerdict = { found: string } | undefined;
 
+/** How a kind's steps read to people: render/describe.ts asks the kind, never switching on kinds. */
+export interface KindPresentation {
+  /** `routine`, `routines`. */
+  readonly noun: readonly [singular: string, plural: string];
+  /** One line naming the step's object, before escaping: `routine "Weekly digest"`. */
+  title(step: PlanStep): string;
+  /** What null means in a field, in words (`unlimited`, `off`); undefined prints `null`. */
+  nullMeans?(path: string): string | undefined;
+  /** False where the title says it all (a limit's value, a link): no detail lines under it. */
+  readonly details?: boolean;
+}
+
+/** Where a kind's steps run among the others (engine/order.ts). */
+export interface KindOrder {
+  /** Creates and changes go top-down by level, deletes bottom-up: a level needs the one above it. */
+  readonly level: number;
+  /** Its deletes are resets to a default that nothing depends on: they run with its changes. */
+  readonly deletesAreResets?: boolean;
+}
+
+/** How `--target KIND/NAME` and `--exclude` name the kind's objects (engine/targeting.ts). */
+export interface KindTargeting {
+  /** How a selector's object is called in messages: `routine`, `user credit limit for`. */
+  readonly noun: string;
+  /** The names the config declares; undefined for a kind that is one object with no name. */
+  names(config: StewardConfig): string[] | undefined;
+  /** Whether undeclared live objects are deleted, so a name may be a live object's. */
+  pruned(config: StewardConfig): boolean;
+  /** The kind whose objects these belong to (a label's document links): planned and targeted with it. */
+  readonly partOf?: Kind;
+  /** The name a selector gives a step's object, where it is not the step's key. */
+  stepName?(step: PlanStep): string;
+  /** A name the config cannot list before identities are resolved, that may still be right. */
+  mayName?(name: string, config: StewardConfig): boolean;
+}
+
 export interface ResourceKind<Desired = unknown, Live = unknown> {
   readonly kind: Kind;
+  readonly presentation: KindPresentation;
+  readonly order: KindOrder;
+  readonly targeting: KindTargeting;
+  readonly access?: KindAccess;
+  /**
+   * Resolves the names the deployment gives ids (a routine's model and branch), before whoami is
+   * asked about them; returns the config with the ids. Unknown names are one error at their positions.
+   */
+  resolveNames?(context: { api: PlatformApi; loaded: Pick<LoadedConfig, 'config' | 'locate'>; identities?: IdentityBook }): Promise<StewardConfig>;
+  /**
+   * Resolves the user groups it names, once users are known; returns the config with their ids.
+   * A kind that has this is read after resolution, never early. `started` is what its `start` began.
+   */
+  resolveGroups?(context: {
+    api: PlatformApi;
+    loaded: Pick<LoadedConfig, 'config' | 'locate'>;
+    keyScope: 'user' | 'organization';
+    identities?: IdentityBook;
+    groups: UserGroups;
+    started?: Promise<unknown>;
+  }): Promise<StewardConfig>;
+  /**
+   * Whether its live state, begun early (`started`), names users the config does not: the
+   * directory then lists users page by page rather than looking each e-mail up.
+   */
+  namesUndeclaredUsers?(config: StewardConfig, started: Promise<unknown>): Promise<boolean>;
+  /** Checks the config against the resolved users (one user named twice); throws a StewardError. */
+  checkResolved?(loaded: Pick<LoadedConfig, 'config' | 'locate'>, directory: Directory): void;
+  /**
+   * Checks, against the deployment, what its steps would write (a new routine's topic), as soon
+   * as its live state is read while other kinds still read; and again before a saved plan is applied.
+   */
+  checkPlanned?(context: { api: PlatformApi; steps: readonly PlanStep[]; desired: Desired; loaded: Pick<LoadedConfig, 'config' | 'locate'>; identities?: IdentityBook }): Promise<void>;
+  /** What the kind adds to its planned steps once they are made (a routine's next runs), and warns of. Pure. */
+  annotate?(steps: readonly PlanStep[], now: Date): { steps: PlanStep[]; warnings: PlanWarning[] };
   /** Kinds whose live state `read` needs first. */
   readonly readAfter: readonly Kind[];
   /** True when the config manages this kind at all (undeclared kinds are never read). */

@@ -11,7 +11,7 @@ import { toConfigSections } from '../export/mapping.js';
 import { readSnapshot, type LiveSnapshot } from '../export/snapshot.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { selectKinds } from '../engine/planner.js';
-import { requireRoutineOwners } from '../resolve/preflight.js';
+import { refuseUnplannable } from '../resolve/preflight.js';
 import type { PlanWarning } from '../model/plan.js';
 import { healthWarnings, unhealthyRefusal, unhealthyRoutines, type UnhealthyRoutine } from './health.js';
 import { fieldsToHold, heldSummary, type HeldField } from './held.js';
@@ -61,11 +61,12 @@ export function sourceEnvironment(loaded: LoadedConfig, name: string): Environme
 export async function readPromotion(loaded: LoadedConfig, source: { name: string; api: PlatformApi }, options: PromotionOptions = {}): Promise<Promotion> {
   // Credit controls two deployments of one account share are one setting: nothing to promote, and not read.
   const shared = sharedAccount(loaded, source.name);
-  const kinds = selectKinds(REGISTRY, loaded).map((kind) => kind.kind).filter((kind) => shared === undefined || kind !== 'creditControls');
+  const selected = selectKinds(REGISTRY, loaded).filter((kind) => shared === undefined || kind.kind !== 'creditControls');
+  const kinds = selected.map((kind) => kind.kind);
   const owners = (loaded.config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [routine.owner]));
   const documentsOf = (loaded.config.labels ?? []).flatMap((label) => (label.documents === undefined ? [] : [label.name]));
   const foldersOf = (loaded.config.labels ?? []).flatMap((label) => (label.folders === undefined ? [] : [label.name]));
-  const checkKey = (whoami: Whoami) => requireRoutineOwners(loaded, whoami, kinds, `the organization API key of ${source.name}`);
+  const checkKey = (whoami: Whoami) => refuseUnplannable(selected, whoami, loaded, `the organization API key of ${source.name}`);
   const snapshot = await readSnapshot(source.api, { kinds, owners, documentsOf, foldersOf, checkKey }).catch((error: unknown) => {
     // Say which deployment an unknown user is about: both are read in one command.
     if (!(error instanceof StewardError) || error.code !== 'plan.unknown-user') throw error;

@@ -2,84 +2,34 @@
 // values in the domain's words (a null threshold is "off", a null user limit "unlimited").
 import { describeRuns } from '../domain/nextRuns.js';
 import type { Kind } from '../config/types.js';
+import { REGISTRY } from '../kinds/registry.js';
+import type { ResourceKind } from '../model/kind.js';
 import { ACTION_SEVERITY, type Action, type PlanStep } from '../model/plan.js';
+import { formatValue } from '../model/present.js';
 import { terminalText } from './inert.js';
 import { grouped } from '../domain/numbers.js';
 
 export const SYMBOL: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
 
-export const KIND_NOUN: Record<Kind, [singular: string, plural: string]> = {
-  creditControls: ['credit controls', 'credit controls'],
-  userCreditLimits: ['user credit limit', 'user credit limits'],
-  userGroupCreditLimits: ['user group credit limit', 'user group credit limits'],
-  entityGroupCreditLimits: ['entity group credit limit', 'entity group credit limits'],
-  routines: ['routine', 'routines'],
-  labels: ['label', 'labels'],
-  documentLabels: ['document label', 'document labels'],
-  folderLabels: ['folder label', 'folder labels'],
-};
+/** The kind a step belongs to, as registered. */
+function kindOf(kind: Kind): ResourceKind {
+  const found = REGISTRY.get(kind);
+  if (found === undefined) throw new Error(`no resource kind ${kind} is registered`);
+  return found;
+}
 
 /**
- * One line naming the step's object: `routine "Weekly digest"`, `label "draft" on document
- * 1b2c3d4e`. Names come from the config or the server: they are escaped (terminalText), so the
- * title is one line without control characters, ready for a terminal or a code block.
+ * One line naming the step's object, as its kind says it: `routine "Weekly digest"`, `label
+ * "draft" on document 1b2c3d4e`. Names come from the config or the server: they are escaped
+ * (terminalText), so the title is one line without control characters.
  */
 export function stepTitle(step: PlanStep): string {
-  return terminalText(rawTitle(step));
+  return terminalText(kindOf(step.kind).presentation.title(step));
 }
 
-function rawTitle(step: PlanStep): string {
-  switch (step.kind) {
-    case 'creditControls':
-      return 'credit controls';
-    case 'userCreditLimits':
-      return `user credit limit ${step.key}${userLimitSummary(step)}`;
-    case 'userGroupCreditLimits':
-      return `user group credit limit "${step.key}"${userLimitSummary(step)}`;
-    case 'entityGroupCreditLimits':
-      return `entity group credit limit "${step.key}"${userLimitSummary(step)}`;
-    case 'routines':
-      return `routine "${step.key}"`;
-    case 'labels':
-      return `label "${step.key}"`;
-    case 'documentLabels': {
-      const document = `document ${step.ref.document}${step.ref.documentName ? ` "${step.ref.documentName}"` : ''}`;
-      return step.action === 'delete' ? `label "${step.ref.label}" off ${document}` : `label "${step.ref.label}" on ${document}`;
-    }
-    case 'folderLabels': {
-      const folder = `folder "${step.ref.folderPath ?? step.ref.folder}"`;
-      return step.action === 'delete' ? `label "${step.ref.label}" off ${folder}` : `label "${step.ref.label}" on ${folder}`;
-    }
-  }
-}
-
-/** Kinds whose objects are one credit limit each (null reads "unlimited"; the title says it all). */
-const LIMIT_KINDS: ReadonlySet<Kind> = new Set(['userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits']);
-
-function userLimitSummary(step: PlanStep): string {
-  switch (step.action) {
-    case 'create':
-      return `: ${formatValue(step.kind, 'creditLimit', step.after.creditLimit)}`;
-    case 'update':
-    case 'replace':
-      return `: ${formatValue(step.kind, 'creditLimit', step.before.creditLimit)} → ${formatValue(step.kind, 'creditLimit', step.after.creditLimit)}`;
-    case 'delete':
-      return `: ${formatValue(step.kind, 'creditLimit', step.before.creditLimit)} → default`;
-  }
-}
-
-/** A field's value as the domain says it. */
-export function formatValue(kind: Kind, path: string, value: unknown): string {
-  if (value === undefined) return '(unset)';
-  if (value === null) {
-    if (kind === 'creditControls') return path.endsWith('DefaultCredits') ? 'unlimited' : 'off';
-    if (LIMIT_KINDS.has(kind)) return 'unlimited';
-    return 'null';
-  }
-  if (typeof value === 'number') return grouped(value);
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((item) => formatValue(kind, path, item)).join(', ')}]`;
-  return JSON.stringify(value);
+/** A field's value as the domain says it (a null threshold is "off", a null limit "unlimited"). */
+export function fieldValue(kind: Kind, path: string, value: unknown): string {
+  return formatValue(value, kindOf(kind).presentation.nullMeans?.(path));
 }
 
 /** The detail lines under a step's title: changed fields, or every field of a new object; escaped like titles. */
@@ -94,15 +44,15 @@ function nextRunsDetail(step: PlanStep): string[] {
 }
 
 function rawDetails(step: PlanStep): string[] {
-  if (LIMIT_KINDS.has(step.kind) || step.kind === 'documentLabels' || step.kind === 'folderLabels') return [];
+  if (kindOf(step.kind).presentation.details === false) return [];
   switch (step.action) {
     case 'create':
       return flatten(step.after)
         .filter(([path]) => path !== 'name')
-        .map(([path, value]) => `${path}: ${formatValue(step.kind, path, value)}`);
+        .map(([path, value]) => `${path}: ${fieldValue(step.kind, path, value)}`);
     case 'update':
     case 'replace':
-      return step.fields.map((field) => `${field.path}: ${formatValue(step.kind, field.path, field.before)} → ${formatValue(step.kind, field.path, field.after)}`);
+      return step.fields.map((field) => `${field.path}: ${fieldValue(step.kind, field.path, field.before)} → ${fieldValue(step.kind, field.path, field.after)}`);
     case 'delete':
       return [];
   }
@@ -141,6 +91,6 @@ export function groupSteps(steps: readonly PlanStep[]): PlanStep[][] {
 
 /** "1,204 user credit limits" */
 export function countOf(kind: Kind, count: number): string {
-  const [singular, plural] = KIND_NOUN[kind];
+  const [singular, plural] = kindOf(kind).presentation.noun;
   return `${grouped(count)} ${count === 1 ? singular : plural}`;
 }

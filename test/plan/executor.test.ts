@@ -3,7 +3,8 @@ import { checkSteps, runSteps } from '../../src/engine/executor.js';
 import { ApiError } from '../../src/api/errors.js';
 import type { PlatformApi } from '../../src/api/platform.js';
 import { ApplyStop } from '../../src/engine/stop.js';
-import { LEVELS, orderSteps } from '../../src/engine/order.js';
+import { orderSteps } from '../../src/engine/order.js';
+import { REGISTRY } from '../../src/kinds/registry.js';
 import type { PlanStep } from '../../src/model/plan.js';
 import { everyActionPlan } from './everyAction.js';
 
@@ -30,7 +31,16 @@ describe('order', () => {
   });
 
   it('places every kind on a level', () => {
-    expect(Object.keys(LEVELS).sort()).toEqual(['creditControls', 'documentLabels', 'entityGroupCreditLimits', 'folderLabels', 'labels', 'routines', 'userCreditLimits', 'userGroupCreditLimits']);
+    expect(Object.fromEntries([...REGISTRY.values()].map((kind) => [kind.kind, kind.order.level]))).toEqual({
+      creditControls: 0,
+      labels: 1,
+      userCreditLimits: 1,
+      userGroupCreditLimits: 1,
+      entityGroupCreditLimits: 1,
+      routines: 1,
+      documentLabels: 2,
+      folderLabels: 2,
+    });
     const shuffled = [...everyActionPlan().plan.steps].reverse();
     expect(orderSteps(shuffled).map((step) => step.id)).toEqual(everyActionPlan().plan.steps.map((step) => step.id));
   });

@@ -8,7 +8,9 @@ import type { LoadedConfig, RoutineConfig, StewardConfig } from '../../src/confi
 import { StewardError } from '../../src/errors.js';
 import { routines } from '../../src/kinds/routines.js';
 import { Directory } from '../../src/resolve/directory.js';
-import { keyUser, requireRoutineOwners } from '../../src/resolve/preflight.js';
+import { requireRoutineOwners } from '../../src/kinds/routineOwners.js';
+import { keyUser, refuseUnplannable } from '../../src/resolve/preflight.js';
+import { REGISTRY } from '../../src/kinds/registry.js';
 import { config, ENVIRONMENT, liveLabel, liveRoutine, planOffline, USERS } from './builders.js';
 
 const ROUTINE: RoutineConfig = {
@@ -96,7 +98,7 @@ describe('requireRoutineOwners', () => {
     const config = loaded({ routines: [ROUTINE, { ...ROUTINE, name: 'Named', owner: 'grace@acme.example' }, { ...ROUTINE, name: 'Other' }] });
     let error: StewardError | undefined;
     try {
-      requireRoutineOwners(config, noUser, ['routines']);
+      requireRoutineOwners(noUser, config);
     } catch (thrown) {
       error = thrown as StewardError;
     }
@@ -115,17 +117,17 @@ describe('requireRoutineOwners', () => {
   });
 
   it('refuses a prune of routines that names no owner', () => {
-    expect(() => requireRoutineOwners(loaded({ routines: [], prune: { routines: true } }), noUser, ['routines'])).toThrow(
+    expect(() => requireRoutineOwners(noUser, loaded({ routines: [], prune: { routines: true } }))).toThrow(
       '`prune: routines: true` deletes the undeclared routines of the owners the config names, and it names none',
     );
   });
 
   it('lets everything else through: keys with a user, personal tokens, configs naming every owner, plans without routines', () => {
     const ownerless = loaded({ routines: [ROUTINE], prune: { routines: true } });
-    expect(() => requireRoutineOwners(ownerless, whoami('organization', { id: 'user-of-ada', membershipId: 'u-ada' }), ['routines'])).not.toThrow();
-    expect(() => requireRoutineOwners(ownerless, whoami('user', { id: 'user-of-ada', membershipId: 'u-ada' }), ['routines'])).not.toThrow();
-    expect(() => requireRoutineOwners(ownerless, noUser, ['labels'])).not.toThrow();
-    expect(() => requireRoutineOwners(loaded({ routines: [{ ...ROUTINE, owner: 'ada@acme.example' }], prune: { routines: true } }), noUser, ['routines'])).not.toThrow();
+    expect(() => requireRoutineOwners(whoami('organization', { id: 'user-of-ada', membershipId: 'u-ada' }), ownerless)).not.toThrow();
+    expect(() => requireRoutineOwners(whoami('user', { id: 'user-of-ada', membershipId: 'u-ada' }), ownerless)).not.toThrow();
+    expect(() => refuseUnplannable([REGISTRY.get('labels')!], noUser, ownerless)).not.toThrow();
+    expect(() => requireRoutineOwners(noUser, loaded({ routines: [{ ...ROUTINE, owner: 'ada@acme.example' }], prune: { routines: true } }))).not.toThrow();
   });
 });
 

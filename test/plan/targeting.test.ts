@@ -18,9 +18,9 @@ describe('targeting', () => {
     expect(targetedKinds({ include: parseSelectors(['documentLabels'], '--target'), exclude: [] })).toEqual(['labels', 'documentLabels']);
     expect(targetedKinds({ include: [], exclude: parseSelectors(['routines', 'userCreditLimits'], '--exclude') })).toEqual([
       'creditControls',
+      'labels',
       'userGroupCreditLimits',
       'entityGroupCreditLimits',
-      'labels',
       'documentLabels',
       'folderLabels',
     ]);
