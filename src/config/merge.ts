@@ -8,7 +8,7 @@ import type { ConfigPath, Diagnostic, SourceLocation } from './types.js';
 /** Top-level sections that are lists of objects (concatenated across files). */
 export const LIST_SECTIONS = ['userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits', 'routines', 'labels'] as const;
 /** Top-level sections that are maps (merged key by key across files). */
-export const MAP_SECTIONS = ['environments', 'creditControls', 'prune', 'policies'] as const;
+export const MAP_SECTIONS = ['environments', 'creditControls', 'prune', 'ignore', 'policies'] as const;
 
 /** Where a part of the merged configuration was written. */
 export interface Origin {
@@ -30,6 +30,7 @@ const DUPLICATE_CODE: Record<(typeof MAP_SECTIONS)[number], string> = {
   environments: 'environment.duplicate',
   creditControls: 'creditControls.duplicate',
   prune: 'prune.duplicate',
+  ignore: 'ignore.duplicate',
   policies: 'policies.duplicate',
 };
 

@@ -24,6 +24,7 @@ import { formatPath } from './positions.js';
 import { checkEnvironmentSettings } from './semantic-environments.js';
 import { checkRoutineReferences } from './semantic-routines.js';
 import { checkGroupCreditLimits } from './semantic-groups.js';
+import { checkIgnore } from './ignore.js';
 import { isRecord } from './sources.js';
 import { didYouMean } from './suggest.js';
 import { Findings, type DeclaredLabels, type SemanticContext } from './findings.js';
@@ -40,6 +41,7 @@ export function checkSemantics(config: Record<string, unknown>, context: Semanti
   checkRoutineReferences(config.routines, findings);
   const labels = checkLabels(config.labels, findings);
   checkEnvironmentSettings(config, labels, findings);
+  checkIgnore(config, findings);
   return findings.diagnostics;
 }
 

@@ -72,6 +72,8 @@ export interface CreditControlsConfig {
  */
 export type UserCreditLimitConfig = ({ email: string; userId?: never } | { userId: string; email?: never }) & {
   creditLimit: number | null | 'default';
+  /** Fields steward sets on create and never changes afterwards (config/ignore.ts says which may be). */
+  ignore?: string[];
   protect?: boolean;
 };
 
@@ -84,6 +86,8 @@ export interface UserGroupCreditLimitConfig {
   group?: string;
   userGroupId?: string;
   creditLimit: number | null | 'default';
+  /** Fields steward sets on create and never changes afterwards (config/ignore.ts says which may be). */
+  ignore?: string[];
   protect?: boolean;
 }
 
@@ -91,6 +95,8 @@ export interface UserGroupCreditLimitConfig {
 export interface EntityGroupCreditLimitConfig {
   entity: string;
   creditLimit: number | null | 'default';
+  /** Fields steward sets on create and never changes afterwards (config/ignore.ts says which may be). */
+  ignore?: string[];
   protect?: boolean;
 }
 
@@ -115,6 +121,8 @@ export interface RoutineConfig {
   destination: RoutineDestination;
   /** Paused by its owner; default false. */
   paused?: boolean;
+  /** Fields steward sets on create and never changes afterwards (config/ignore.ts says which may be). */
+  ignore?: string[];
   protect?: boolean;
   /** Live namesakes identical to the oldest match: refused (default) or planned for deletion. */
   duplicates?: 'refuse' | 'delete-identical';
@@ -136,6 +144,8 @@ export interface LabelConfig {
   folders?: string[];
   /** When true, the label is taken off folders not listed in `folders`. Default false. */
   pruneFolders?: boolean;
+  /** Fields steward sets on create and never changes afterwards (config/ignore.ts says which may be). */
+  ignore?: string[];
   protect?: boolean;
 }
 
@@ -150,6 +160,8 @@ export interface StewardConfig {
   labels?: LabelConfig[];
   /** Per kind: delete (or reset) live objects the config does not declare. Default: never. */
   prune?: Partial<Record<PrunableKind, boolean>>;
+  /** Per kind: fields ignored on every object of the kind (besides each object's own `ignore`). */
+  ignore?: Partial<Record<PrunableKind, string[]>>;
   /** Rules every plan must pass; environments may override them. */
   policies?: PoliciesConfig;
 }

@@ -12,7 +12,7 @@ import type { Kind } from '../config/types.js';
 import { type ApplyContext, type ResourceKind, type StepFailure, type StepOutcome } from '../model/kind.js';
 import { failureOf } from '../kinds/shared.js';
 import { REGISTRY } from '../kinds/registry.js';
-import { changedFields, matches } from '../model/fields.js';
+import { changedFields, matches, omit } from '../model/fields.js';
 import type { LiveState } from './planner.js';
 import type { PlanStep } from '../model/plan.js';
 import { ApplyStop } from './stop.js';
@@ -41,27 +41,34 @@ export function checkSteps(steps: readonly PlanStep[], live: LiveState, registry
     // a second copy. A new plan removes the leftover.
     const leftover = verdict === 'applied' ? kind.readBack?.(step, live[step.kind]) : undefined;
     if (leftover !== undefined) checked.stale.push({ step, detail: `${leftover.found.replace(/ \(the next apply deletes it\)$/, '')}; a new plan removes it` });
-    else if (verdict === 'run') checked.runnable.push(step);
+    else if (verdict === 'run') checked.runnable.push(withIgnoredAsLive(step, current));
     else if (verdict === 'applied') checked.alreadyApplied.push(step);
     else checked.stale.push({ step, detail: verdict.stale });
   }
   return checked;
 }
 
-/** A step against its object's current state: as planned before (run), as wanted (applied), or neither. */
+/**
+ * A step against its object's current state: as planned before (run), as wanted (applied), or
+ * neither. Ignored fields (`ignore:`) are not compared: a change there is the app's to make.
+ */
 function judge(step: PlanStep, current: Record<string, unknown> | undefined): 'run' | 'applied' | { stale: string } {
+  const now = current === undefined ? undefined : omit(current, step.ignore);
   switch (step.action) {
-    case 'create':
-      if (current === undefined) return 'run';
-      return matches(current, step.after) ? 'applied' : { stale: `it was created meanwhile with other values (${describe(step.after, current)})` };
+    case 'create': {
+      if (now === undefined) return 'run';
+      const after = omit(step.after, step.ignore);
+      return matches(now, after) ? 'applied' : { stale: `it was created meanwhile with other values (${describe(after, now)})` };
+    }
     case 'update':
-    case 'replace':
-      if (current === undefined) return { stale: 'it no longer exists' };
-      if (matches(current, step.after)) return 'applied';
-      return partlyApplied(step, current) ? 'run' : { stale: `it changed since the plan (${describe(step.before, current)})` };
+    case 'replace': {
+      if (now === undefined) return { stale: 'it no longer exists' };
+      if (matches(now, omit(step.after, step.ignore))) return 'applied';
+      return partlyApplied(step, now) ? 'run' : { stale: `it changed since the plan (${describe(omit(step.before, step.ignore), now)})` };
+    }
     case 'delete':
-      if (current === undefined) return 'applied';
-      return matches(current, step.before) ? 'run' : { stale: `it changed since the plan (${describe(step.before, current)})` };
+      if (now === undefined) return 'applied';
+      return matches(now, step.before) ? 'run' : { stale: `it changed since the plan (${describe(step.before, now)})` };
   }
 }
 
@@ -70,11 +77,20 @@ function judge(step: PlanStep, current: Record<string, unknown> | undefined): 'r
  * in part (one of its two writes, say) or not at all, and running it again finishes it.
  */
 function partlyApplied(step: PlanStep & { action: 'update' | 'replace' }, current: Record<string, unknown>): boolean {
-  if (!matches(current, Object.fromEntries(Object.entries(step.before).filter(([key]) => !step.fields.some((field) => field.path.split('.')[0] === key))))) {
-    return false;
-  }
+  const unchanged = Object.entries(omit(step.before, step.ignore)).filter(([key]) => !step.fields.some((field) => field.path.split('.')[0] === key));
+  if (!matches(current, Object.fromEntries(unchanged))) return false;
   const top = new Set(step.fields.map((field) => field.path.split('.')[0]!));
   return [...top].every((key) => matches(current, { [key]: step.before[key] }) || matches(current, { [key]: step.after[key] }));
+}
+
+/**
+ * The step as it is to be sent now: its ignored fields at their current live values, so that a
+ * write carrying the whole object (a routine's PUT) keeps what was changed in the app since the plan.
+ */
+function withIgnoredAsLive(step: PlanStep, current: Record<string, unknown> | undefined): PlanStep {
+  if (step.ignore === undefined || current === undefined || (step.action !== 'update' && step.action !== 'replace')) return step;
+  const live = Object.fromEntries(step.ignore.filter((field) => field in current && field in step.after).map((field) => [field, current[field]]));
+  return { ...step, after: { ...step.after, ...live } };
 }
 
 function describe(expected: Record<string, unknown>, current: Record<string, unknown>): string {

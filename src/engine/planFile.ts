@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { StewardError } from '../errors.js';
 import { isDeepStrictEqual } from 'node:util';
-import { pick } from '../model/fields.js';
+import { omit, pick } from '../model/fields.js';
 import { emailKey } from '../domain/rules.js';
 import { planStructureProblems } from './planSchema.js';
 import { PLAN_FORMAT_VERSION, type Plan, type PlanIdentities, type PlanStep } from '../model/plan.js';
@@ -290,9 +290,14 @@ function changedElsewhere(saved: PlanStep, derived: PlanStep): string | undefine
 /**
  * Everything of a step but its wording: what it writes, where, from which state, after what.
  * (A promotion words its deletions after its source, so `reason` may differ; `nextRuns` depend
- * on when the plan was made.)
+ * on when the plan was made; ignored fields are the app's, and may have changed since.)
  */
 function essence(step: PlanStep): unknown {
-  const { reason: _reason, nextRuns: _nextRuns, ...rest } = step;
-  return rest;
+  const { reason: _reason, nextRuns: _nextRuns, ignored: _ignored, ...rest } = step;
+  if (step.ignore === undefined) return rest;
+  return {
+    ...rest,
+    ...('before' in rest ? { before: omit(rest.before, step.ignore) } : {}),
+    ...('after' in rest ? { after: omit(rest.after, step.ignore) } : {}),
+  };
 }

@@ -237,7 +237,7 @@ async function readLabels(
 async function readDocuments(context: ReadContext, live: Label[], documentsOf: ReadonlySet<string> | undefined): Promise<Map<string, string[]>> {
   const included = live.filter((label) => documentsOf === undefined || documentsOf.has(labelKey(label.name)));
   const everyLabel: DesiredLabels = {
-    labels: included.map((label) => ({ name: label.name, renamedFrom: [], fields: {}, documents: [], pruneDocuments: false, folders: undefined, pruneFolders: false })),
+    labels: included.map((label) => ({ name: label.name, renamedFrom: [], fields: {}, documents: [], pruneDocuments: false, folders: undefined, pruneFolders: false, ignore: [] })),
     prune: false,
     isProtected: () => false,
   };

@@ -10,6 +10,7 @@ import { type ResourceKind } from '../model/kind.js';
 import { creditLimitValues, expectLimitsTaken } from './shared.js';
 import { limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { protectedInEnvironment } from './protection.js';
+import { ignoredFields } from '../config/ignore.js';
 
 export interface DesiredEntityGroupLimits {
   limits: DesiredLimit[];
@@ -43,6 +44,7 @@ export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, Liv
         display: entry.entity,
         creditLimit: entry.creditLimit,
         protect: entry.protect === true,
+        ignoreLimit: ignoredFields(config, 'entityGroupCreditLimits', entry).includes('creditLimit'),
       })),
       prune: config.prune?.entityGroupCreditLimits === true,
       isProtected: (entity) => protectedInEnvironment(environment, 'entityGroupCreditLimits', [entity]),

@@ -4,8 +4,9 @@
 import type { Label, LabelCreate, LabelUpdate, Whoami } from '../api/types.js';
 import type { StewardConfig } from '../config/types.js';
 import { labelKey } from '../domain/rules.js';
-import { changedFields, pick } from '../model/fields.js';
-import type { PlanStep, PlanWarning } from '../model/plan.js';
+import { changedFields, holdIgnored, pick } from '../model/fields.js';
+import type { FieldChange, PlanStep, PlanWarning } from '../model/plan.js';
+import { ignoredFields } from '../config/ignore.js';
 import { type DesiredInput, type ResourceKind } from '../model/kind.js';
 import { expectTaken } from './shared.js';
 import { protectedInEnvironment, PRUNED_REASON } from './protection.js';
@@ -23,6 +24,8 @@ export interface DesiredLabel {
   /** Folders (by path or id) that carry it, when the config manages them. */
   folders: string[] | undefined;
   pruneFolders: boolean;
+  /** Fields written on create and never changed afterwards (`ignore:`, the label's and the kind's). */
+  ignore: string[];
 }
 
 export interface DesiredLabels {
@@ -81,6 +84,7 @@ export function desiredLabels({ config, environment }: DesiredInput): DesiredLab
         pruneDocuments: label.pruneDocuments === true,
         folders: label.folders,
         pruneFolders: label.pruneFolders === true,
+        ignore: ignoredFields(config, 'labels', label),
       };
     }),
     prune: config.prune?.labels === true,
@@ -129,12 +133,14 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
     for (const fate of labelFates(desired, live)) {
       switch (fate.fate) {
         case 'create':
-          steps.push({ ...base(fate.desired.name), action: 'create', after: { name: fate.desired.name, ...fate.desired.fields } });
+          steps.push({ ...base(fate.desired.name), action: 'create', after: { name: fate.desired.name, ...fate.desired.fields }, ...ignoring(fate.desired.ignore, []) });
           break;
         case 'keep':
         case 'rename': {
-          const after = { name: fate.desired.name, ...fate.desired.fields };
-          const before = asTarget(pick(fate.live as unknown as Record<string, unknown>, Object.keys(after)), after);
+          const declared = { name: fate.desired.name, ...fate.desired.fields };
+          const before = asTarget(pick(fate.live as unknown as Record<string, unknown>, Object.keys(declared)), declared);
+          // Ignored fields stay as live: never compared, never sent.
+          const { state: after, ignored } = holdIgnored(declared, before, fate.desired.ignore);
           const fields = changedFields(before, after);
           if (fate.fate === 'keep') warnOnLeftoverFormerNames(fate.desired, live, warnings);
           if (fields.length === 0) break;
@@ -146,6 +152,7 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
             after,
             fields,
             ...(fate.fate === 'rename' ? { reason: `renamed from "${fate.live.name}"; documents and folders keep it` } : {}),
+            ...ignoring(fate.desired.ignore, ignored),
           });
           break;
         }
@@ -213,6 +220,11 @@ function asTarget(live: Record<string, unknown>, target: Record<string, unknown>
     return { ...live, color: target.color };
   }
   return live;
+}
+
+/** The step fields that carry an object's ignored fields, when it has any. */
+function ignoring(ignore: readonly string[], ignored: readonly FieldChange[]): Pick<PlanStep, 'ignore' | 'ignored'> {
+  return { ...(ignore.length === 0 ? {} : { ignore: [...ignore] }), ...(ignored.length === 0 ? {} : { ignored: [...ignored] }) };
 }
 
 function base(name: string) {

@@ -16,6 +16,8 @@ export interface DesiredLimit {
   display: string;
   creditLimit: number | null | 'default';
   protect: boolean;
+  /** `ignore: [creditLimit]`: the limit is set when created, never changed or reset afterwards. */
+  ignoreLimit?: boolean;
 }
 
 export interface LimitDiffInput {
@@ -40,14 +42,14 @@ export function limitSteps(input: LimitDiffInput, live: ReadonlyMap<string, numb
     declared.add(limit.id);
     const current = live.has(limit.id) ? { creditLimit: live.get(limit.id)! } : undefined;
     if (limit.creditLimit === 'default') {
-      if (current === undefined) continue;
+      if (current === undefined || limit.ignoreLimit === true) continue;
       if (limit.protect) throw protectedError(input.describe(limit.display), 'the config resets it to the default');
       steps.push({ ...base(limit.id, limit.display), action: 'delete', before: current, reason: 'reset to the default limit' });
       continue;
     }
     const after = { creditLimit: limit.creditLimit };
-    if (current === undefined) steps.push({ ...base(limit.id, limit.display), action: 'create', after });
-    else if (current.creditLimit !== limit.creditLimit) {
+    if (current === undefined) steps.push({ ...base(limit.id, limit.display), action: 'create', after, ...(limit.ignoreLimit === true ? { ignore: ['creditLimit'] } : {}) });
+    else if (current.creditLimit !== limit.creditLimit && limit.ignoreLimit !== true) {
       steps.push({ ...base(limit.id, limit.display), action: 'update', before: current, after, fields: [{ path: 'creditLimit', before: current.creditLimit, after: limit.creditLimit }] });
     }
   }

@@ -6,7 +6,8 @@ import type { Routine, Whoami } from '../api/types.js';
 import type { StewardConfig } from '../config/types.js';
 import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
-import { changedFields, matches, pick } from '../model/fields.js';
+import { changedFields, holdIgnored, matches, pick } from '../model/fields.js';
+import { ignoredFields } from '../config/ignore.js';
 import { inParallel } from '../api/parallel.js';
 import { sortNamesakes, type Namesakes } from './routineDuplicates.js';
 import type { PlanStep, PlanWarning } from '../model/plan.js';
@@ -82,6 +83,8 @@ export interface DesiredRoutine {
   protect: boolean;
   /** `duplicates: delete-identical`: namesakes identical to the oldest match are planned for deletion. */
   deleteIdenticalDuplicates: boolean;
+  /** Fields written on create and never changed afterwards (`ignore:`, the routine's and the kind's). */
+  ignore: string[];
 }
 
 export interface DesiredRoutines {
@@ -157,6 +160,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
       renamedFrom: routine.renamedFrom ?? [],
       protect: routine.protect === true,
       deleteIdenticalDuplicates: routine.duplicates === 'delete-identical',
+      ignore: ignoredFields(config, 'routines', routine),
     }));
     return {
       routines: declared,
@@ -199,8 +203,9 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
           warnOnLeftoverFormerNames(routine, byName, warnings);
         }
         const renamed = formerName === undefined ? {} : { reason: `renamed from "${formerName}"` };
+        const ignoring = routine.ignore.length === 0 ? {} : { ignore: routine.ignore };
         if (candidates.length === 0) {
-          steps.push({ ...base, action: 'create', after: { ...routine.state } });
+          steps.push({ ...base, action: 'create', after: { ...routine.state }, ...ignoring });
           continue;
         }
         const keys = Object.keys(routine.state);
@@ -224,15 +229,18 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
           });
         }
         const before = pick(liveState(match), keys);
-        const fields = changedFields(before, routine.state);
+        // Ignored fields stay as live: compared and written at their live values.
+        const { state, ignored } = holdIgnored(routine.state, liveState(match), routine.ignore);
+        const fields = changedFields(before, state);
         if (fields.length === 0) continue;
-        const forcing = replacingFields(desired.update, topLevel(fields), routine.state);
+        const held = { ...ignoring, ...(ignored.length === 0 ? {} : { ignored }) };
+        const forcing = replacingFields(desired.update, topLevel(fields), state);
         const ref = { ...ownerRef(owner), routineId: match.id, ...(desired.update === 'patch' ? { update: 'patch' } : {}) };
         if (forcing.length === 0) {
           // A new model leaves the live branch and topic behind: said, and shown as cleared.
-          const cleared = clearedByModel(liveState(match), routine.state, topLevel(fields));
+          const cleared = clearedByModel(liveState(match), state, topLevel(fields));
           if (cleared.length === 0) {
-            steps.push({ ...base, ref, action: 'update', before, after: { ...routine.state }, fields, ...renamed });
+            steps.push({ ...base, ref, action: 'update', before, after: { ...state }, fields, ...renamed, ...held });
             continue;
           }
           const reason = [...(formerName === undefined ? [] : [`renamed from "${formerName}"`]), clearingReason(cleared)].join('; ');
@@ -241,15 +249,16 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
             ref,
             action: 'update',
             before: { ...before, ...Object.fromEntries(cleared.map((change) => [change.path, change.before])) },
-            after: { ...routine.state, ...Object.fromEntries(cleared.map((change) => [change.path, null])) },
+            after: { ...state, ...Object.fromEntries(cleared.map((change) => [change.path, null])) },
             fields: [...fields, ...cleared],
             reason,
+            ...held,
           });
           continue;
         }
         if (routine.protect) {
           // Only the routine's own flag forbids a replacement (an environment's protect only stops pruning).
-          const byPatch = desired.update === 'put' && replacingFields('patch', forcing, routine.state).length === 0;
+          const byPatch = desired.update === 'put' && replacingFields('patch', forcing, state).length === 0;
           throw protectedError(`routine "${name}"`, `changing ${forcing.join(', ')} replaces it: ${replacementReason(desired.update, forcing)}. ${upperFirst(REPLACEMENT_COST)}`, {
             hint: `keep ${forcing.join(', ')} as ${forcing.length === 1 ? 'it is' : 'they are'} live, or remove \`protect: true\` from the routine if the replacement is intended${byPatch ? '; a server with the PATCH update changes it in place (`routineUpdate: patch` on the environment)' : ''}`,
             details: { configPath: ['routines', routine.index, 'protect'] },
@@ -260,9 +269,10 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
           ref: { ...ownerRef(owner), routineId: match.id },
           action: 'replace',
           before,
-          after: { ...routine.state },
+          after: { ...state },
           fields,
           reason: `${formerName === undefined ? '' : `renamed from "${formerName}"; `}${replacementReason(desired.update, forcing)}`,
+          ...held,
         });
       }
       if (!desired.prune) continue;

@@ -10,6 +10,7 @@ import { creditLimitValues, expectLimitsTaken } from './shared.js';
 import { requireDistinctUsers } from '../config/declared.js';
 import { limitPresentation } from './limitSteps.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
+import { ignoredFields } from '../config/ignore.js';
 
 export interface DesiredUserLimit {
   userId: string;
@@ -17,6 +18,8 @@ export interface DesiredUserLimit {
   display: string;
   creditLimit: number | null | 'default';
   protect: boolean;
+  /** `ignore: [creditLimit]`: the limit is set when created, never changed or reset afterwards. */
+  ignoreLimit: boolean;
 }
 
 export interface DesiredUserLimits {
@@ -67,6 +70,7 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
         display: entry.email ?? directory.display(userId),
         creditLimit: entry.creditLimit,
         protect: entry.protect === true,
+        ignoreLimit: ignoredFields(config, 'userCreditLimits', entry).includes('creditLimit'),
       };
     });
     return {
@@ -113,14 +117,14 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
       const liveLimit = live.get(userId);
       const id = `userCreditLimits/${userId}`;
       if (user.creditLimit === 'default') {
-        if (liveLimit === undefined) continue;
+        if (liveLimit === undefined || user.ignoreLimit) continue;
         if (user.protect) throw protectedError(`the credit limit of ${user.display}`, 'the config resets it to the default');
         steps.push({ id, kind: 'userCreditLimits', key: user.display, dependsOn: [], ref: { userId }, action: 'delete', before: { creditLimit: liveLimit }, reason: 'reset to the default limit' });
         continue;
       }
       if (liveLimit === undefined) {
-        steps.push({ id, kind: 'userCreditLimits', key: user.display, dependsOn: [], ref: { userId }, action: 'create', after: { creditLimit: user.creditLimit } });
-      } else if (liveLimit !== user.creditLimit) {
+        steps.push({ id, kind: 'userCreditLimits', key: user.display, dependsOn: [], ref: { userId }, action: 'create', after: { creditLimit: user.creditLimit }, ...(user.ignoreLimit ? { ignore: ['creditLimit'] } : {}) });
+      } else if (liveLimit !== user.creditLimit && !user.ignoreLimit) {
         steps.push({
           id,
           kind: 'userCreditLimits',

@@ -17,6 +17,7 @@ import { creditLimitValues, expectLimitsTaken } from './shared.js';
 import { limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { resolveUserGroups } from '../resolve/groups.js';
 import { protectedInEnvironment } from './protection.js';
+import { ignoredFields } from '../config/ignore.js';
 
 export interface DesiredUserGroupLimits {
   limits: (DesiredLimit & { byName: boolean })[];
@@ -59,6 +60,7 @@ export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUse
         display: entry.group ?? entry.userGroupId,
         creditLimit: entry.creditLimit,
         protect: entry.protect === true,
+        ignoreLimit: ignoredFields(config, 'userGroupCreditLimits', entry).includes('creditLimit'),
         byName: entry.group !== undefined,
       }];
     });

@@ -52,3 +52,27 @@ function rank(order: readonly string[], path: string): number {
   const index = order.indexOf(path.split('.')[0]!);
   return index === -1 ? order.length : index;
 }
+
+/**
+ * The desired state to compare with a live object, ignored fields held at their live values
+ * (`ignore:`), and the ignored fields whose config value differs (before: live, after: config).
+ */
+export function holdIgnored<T extends object>(desired: T, live: object, ignore: readonly string[]): { state: T; ignored: FieldChange[] } {
+  if (ignore.length === 0) return { state: desired, ignored: [] };
+  const state: State = { ...(desired as State) };
+  const ignored: FieldChange[] = [];
+  for (const field of ignore) {
+    // A field the config leaves out is not managed anyway.
+    if (!(field in live) || !(field in desired)) continue;
+    const liveValue = (live as State)[field];
+    if (!isDeepStrictEqual((desired as State)[field], liveValue)) ignored.push({ path: field, before: liveValue, after: (desired as State)[field] });
+    state[field] = liveValue;
+  }
+  return { state: state as T, ignored };
+}
+
+/** `state` without the fields of `ignore`. */
+export function omit(state: object, ignore: readonly string[] | undefined): State {
+  if (ignore === undefined || ignore.length === 0) return state as State;
+  return Object.fromEntries(Object.entries(state).filter(([key]) => !ignore.includes(key)));
+}

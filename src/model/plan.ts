@@ -32,6 +32,13 @@ interface StepBase {
   reason?: string;
   /** A routine created, updated or replaced: its next runs after the plan was made, ISO-8601 UTC. */
   nextRuns?: string[];
+  /**
+   * Fields the config ignores on this object (`ignore:`): written when it is created, never
+   * changed afterwards; applying a saved plan neither compares them nor overwrites their live value.
+   */
+  ignore?: string[];
+  /** Ignored fields where the config differs from the live object: `before` live (kept), `after` the config's (not written). */
+  ignored?: FieldChange[];
 }
 
 export interface CreateStep extends StepBase {

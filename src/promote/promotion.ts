@@ -66,6 +66,7 @@ export function promotedConfig(input: PromotionInput): PromotedState {
       environments: { ...config.environments, [input.target.name]: environment },
       ...sections,
       ...(config.prune === undefined ? {} : { prune: config.prune }),
+      ...(config.ignore === undefined ? {} : { ignore: config.ignore }),
       ...(config.policies === undefined ? {} : { policies: config.policies }),
     },
     environment,
@@ -139,7 +140,7 @@ function withUserFlags(entry: UserCreditLimitConfig, config: StewardConfig): Use
   const declared = (config.userCreditLimits ?? []).find((candidate) =>
     entry.email !== undefined ? candidate.email !== undefined && emailKey(candidate.email) === emailKey(entry.email) : candidate.userId === entry.userId,
   );
-  return declared?.protect === true ? { ...entry, protect: true } : entry;
+  return withOwnFlags(entry, declared);
 }
 
 function withGroupFlags(entry: UserGroupCreditLimitConfig, config: StewardConfig): UserGroupCreditLimitConfig {
@@ -147,12 +148,12 @@ function withGroupFlags(entry: UserGroupCreditLimitConfig, config: StewardConfig
   const declared = (config.userGroupCreditLimits ?? []).find((candidate) =>
     entry.group !== undefined ? candidate.group === entry.group : candidate.userGroupId === entry.userGroupId,
   );
-  return declared?.protect === true ? { ...entry, protect: true } : entry;
+  return withOwnFlags(entry, declared);
 }
 
 function withEntityFlags(entry: EntityGroupCreditLimitConfig, config: StewardConfig): EntityGroupCreditLimitConfig {
   const declared = (config.entityGroupCreditLimits ?? []).find((candidate) => candidate.entity === entry.entity);
-  return declared?.protect === true ? { ...entry, protect: true } : entry;
+  return withOwnFlags(entry, declared);
 }
 
 function withRoutineFlags(routine: RoutineConfig, all: readonly RoutineConfig[], config: StewardConfig): RoutineConfig {
@@ -167,6 +168,7 @@ function withRoutineFlags(routine: RoutineConfig, all: readonly RoutineConfig[],
     ...routine,
     ...(renamedFrom.length > 0 ? { renamedFrom } : {}),
     ...(declared.protect === true ? { protect: true } : {}),
+    ...(declared.ignore === undefined ? {} : { ignore: declared.ignore }),
   };
 }
 
@@ -182,7 +184,14 @@ function withLabelFlags(label: LabelConfig, all: readonly LabelConfig[], config:
     ...(declared.pruneDocuments === true && label.documents !== undefined ? { pruneDocuments: true } : {}),
     ...(declared.pruneFolders === true && label.folders !== undefined ? { pruneFolders: true } : {}),
     ...(declared.protect === true ? { protect: true } : {}),
+    ...(declared.ignore === undefined ? {} : { ignore: declared.ignore }),
   };
+}
+
+/** A promoted limit with the config's own flags for it: `protect`, and the fields it ignores. */
+function withOwnFlags<Entry extends { protect?: boolean; ignore?: string[] }>(entry: Entry, declared: Entry | undefined): Entry {
+  if (declared === undefined) return entry;
+  return { ...entry, ...(declared.protect === true ? { protect: true } : {}), ...(declared.ignore === undefined ? {} : { ignore: declared.ignore }) };
 }
 
 /**

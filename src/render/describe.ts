@@ -34,7 +34,17 @@ export function fieldValue(kind: Kind, path: string, value: unknown): string {
 
 /** The detail lines under a step's title: changed fields, or every field of a new object; escaped like titles. */
 export function stepDetails(step: PlanStep): string[] {
-  return [...rawDetails(step), ...nextRunsDetail(step)].map(terminalText);
+  return [...rawDetails(step), ...ignoredDetails(step), ...nextRunsDetail(step)].map(terminalText);
+}
+
+/**
+ * `paused: ignored (stays true; the config says false)` for an ignored field the config and the
+ * live object disagree on; a new object says which fields it will leave alone once created.
+ */
+function ignoredDetails(step: PlanStep): string[] {
+  if (step.ignore === undefined || (kindOf(step.kind).presentation.details === false && step.action !== 'create')) return [];
+  if (step.action === 'create') return [`ignored once created: ${step.ignore.join(', ')}`];
+  return (step.ignored ?? []).map((field) => `${field.path}: ignored (stays ${fieldValue(step.kind, field.path, field.before)}; the config says ${fieldValue(step.kind, field.path, field.after)})`);
 }
 
 /** `next runs: Mon 24 Nov 08:00 Europe/Berlin (07:00 UTC), …` for a routine the plan writes. */

@@ -42,18 +42,18 @@ const requiredOf = (node: SchemaNode | undefined) => [...(node?.required ?? [])]
 
 const stewardKeys: KeySet<StewardConfig> = {
   version: true, environments: true, creditControls: true, userCreditLimits: true, userGroupCreditLimits: true,
-  entityGroupCreditLimits: true, routines: true, labels: true, prune: true, policies: true,
+  entityGroupCreditLimits: true, routines: true, labels: true, prune: true, ignore: true, policies: true,
 };
 const environmentKeys: KeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true, requestsPerMinute: true, account: true, routineUpdate: true, variables: true, protect: true, policies: true };
 const environmentRequired: RequiredKeySet<EnvironmentConfig> = { baseUrl: true, tokenEnv: true };
 const creditKeys: KeySet<CreditControlsConfig> = { downgradeCredits: true, shutoffCredits: true, userDefaultCredits: true, entityGroupDefaultCredits: true };
-const userKeys: KeySet<UserCreditLimitConfig> = { email: true, userId: true, creditLimit: true, protect: true };
-const userGroupKeys: KeySet<UserGroupCreditLimitConfig> = { group: true, userGroupId: true, creditLimit: true, protect: true };
-const entityGroupKeys: KeySet<EntityGroupCreditLimitConfig> = { entity: true, creditLimit: true, protect: true };
+const userKeys: KeySet<UserCreditLimitConfig> = { email: true, userId: true, creditLimit: true, ignore: true, protect: true };
+const userGroupKeys: KeySet<UserGroupCreditLimitConfig> = { group: true, userGroupId: true, creditLimit: true, ignore: true, protect: true };
+const entityGroupKeys: KeySet<EntityGroupCreditLimitConfig> = { entity: true, creditLimit: true, ignore: true, protect: true };
 const entityGroupRequired: RequiredKeySet<EntityGroupCreditLimitConfig> = { entity: true, creditLimit: true };
 const routineKeys: KeySet<RoutineConfig> = {
   name: true, owner: true, prompt: true, schedule: true, timezone: true, model: true, modelId: true, branch: true, branchId: true,
-  topicName: true, renamedFrom: true, description: true, destination: true, paused: true, protect: true, duplicates: true,
+  topicName: true, renamedFrom: true, description: true, destination: true, paused: true, ignore: true, protect: true, duplicates: true,
 };
 const routineRequired: RequiredKeySet<RoutineConfig> = { name: true, prompt: true, schedule: true, timezone: true, destination: true };
 const emailKeys: KeySet<EmailDestination> = { type: true, recipientEmails: true, userGroupIds: true };
@@ -62,7 +62,7 @@ const slackRequired: RequiredKeySet<SlackDestination> = { type: true, recipientI
 const slackTypes: Record<SlackDestination['slackRecipientType'], true> = { channel: true, users: true };
 const labelKeys: KeySet<LabelConfig> = {
   name: true, renamedFrom: true, color: true, description: true, verified: true, homepage: true,
-  documents: true, pruneDocuments: true, folders: true, pruneFolders: true, protect: true,
+  documents: true, pruneDocuments: true, folders: true, pruneFolders: true, ignore: true, protect: true,
 };
 const labelRequired: RequiredKeySet<LabelConfig> = { name: true };
 

@@ -243,3 +243,45 @@ describe('labels and document labels', () => {
     expect(steps).toEqual([]);
   });
 });
+
+describe('ignored fields', () => {
+  it('creates a limit with its value, then never changes or resets it, per object or for the kind', () => {
+    const live = new Map<string, number | null>([['u-grace', 500], ['u-ken', 100]]);
+    const { steps } = planOffline(
+      {
+        userCreditLimits: [
+          { email: 'ada@acme.example', creditLimit: 50, ignore: ['creditLimit'] },
+          { email: 'grace@acme.example', creditLimit: 750, ignore: ['creditLimit'] },
+          { email: 'ken@acme.example', creditLimit: 'default' },
+        ],
+        userGroupCreditLimits: [{ userGroupId: 'g-finance', creditLimit: 10 }],
+        ignore: { userCreditLimits: [], userGroupCreditLimits: ['creditLimit'] },
+      },
+      { userCreditLimits: live, userGroupCreditLimits: { limits: new Map([['g-finance', 20]]), names: new Map() } },
+    );
+    expect(summary(steps)).toEqual(['create userCreditLimits/u-ada', 'delete userCreditLimits/u-ken']);
+    expect(steps[0]).toMatchObject({ after: { creditLimit: 50 }, ignore: ['creditLimit'] });
+  });
+
+  it('sends a label only the fields it does not ignore, and says which differ', () => {
+    const { steps } = planOffline(
+      { labels: [{ name: 'Finance', color: '#ff0000', description: 'Money', ignore: ['color'] }] },
+      { labels: [liveLabel({ name: 'Finance', color: '#00ff00', description: 'Old' })] },
+    );
+    expect(steps).toHaveLength(1);
+    expect(steps[0]).toMatchObject({
+      action: 'update',
+      fields: [{ path: 'description', before: 'Old', after: 'Money' }],
+      ignore: ['color'],
+      ignored: [{ path: 'color', before: '#00ff00', after: '#ff0000' }],
+    });
+  });
+
+  it('plans nothing for a label whose only difference is ignored', () => {
+    const { steps } = planOffline(
+      { labels: [{ name: 'Finance', color: '#ff0000' }], ignore: { labels: ['color'] } },
+      { labels: [liveLabel({ name: 'Finance', color: '#00ff00' })] },
+    );
+    expect(steps).toEqual([]);
+  });
+});
