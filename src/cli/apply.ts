@@ -18,6 +18,7 @@ import { checkPlanFits, loadPlan, trustedIdentities } from '../engine/planFile.j
 import { IdentityBook } from '../resolve/identities.js';
 import { diffAll, makePlan, observe, readLive, withReadDependencies, type LiveState, type Observation } from '../engine/planner.js';
 import { refuseUnfounded } from '../engine/planFile.js';
+import { expiriesBetween } from '../config/expiry.js';
 import type { Plan, PlanStep } from '../model/plan.js';
 import { applyCostLine, foldedStepCount, renderApplyReport, renderDryRun, renderPlan, renderStale } from '../render/human.js';
 import { ApplyProgress, ReadProgress, type ProgressOutput } from '../render/progress.js';
@@ -158,6 +159,7 @@ function savedIdentities(plan: Plan, io: CommandIo, token: string | undefined): 
  * The topics of routines to create are checked again (a topic is not an identity the file holds).
  */
 async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connection, options: ApplyOptions, io: CommandIo, identities: IdentityBook | undefined): Promise<number> {
+  refuseExpiredSince(plan, loaded);
   const { client, api } = connection;
   const observation = await observe({ loaded, api, kinds: plan.kinds, requestCount: () => client.stats().requests, ...(identities === undefined ? {} : { identities }) }).catch((error: unknown) => {
     throw identities === undefined ? error : identityGone(error, identities);
@@ -195,6 +197,22 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connecti
   }
   if (!options.json && checked.runnable.length > 0) io.stdout(`${applyCostLine(applyCost(checked.runnable, client))}\n`);
   return execute(checked.runnable, checked.alreadyApplied, { ...connection, live, reread: rereader(observation, api), overridden }, options, io);
+}
+
+/**
+ * An entry whose `until` passed after the plan was made: the plan still writes it as in force,
+ * and applying it would undo what the expiry undid, so it is stale.
+ */
+function refuseExpiredSince(plan: Plan, loaded: LoadedConfig): void {
+  const passed = expiriesBetween(loaded.config, new Date(plan.createdAt), new Date());
+  if (passed.length === 0) return;
+  const first = passed[0]!;
+  throw new StewardError(
+    'plan.stale',
+    `the plan is stale: ${passed.map((entry) => `${entry.entry} expired on ${entry.day}`).join(', ')}, after the plan was made (${plan.createdAt}); nothing was applied`,
+    'user',
+    { hint: 'make a new plan, which undoes what expired, review it, and apply that one', details: { configPath: first.path } },
+  );
 }
 
 /**

@@ -18,6 +18,8 @@ export interface SemanticContext {
    * invisible characters (no escapes unfolded, nothing substituted): no character check is needed.
    */
   verbatimText?: boolean;
+  /** The time expiries (`until:`) are judged at; default: when the check runs. */
+  now?: Date;
 }
 
 /** Collects diagnostics with positions; shared by the semantic check modules. */

@@ -25,6 +25,7 @@ import { checkEnvironmentSettings } from './semantic-environments.js';
 import { checkRoutineReferences } from './semantic-routines.js';
 import { checkGroupCreditLimits } from './semantic-groups.js';
 import { checkIgnore } from './ignore.js';
+import { checkExpiry } from './expiry.js';
 import { isRecord } from './sources.js';
 import { didYouMean } from './suggest.js';
 import { Findings, type DeclaredLabels, type SemanticContext } from './findings.js';
@@ -42,6 +43,7 @@ export function checkSemantics(config: Record<string, unknown>, context: Semanti
   const labels = checkLabels(config.labels, findings);
   checkEnvironmentSettings(config, labels, findings);
   checkIgnore(config, findings);
+  checkExpiry(config, findings, context.now ?? new Date());
   return findings.diagnostics;
 }
 

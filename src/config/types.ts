@@ -72,6 +72,10 @@ export interface CreditControlsConfig {
  */
 export type UserCreditLimitConfig = ({ email: string; userId?: never } | { userId: string; email?: never }) & {
   creditLimit: number | null | 'default';
+  /** When the entry stops being in force (domain/expiry.ts reads it); the limit then goes back to `then`. */
+  until?: string;
+  /** The limit once `until` has passed; default: "default" (no limit of its own). */
+  then?: number | null | 'default';
   /** Fields steward sets on create and never changes afterwards (config/ignore.ts says which may be). */
   ignore?: string[];
   protect?: boolean;
@@ -86,6 +90,10 @@ export interface UserGroupCreditLimitConfig {
   group?: string;
   userGroupId?: string;
   creditLimit: number | null | 'default';
+  /** When the entry stops being in force (domain/expiry.ts reads it); the limit then goes back to `then`. */
+  until?: string;
+  /** The limit once `until` has passed; default: "default" (no limit of its own). */
+  then?: number | null | 'default';
   /** Fields steward sets on create and never changes afterwards (config/ignore.ts says which may be). */
   ignore?: string[];
   protect?: boolean;
@@ -95,6 +103,10 @@ export interface UserGroupCreditLimitConfig {
 export interface EntityGroupCreditLimitConfig {
   entity: string;
   creditLimit: number | null | 'default';
+  /** When the entry stops being in force (domain/expiry.ts reads it); the limit then goes back to `then`. */
+  until?: string;
+  /** The limit once `until` has passed; default: "default" (no limit of its own). */
+  then?: number | null | 'default';
   /** Fields steward sets on create and never changes afterwards (config/ignore.ts says which may be). */
   ignore?: string[];
   protect?: boolean;
@@ -121,6 +133,10 @@ export interface RoutineConfig {
   destination: RoutineDestination;
   /** Paused by its owner; default false. */
   paused?: boolean;
+  /** When the routine stops being in force (domain/expiry.ts reads it): it is then deleted, or paused. */
+  until?: string;
+  /** What happens once `until` has passed; default delete. */
+  onExpiry?: 'delete' | 'pause';
   /** Fields steward sets on create and never changes afterwards (config/ignore.ts says which may be). */
   ignore?: string[];
   protect?: boolean;

@@ -59,9 +59,11 @@ export interface Observation {
 }
 
 /** Preflight, resolve identities and read the live state of the kinds a plan covers. */
-export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'baseUrl' | 'now'>): Promise<Observation> {
+export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'baseUrl' | 'now'> & { now?: Date }): Promise<Observation> {
   const registry = request.registry ?? REGISTRY;
   const { environment } = request.loaded;
+  // Entries with `until:` are in force or expired as of this instant.
+  const now = request.now ?? new Date();
   const only = request.targeting ? targetedKinds(request.targeting) : undefined;
   const kinds = selectKinds(registry, request.loaded, request.kinds).filter((kind) => only === undefined || only.includes(kind.kind));
   const readKinds = withReadDependencies(registry, kinds);
@@ -80,7 +82,7 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
   // Kinds that name no user and no group are read while users and groups are being resolved.
   const early = independentKinds(readKinds, config);
   const desired: DesiredState = {};
-  for (const kind of early) desired[kind.kind] = kind.desired({ config, environment, directory });
+  for (const kind of early) desired[kind.kind] = kind.desired({ config, environment, directory, now });
   const earlyLive = readLive(early, { api: request.api, directory, onRead: request.onRead }, desired);
   earlyLive.catch(() => undefined); // awaited below; a resolution error may come first
   // The other kinds begin what of their read needs no identity (src/model/kind.ts `start`).
@@ -131,7 +133,7 @@ export async function observe(request: Omit<PlanRequest, 'stewardVersion' | 'bas
     throw error;
   }
   const rest = readKinds.filter((kind) => !early.includes(kind));
-  for (const kind of rest) desired[kind.kind] = kind.desired({ config: withGroups, environment, directory });
+  for (const kind of rest) desired[kind.kind] = kind.desired({ config: withGroups, environment, directory, now });
   // A kind that reads after an early one waits for the early reads (none does today).
   const needsEarly = rest.some((kind) => kind.readAfter.some((dependency) => early.some((other) => other.kind === dependency)));
   const known = needsEarly ? await earlyLive : {};
@@ -179,9 +181,10 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     });
     checks.push(check);
   };
+  const createdAt = request.now?.() ?? new Date();
   let observation: Observation;
   try {
-    observation = await observe({ ...request, identities, onRead, signal: reading.signal });
+    observation = await observe({ ...request, identities, onRead, signal: reading.signal, now: createdAt });
   } catch (error) {
     await Promise.allSettled(checks);
     // Reads stopped because a check failed fail too: the check's problem is the one to tell.
@@ -196,7 +199,6 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
   }
   await Promise.all(checks);
   const targeted = request.targeting ? filterSteps(diffed.steps, request.targeting) : { steps: diffed.steps, warnings: [] };
-  const createdAt = request.now?.() ?? new Date();
   // What each kind adds to its planned steps (a routine's next runs), and warns of.
   let steps = targeted.steps;
   const scheduleWarnings: PlanWarning[] = [];

@@ -8,7 +8,7 @@ import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
 import type { PlanStep } from '../model/plan.js';
 import { type ResourceKind } from '../model/kind.js';
 import { creditLimitValues, expectLimitsTaken } from './shared.js';
-import { limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
+import { limitInForce, limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { protectedInEnvironment } from './protection.js';
 import { ignoredFields } from '../config/ignore.js';
 
@@ -37,12 +37,12 @@ export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, Liv
 
   emails: () => [],
 
-  desired({ config, environment }) {
+  desired({ config, environment, now }) {
     return {
       limits: (config.entityGroupCreditLimits ?? []).map((entry) => ({
         id: entry.entity,
         display: entry.entity,
-        creditLimit: entry.creditLimit,
+        ...limitInForce(entry, now),
         protect: entry.protect === true,
         ignoreLimit: ignoredFields(config, 'entityGroupCreditLimits', entry).includes('creditLimit'),
       })),

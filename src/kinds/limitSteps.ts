@@ -7,6 +7,7 @@ import type { KindPresentation } from '../model/kind.js';
 import type { PlanStep } from '../model/plan.js';
 import { formatValue } from '../model/present.js';
 import { protectedError, PRUNED_REASON } from './protection.js';
+import { expiryOf, untilOf, type EntryExpiry } from './expiry.js';
 
 /** One declared limit, its subject already an id the API takes. */
 export interface DesiredLimit {
@@ -18,6 +19,15 @@ export interface DesiredLimit {
   protect: boolean;
   /** `ignore: [creditLimit]`: the limit is set when created, never changed or reset afterwards. */
   ignoreLimit?: boolean;
+  /** `until:` at the plan's instant: in force until a day, or expired (creditLimit is then `then`). */
+  expiry?: EntryExpiry;
+}
+
+/** A declared limit as of `now`: once its `until` has passed, its limit is `then` (the default when there is none). */
+export function limitInForce(entry: { creditLimit: number | null | 'default'; until?: string; then?: number | null | 'default' }, now: Date | undefined): Pick<DesiredLimit, 'creditLimit' | 'expiry'> {
+  const expiry = expiryOf(entry, now);
+  if (expiry === undefined) return { creditLimit: entry.creditLimit };
+  return { creditLimit: expiry.expired ? (entry.then === undefined ? 'default' : entry.then) : entry.creditLimit, expiry };
 }
 
 export interface LimitDiffInput {
@@ -41,16 +51,19 @@ export function limitSteps(input: LimitDiffInput, live: ReadonlyMap<string, numb
   for (const limit of input.limits) {
     declared.add(limit.id);
     const current = live.has(limit.id) ? { creditLimit: live.get(limit.id)! } : undefined;
+    const declaredStep = { ...base(limit.id, limit.display), ...untilOf(limit.expiry) };
+    const expired = limit.expiry?.expired === true ? limit.expiry.reason : undefined;
     if (limit.creditLimit === 'default') {
       if (current === undefined || limit.ignoreLimit === true) continue;
       if (limit.protect) throw protectedError(input.describe(limit.display), 'the config resets it to the default');
-      steps.push({ ...base(limit.id, limit.display), action: 'delete', before: current, reason: 'reset to the default limit' });
+      steps.push({ ...declaredStep, action: 'delete', before: current, reason: expired === undefined ? 'reset to the default limit' : `${expired}: reset to the default limit` });
       continue;
     }
     const after = { creditLimit: limit.creditLimit };
-    if (current === undefined) steps.push({ ...base(limit.id, limit.display), action: 'create', after, ...(limit.ignoreLimit === true ? { ignore: ['creditLimit'] } : {}) });
+    const why = expired === undefined ? {} : { reason: `${expired}: back to ${limit.creditLimit === null ? 'unlimited' : limit.creditLimit}` };
+    if (current === undefined) steps.push({ ...declaredStep, action: 'create', after, ...(limit.ignoreLimit === true ? { ignore: ['creditLimit'] } : {}), ...why });
     else if (current.creditLimit !== limit.creditLimit && limit.ignoreLimit !== true) {
-      steps.push({ ...base(limit.id, limit.display), action: 'update', before: current, after, fields: [{ path: 'creditLimit', before: current.creditLimit, after: limit.creditLimit }] });
+      steps.push({ ...declaredStep, action: 'update', before: current, after, fields: [{ path: 'creditLimit', before: current.creditLimit, after: limit.creditLimit }], ...why });
     }
   }
   if (input.prune) {

@@ -8,6 +8,7 @@ import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { changedFields, holdIgnored, matches, pick } from '../model/fields.js';
 import { ignoredFields } from '../config/ignore.js';
+import { expiryOf, untilOf, type EntryExpiry } from './expiry.js';
 import { inParallel } from '../api/parallel.js';
 import { sortNamesakes, type Namesakes } from './routineDuplicates.js';
 import type { PlanStep, PlanWarning } from '../model/plan.js';
@@ -85,6 +86,9 @@ export interface DesiredRoutine {
   deleteIdenticalDuplicates: boolean;
   /** Fields written on create and never changed afterwards (`ignore:`, the routine's and the kind's). */
   ignore: string[];
+  /** `until:` at the plan's instant: in force until a day, or expired (then deleted, or paused). */
+  expiry?: EntryExpiry;
+  onExpiry: 'delete' | 'pause';
 }
 
 export interface DesiredRoutines {
@@ -122,7 +126,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
 
   emails: (config) => (config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [routine.owner])),
 
-  desired({ config, environment, directory }) {
+  desired({ config, environment, directory, now }) {
     // The key's own user: a personal token's user (no userId needed), an organization key's
     // creator (passed as userId), or nobody for an organization key tied to no user.
     const caller = directory.caller;
@@ -153,15 +157,22 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
       owners.set(userId, owner);
       return owner;
     };
-    const declared = (config.routines ?? []).map((routine, index) => ({
-      index,
-      owner: ownerOf(routine.owner),
-      state: desiredState(routine),
-      renamedFrom: routine.renamedFrom ?? [],
-      protect: routine.protect === true,
-      deleteIdenticalDuplicates: routine.duplicates === 'delete-identical',
-      ignore: ignoredFields(config, 'routines', routine),
-    }));
+    const declared = (config.routines ?? []).map((routine, index): DesiredRoutine => {
+      const expiry = expiryOf(routine, now);
+      // Paused by its expiry: the pause is the config's then, whatever `ignore` says.
+      const pausedByExpiry = expiry?.expired === true && routine.onExpiry === 'pause';
+      return {
+        index,
+        owner: ownerOf(routine.owner),
+        state: pausedByExpiry ? { ...desiredState(routine), paused: true } : desiredState(routine),
+        renamedFrom: routine.renamedFrom ?? [],
+        protect: routine.protect === true,
+        deleteIdenticalDuplicates: routine.duplicates === 'delete-identical',
+        ignore: ignoredFields(config, 'routines', routine).filter((field) => !(pausedByExpiry && field === 'paused')),
+        ...(expiry === undefined ? {} : { expiry }),
+        onExpiry: routine.onExpiry ?? 'delete',
+      };
+    });
     return {
       routines: declared,
       owners: [...(selfRead && self !== undefined ? [self] : []), ...owners.values()],
@@ -191,7 +202,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
       const byName = groupByName(live.get(listKey(owner)) ?? []);
       for (const routine of own) {
         const name = routine.state.name;
-        const base = baseStep(owner, name);
+        const base = { ...baseStep(owner, name), ...untilOf(routine.expiry) };
         let candidates = byName.get(name) ?? [];
         byName.delete(name);
         // Renamed in place: a live routine under a former name keeps its id (as labels do).
@@ -202,7 +213,15 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
         } else if (candidates.length > 0) {
           warnOnLeftoverFormerNames(routine, byName, warnings);
         }
-        const renamed = formerName === undefined ? {} : { reason: `renamed from "${formerName}"` };
+        const expired = routine.expiry?.expired === true ? routine.expiry.reason : undefined;
+        // An expired routine that is not live is not created, only to be undone.
+        if (expired !== undefined && candidates.length === 0) continue;
+        if (expired !== undefined && routine.onExpiry === 'delete') {
+          steps.push(...expiredRoutineDeletes(routine, candidates, owner, expired));
+          continue;
+        }
+        const because = [...(formerName === undefined ? [] : [`renamed from "${formerName}"`]), ...(expired === undefined ? [] : [`${expired}: paused`])];
+        const renamed = because.length === 0 ? {} : { reason: because.join('; ') };
         const ignoring = routine.ignore.length === 0 ? {} : { ignore: routine.ignore };
         if (candidates.length === 0) {
           steps.push({ ...base, action: 'create', after: { ...routine.state }, ...ignoring });
@@ -283,7 +302,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
             ...baseStep(owner, name, list.length > 1 ? routine.id : undefined),
             ref: { ...ownerRef(owner), routineId: routine.id },
             action: 'delete',
-            before: liveState(routine) as unknown as Record<string, unknown>,
+            before: { ...liveState(routine) },
             reason: PRUNED_REASON,
           });
         }
@@ -414,6 +433,23 @@ function differingForcingFields(live: Routine, desired: RoutineState, update: Ro
 /** The top-level names of changed fields (`destination.recipientEmails` is `destination`), once each. */
 function topLevel(fields: readonly { path: string }[]): string[] {
   return [...new Set(fields.map((field) => field.path.split('.')[0]!))];
+}
+
+/** Deletes, each live routine of an expired entry (`until:` passed, `onExpiry: delete`); refused for a protected one. */
+function expiredRoutineDeletes(routine: DesiredRoutine, candidates: readonly Routine[], owner: RoutineOwner, expired: string): PlanStep[] {
+  if (candidates.length > 0 && routine.protect) {
+    throw protectedError(`routine "${routine.state.name}"`, `its \`until\` has passed (${expired}), which deletes it`, {
+      hint: 'write `onExpiry: pause` to keep it, paused; or remove `protect: true` if the deletion is intended',
+      details: { configPath: ['routines', routine.index, 'protect'] },
+    });
+  }
+  return candidates.map((candidate) => ({
+    ...baseStep(owner, candidate.name, candidates.length > 1 ? candidate.id : undefined),
+    ref: { ...ownerRef(owner), routineId: candidate.id },
+    action: 'delete' as const,
+    before: { ...liveState(candidate) },
+    reason: `${expired}: deleted`,
+  }));
 }
 
 function baseStep(owner: RoutineOwner, name: string, routineId?: string) {

@@ -11,6 +11,7 @@ import { requireDistinctUsers } from '../config/declared.js';
 import { limitPresentation } from './limitSteps.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
 import { ignoredFields } from '../config/ignore.js';
+import { expiryOf, untilOf, type EntryExpiry } from './expiry.js';
 
 export interface DesiredUserLimit {
   userId: string;
@@ -20,6 +21,8 @@ export interface DesiredUserLimit {
   protect: boolean;
   /** `ignore: [creditLimit]`: the limit is set when created, never changed or reset afterwards. */
   ignoreLimit: boolean;
+  /** `until:` at the plan's instant: in force until a day, or expired (creditLimit is then `then`). */
+  expiry?: EntryExpiry;
 }
 
 export interface DesiredUserLimits {
@@ -62,13 +65,16 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
     return (config.userCreditLimits ?? []).flatMap((entry) => (entry.userId === undefined ? [] : [entry.userId]));
   },
 
-  desired({ config, environment, directory }) {
+  desired({ config, environment, directory, now }) {
     const users = (config.userCreditLimits ?? []).map((entry): DesiredUserLimit => {
       const userId = entry.email === undefined ? entry.userId! : directory.idOf(entry.email);
+      const expiry = expiryOf(entry, now);
       return {
         userId,
         display: entry.email ?? directory.display(userId),
-        creditLimit: entry.creditLimit,
+        // Once expired, the limit goes back to `then` (the default when there is none).
+        creditLimit: expiry?.expired === true ? (entry.then === undefined ? 'default' : entry.then) : entry.creditLimit,
+        ...(expiry === undefined ? {} : { expiry }),
         protect: entry.protect === true,
         ignoreLimit: ignoredFields(config, 'userCreditLimits', entry).includes('creditLimit'),
       };
@@ -115,26 +121,25 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
       declared.add(userId);
       // One lookup: a live limit is a number or null (unlimited), never undefined.
       const liveLimit = live.get(userId);
-      const id = `userCreditLimits/${userId}`;
+      const base = { id: `userCreditLimits/${userId}`, kind: 'userCreditLimits' as const, key: user.display, dependsOn: [], ref: { userId }, ...untilOf(user.expiry) };
+      const expired = user.expiry?.expired === true ? user.expiry.reason : undefined;
       if (user.creditLimit === 'default') {
         if (liveLimit === undefined || user.ignoreLimit) continue;
         if (user.protect) throw protectedError(`the credit limit of ${user.display}`, 'the config resets it to the default');
-        steps.push({ id, kind: 'userCreditLimits', key: user.display, dependsOn: [], ref: { userId }, action: 'delete', before: { creditLimit: liveLimit }, reason: 'reset to the default limit' });
+        steps.push({ ...base, action: 'delete', before: { creditLimit: liveLimit }, reason: expired === undefined ? 'reset to the default limit' : `${expired}: reset to the default limit` });
         continue;
       }
+      const why = expired === undefined ? {} : { reason: `${expired}: back to ${user.creditLimit === null ? 'unlimited' : user.creditLimit}` };
       if (liveLimit === undefined) {
-        steps.push({ id, kind: 'userCreditLimits', key: user.display, dependsOn: [], ref: { userId }, action: 'create', after: { creditLimit: user.creditLimit }, ...(user.ignoreLimit ? { ignore: ['creditLimit'] } : {}) });
+        steps.push({ ...base, action: 'create', after: { creditLimit: user.creditLimit }, ...(user.ignoreLimit ? { ignore: ['creditLimit'] } : {}), ...why });
       } else if (liveLimit !== user.creditLimit && !user.ignoreLimit) {
         steps.push({
-          id,
-          kind: 'userCreditLimits',
-          key: user.display,
-          dependsOn: [],
-          ref: { userId },
+          ...base,
           action: 'update',
           before: { creditLimit: liveLimit },
           after: { creditLimit: user.creditLimit },
           fields: [{ path: 'creditLimit', before: liveLimit, after: user.creditLimit }],
+          ...why,
         });
       }
     }

@@ -14,7 +14,7 @@ import { CREDIT_LIMIT_BATCH_MAX, idKey, UUID_PATTERN } from '../domain/rules.js'
 import type { PlanStep, PlanWarning } from '../model/plan.js';
 import { type ResourceKind } from '../model/kind.js';
 import { creditLimitValues, expectLimitsTaken } from './shared.js';
-import { limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
+import { limitInForce, limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { resolveUserGroups } from '../resolve/groups.js';
 import { protectedInEnvironment } from './protection.js';
 import { ignoredFields } from '../config/ignore.js';
@@ -51,14 +51,14 @@ export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUse
 
   emails: () => [],
 
-  desired({ config, environment }) {
+  desired({ config, environment, now }) {
     const limits = (config.userGroupCreditLimits ?? []).flatMap((entry) => {
       // Planning resolves every `group` to an id first; an entry without one was reported already.
       if (entry.userGroupId === undefined) return [];
       return [{
         id: idKey(entry.userGroupId),
         display: entry.group ?? entry.userGroupId,
-        creditLimit: entry.creditLimit,
+        ...limitInForce(entry, now),
         protect: entry.protect === true,
         ignoreLimit: ignoredFields(config, 'userGroupCreditLimits', entry).includes('creditLimit'),
         byName: entry.group !== undefined,

@@ -16,6 +16,8 @@ export interface DesiredInput {
   config: StewardConfig;
   environment: EnvironmentConfig;
   directory: Directory;
+  /** The instant entries with `until:` are judged at (in force, or expired); default: now. */
+  now?: Date;
 }
 
 /** What `read()` may use: the API, identities, and the live state of kinds read before it. */
@@ -83,7 +85,7 @@ export interface ApplyContext {
 }
 
 /** What reading back found for a step that `current` alone cannot judge (a step spanning two objects). */
-export type ReadBackVerdict = { found: string } | undefined;
+export type ReadBackVerdict = { found: string; /** What the next apply does about it, said after a failed write. */ remedy?: string } | undefined;
 
 /** How a kind's steps read to people: render/describe.ts asks the kind, never switching on kinds. */
 export interface KindPresentation {

@@ -39,6 +39,16 @@ interface StepBase {
   ignore?: string[];
   /** Ignored fields where the config differs from the live object: `before` live (kept), `after` the config's (not written). */
   ignored?: FieldChange[];
+  /** The entry is in force until then (`until:`), and undone from then on. */
+  until?: PlanExpiry;
+}
+
+/** When an entry with `until:` stops being in force. */
+export interface PlanExpiry {
+  /** The first instant it is expired, ISO-8601 UTC. */
+  at: string;
+  /** The day as the plan says it: `31 Dec 2026` (with the zone when `until` names one). */
+  day: string;
 }
 
 export interface CreateStep extends StepBase {
@@ -101,6 +111,8 @@ export interface PlanHeldField {
   field: string;
   /** Why, in words: `variable routinesPaused differs by environment`. */
   reason: string;
+  /** Held because these variables differ by environment (absent: held by the source's policy). */
+  variables?: string[];
 }
 
 export interface Plan {

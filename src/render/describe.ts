@@ -34,7 +34,12 @@ export function fieldValue(kind: Kind, path: string, value: unknown): string {
 
 /** The detail lines under a step's title: changed fields, or every field of a new object; escaped like titles. */
 export function stepDetails(step: PlanStep): string[] {
-  return [...rawDetails(step), ...ignoredDetails(step), ...nextRunsDetail(step)].map(terminalText);
+  return [...rawDetails(step), ...ignoredDetails(step), ...untilDetail(step), ...nextRunsDetail(step)].map(terminalText);
+}
+
+/** `until 31 Dec 2026`: the entry is in force until then, and undone from then on. */
+function untilDetail(step: PlanStep): string[] {
+  return step.until === undefined ? [] : [`until ${step.until.day} (undone from then on)`];
 }
 
 /**
