@@ -40,7 +40,7 @@ export function checkSteps(steps: readonly PlanStep[], live: LiveState, registry
     // replacement whose old routine survived): not applied, and running it again would create
     // a second copy. A new plan removes the leftover.
     const leftover = verdict === 'applied' ? kind.readBack?.(step, live[step.kind]) : undefined;
-    if (leftover !== undefined) checked.stale.push({ step, detail: `${leftover.found.replace(/ \(the next apply deletes it\)$/, '')}; a new plan removes it` });
+    if (leftover !== undefined) checked.stale.push({ step, detail: `${leftover.found}; a new plan removes it` });
     else if (verdict === 'run') checked.runnable.push(withIgnoredAsLive(step, current));
     else if (verdict === 'applied') checked.alreadyApplied.push(step);
     else checked.stale.push({ step, detail: verdict.stale });
@@ -287,7 +287,7 @@ class ApplyRun {
     const verdicts = new Map<string, Verdict>();
     for (const step of steps) {
       const special = kind.readBack?.(step, live);
-      verdicts.set(step.id, special === undefined ? judge(step, kind.current(step, live)) : { stale: special.found });
+      verdicts.set(step.id, special === undefined ? judge(step, kind.current(step, live)) : { stale: special.remedy === undefined ? special.found : `${special.found} (${special.remedy})` });
     }
     return verdicts;
   }

@@ -138,7 +138,7 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
         case 'keep':
         case 'rename': {
           const declared = { name: fate.desired.name, ...fate.desired.fields };
-          const before = asTarget(pick(fate.live as unknown as Record<string, unknown>, Object.keys(declared)), declared);
+          const before = asTarget(pick(fate.live, Object.keys(declared)), declared);
           // Ignored fields stay as live: never compared, never sent.
           const { state: after, ignored } = holdIgnored(declared, before, fate.desired.ignore);
           const fields = changedFields(before, after);
@@ -161,7 +161,7 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
             ...base(fate.live.name),
             ref: { liveName: fate.live.name },
             action: 'delete',
-            before: pick(fate.live as unknown as Record<string, unknown>, ['name', ...LABEL_FIELDS]),
+            before: pick(fate.live, ['name', ...LABEL_FIELDS]),
             reason: PRUNED_REASON,
           });
           break;
@@ -176,7 +176,7 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
     const target = step.action === 'delete' ? step.before : step.after;
     const names = [String(target.name), step.ref.liveName].filter((name): name is string => name !== undefined);
     const label = names.map((name) => live.find((candidate) => labelKey(candidate.name) === labelKey(name))).find(Boolean);
-    return label === undefined ? undefined : asTarget(pick(label as unknown as Record<string, unknown>, Object.keys(target)), target);
+    return label === undefined ? undefined : asTarget(pick(label, Object.keys(target)), target);
   },
 
   async apply(steps, { api, attempt }) {
@@ -190,7 +190,7 @@ async function applyLabelStep(step: PlanStep, api: Parameters<ResourceKind['appl
   switch (step.action) {
     case 'create': {
       // A lost response is judged by the executor, which reads the labels back before any resend.
-      const created = await api.createLabel(step.after as unknown as LabelCreate);
+      const created = await api.createLabel(labelCreate(step.after));
       expectTaken(`creating label "${String(step.after.name)}"`, step.after, asTarget({ ...created }, step.after));
       return;
     }
@@ -220,6 +220,13 @@ function asTarget(live: Record<string, unknown>, target: Record<string, unknown>
     return { ...live, color: target.color };
   }
   return live;
+}
+
+/** A create step's `after` as the create body: its name and the label fields it declares. */
+function labelCreate(after: Record<string, unknown>): LabelCreate {
+  const body: LabelCreate = { name: String(after.name) };
+  for (const field of LABEL_FIELDS) if (field in after) Object.assign(body, { [field]: after[field] });
+  return body;
 }
 
 /** The step fields that carry an object's ignored fields, when it has any. */

@@ -72,7 +72,7 @@ export function readBackRoutine(step: PlanStep, live: LiveRoutines): ReadBackVer
   const old = namesakes.find((routine) => routine.id === step.ref.routineId);
   const created = namesakes.find((routine) => routine.id !== step.ref.routineId && matches(pick(liveState(routine), Object.keys(step.after)), step.after));
   if (old === undefined || created === undefined) return undefined;
-  return { found: `the new routine ${created.id} exists, but the old one ${old.id} is still there (the next apply deletes it)` };
+  return { found: `the new routine ${created.id} exists, but the old one ${old.id} is still there`, remedy: 'the next apply deletes it' };
 }
 
 class RoutineWriter {
@@ -225,7 +225,7 @@ class RoutineWriter {
       });
     }
     // What the model change clears is the server's doing, not a value sent: not checked.
-    expectTaken(what, pick(state as unknown as Record<string, unknown>, fields.filter((field) => !clearedByModel(field))), stateOf(answer));
+    expectTaken(what, pick(state, fields.filter((field) => !clearedByModel(field))), stateOf(answer));
   }
 
   /** Pauses or resumes with the documented PUT's `isActive`. */
@@ -249,7 +249,7 @@ class RoutineWriter {
 
 /** A routine in an answer, as the plan compares routines. */
 function stateOf(routine: Routine): Record<string, unknown> {
-  return liveState(routine) as unknown as Record<string, unknown>;
+  return { ...liveState(routine) };
 }
 
 function createBody(state: RoutineState): RoutineCreate {

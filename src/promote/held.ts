@@ -82,7 +82,7 @@ export function fieldsToHold(
     const located = locateField(config, path);
     if (located === undefined) continue;
     const reason = `variable ${differing.join(', ')} differs by environment`;
-    add({ kind: located.section, key: located.key, field: located.field, reason });
+    add({ kind: located.section, key: located.key, field: located.field, reason, variables: differing });
   }
   if (effectivePolicies(config, source.name).policies.routines?.requirePaused === true) {
     for (const routine of config.routines ?? []) {
@@ -96,7 +96,7 @@ export function fieldsToHold(
 export function heldSummary(held: readonly HeldField[], target: string): string {
   const counts = new Map<string, number>();
   for (const entry of held) counts.set(entry.field, (counts.get(entry.field) ?? 0) + 1);
-  const reasons = [...new Set(held.map((entry) => (entry.reason.startsWith('variable') ? 'variables that differ by environment' : entry.reason)))];
+  const reasons = [...new Set(held.map((entry) => (entry.variables === undefined ? entry.reason : 'variables that differ by environment')))];
   const fields = [...counts].sort(([a, countA], [b, countB]) => countB - countA || a.localeCompare(b)).map(([field, count]) => `${field} ×${count}`).join(', ');
   return `kept ${target}'s own value for ${held.length} field${held.length === 1 ? '' : 's'}: ${fields}, from ${reasons.join(' and ')}`;
 }

@@ -75,7 +75,7 @@ function expectPromptChangeOnly(plan: Plan, profile: EmulatorProfile): void {
     ["Daily pipeline check", "Grace's weekly KPIs", 'Monthly marketing recap', 'Weekly revenue digest'],
   );
   expect(held.filter((entry) => entry.field !== 'paused')).toEqual([
-    { kind: 'userCreditLimits', key: GRACE, field: 'creditLimit', reason: 'variable graceLimit differs by environment' },
+    { kind: 'userCreditLimits', key: GRACE, field: 'creditLimit', reason: 'variable graceLimit differs by environment', variables: ['graceLimit'] },
   ]);
   expect(plan.warnings).toContainEqual({
     code: 'promote.held',

@@ -101,9 +101,9 @@ describe('what a promotion leaves home', () => {
       { routines: [routine('Digest', { paused: false }), routine('Pulse')], userCreditLimits: [{ email: 'grace@acme.example', creditLimit: 750 }] },
       { routines: [routine('Digest', { paused: true, prompt: 'new' }), routine('Pulse', { paused: true })], userCreditLimits: [{ email: 'Grace@acme.example', creditLimit: 10 }] },
       [
-        { kind: 'routines', key: 'Digest', field: 'paused', reason: 'variable routinesPaused differs by environment' },
+        { kind: 'routines', key: 'Digest', field: 'paused', reason: 'variable routinesPaused differs by environment', variables: ['routinesPaused'] },
         { kind: 'routines', key: 'Pulse', field: 'paused', reason: "playground's policy routines.requirePaused" },
-        { kind: 'userCreditLimits', key: 'grace@acme.example', field: 'creditLimit', reason: 'variable graceLimit differs by environment' },
+        { kind: 'userCreditLimits', key: 'grace@acme.example', field: 'creditLimit', reason: 'variable graceLimit differs by environment', variables: ['graceLimit'] },
         { kind: 'routines', key: 'Not in the source', field: 'paused', reason: "playground's policy routines.requirePaused" },
       ],
     );
@@ -133,8 +133,8 @@ describe('fieldsToHold', () => {
   it('holds values from variables that differ by environment, and paused under the source\'s requirePaused; never ids or equal variables', () => {
     const held = fieldsToHold(config, references, { name: 'playground', environment: config.environments.playground! }, { name: 'production', environment: config.environments.production! });
     expect(held).toEqual([
-      { kind: 'routines', key: 'Digest', field: 'paused', reason: 'variable paused differs by environment' },
-      { kind: 'userCreditLimits', key: 'grace@acme.example', field: 'creditLimit', reason: 'variable graceLimit differs by environment' },
+      { kind: 'routines', key: 'Digest', field: 'paused', reason: 'variable paused differs by environment', variables: ['paused'] },
+      { kind: 'userCreditLimits', key: 'grace@acme.example', field: 'creditLimit', reason: 'variable graceLimit differs by environment', variables: ['graceLimit'] },
       { kind: 'routines', key: 'Pulse', field: 'paused', reason: "playground's policy routines.requirePaused" },
     ]);
   });
