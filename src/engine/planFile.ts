@@ -290,9 +290,9 @@ function changedElsewhere(saved: PlanStep, derived: PlanStep): string | undefine
 /**
  * Everything of a step but its wording: what it writes, where, from which state, after what.
  * (A promotion words its deletions after its source, so `reason` may differ; `nextRuns` depend
- * on when the plan was made.)
+ * on when the plan was made, and `recipients` on the directory, which apply classifies again.)
  */
 function essence(step: PlanStep): unknown {
-  const { reason: _reason, nextRuns: _nextRuns, ...rest } = step;
+  const { reason: _reason, nextRuns: _nextRuns, recipients: _recipients, ...rest } = step;
   return rest;
 }

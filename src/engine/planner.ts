@@ -10,6 +10,7 @@ import { evaluatePolicies } from '../policy/evaluate.js';
 import { Directory } from '../resolve/directory.js';
 import { IdentityBook } from '../resolve/identities.js';
 import { recordIdentities } from './recordIdentities.js';
+import { classifyRecipients } from './recipients.js';
 import { keyUser, preflight, refuseUnplannable } from '../resolve/preflight.js';
 import { filterSteps, targetedKinds, type Targeting } from './targeting.js';
 import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlanStep, type PlanWarning } from '../model/plan.js';
@@ -206,7 +207,11 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     steps = annotated.steps;
     scheduleWarnings.push(...annotated.warnings);
   }
-  const warnings = [...diffed.warnings, ...targeted.warnings, ...scheduleWarnings];
+  // Who the output of the routines it writes reaches: the recipients they add and remove, looked up.
+  const registry = request.registry ?? REGISTRY;
+  const reached = await classifyRecipients(steps, (kind) => registry.get(kind)?.audience, observation.directory);
+  steps = reached.steps;
+  const warnings = [...diffed.warnings, ...targeted.warnings, ...scheduleWarnings, ...reached.warnings];
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     stewardVersion: request.stewardVersion,

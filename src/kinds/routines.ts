@@ -15,6 +15,7 @@ import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protect
 import { checkRoutineTopics, resolveRoutineModels } from '../resolve/models.js';
 import { requireRoutineOwners } from './routineOwners.js';
 import { withNextRuns } from './routineSchedule.js';
+import { routineRecipientChanges } from './routineRecipients.js';
 import { applyRoutineSteps, readBackRoutine, routineWriteRequests } from './routinesApply.js';
 import {
   clearedByModel,
@@ -108,6 +109,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
   resolveNames: ({ api, loaded, identities }) => resolveRoutineModels(api, loaded, identities),
   checkPlanned: ({ api, steps, desired, loaded, identities }) => checkRoutineTopics(api, steps, desired.routines, loaded, identities),
   annotate: withNextRuns,
+  audience: { changes: routineRecipientChanges },
   access: {
     models: (config) => (config.routines ?? []).flatMap((routine) => (routine.modelId === undefined ? [] : [routine.modelId])),
     problems: routineAccessProblems,

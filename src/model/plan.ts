@@ -32,6 +32,31 @@ interface StepBase {
   reason?: string;
   /** A routine created, updated or replaced: its next runs after the plan was made, ISO-8601 UTC. */
   nextRuns?: string[];
+  /** A routine created, updated or replaced: the recipients it adds and removes, each classified. */
+  recipients?: PlanRecipient[];
+}
+
+/**
+ * What a recipient is: a user of the instance, an e-mail that is no user (outside the instance),
+ * a deactivated user, a user group, a Slack channel or user (Slack ids steward cannot look up),
+ * or an e-mail not checked because the API key cannot read the directory (a personal token).
+ */
+export const RECIPIENT_CLASSES = ['user', 'not-a-user', 'deactivated-user', 'user-group', 'slack-channel', 'slack-user', 'not-checked'] as const;
+export type RecipientClass = (typeof RECIPIENT_CLASSES)[number];
+
+/** One recipient a step adds to or removes from a routine's output. */
+export interface PlanRecipient {
+  /** An e-mail address, a user group id, or a Slack channel or user id. */
+  recipient: string;
+  change: 'added' | 'removed';
+  is: RecipientClass;
+  /** For `not-a-user`: the directory's closest user, when one is a typo away. */
+  didYouMean?: string;
+}
+
+/** Recipients that are not an active user of the instance: no user at all, or a deactivated one. */
+export function outsideTheInstance(recipient: PlanRecipient): boolean {
+  return recipient.is === 'not-a-user' || recipient.is === 'deactivated-user';
 }
 
 export interface CreateStep extends StepBase {

@@ -9,6 +9,7 @@ export const POLICY_RULE_NAMES = [
   'creditLimits',
   'routines.recipientDomains',
   'routines.slackRecipientTypes',
+  'routines.recipientsMustBeUsers',
   'routines.requirePaused',
 ] as const;
 export type PolicyRuleName = (typeof POLICY_RULE_NAMES)[number];

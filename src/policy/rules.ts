@@ -4,7 +4,7 @@
 // writes: an object the plan leaves alone is not judged.
 import type { PoliciesConfig } from '../config/types.js';
 import type { CreditValue } from '../model/kind.js';
-import type { PlanStep } from '../model/plan.js';
+import type { PlanRecipient, PlanStep } from '../model/plan.js';
 import { POLICY_RULE_NAMES, type PolicyRuleName } from '../model/policy.js';
 
 export interface PolicyInput {
@@ -127,6 +127,30 @@ const requirePaused: PolicyRule = {
   },
 };
 
+const recipientsMustBeUsers: PolicyRule = {
+  name: 'routines.recipientsMustBeUsers',
+  check({ routines: policy }, { steps }) {
+    if (policy?.recipientsMustBeUsers !== true) return [];
+    return steps.flatMap((step) => {
+      const added = (step.recipients ?? []).filter((recipient) => recipient.change === 'added');
+      const problems = [
+        ...wordsFor(added.filter((recipient) => recipient.is === 'not-a-user'), ['not a user of the instance', 'not users of the instance'], (recipient) => (recipient.didYouMean === undefined ? '' : ` (did you mean ${recipient.didYouMean}?)`)),
+        ...wordsFor(added.filter((recipient) => recipient.is === 'deactivated-user'), ['a deactivated user', 'deactivated users']),
+        ...wordsFor(added.filter((recipient) => recipient.is === 'not-checked'), ['not checked (this API key cannot read the directory)', 'not checked (this API key cannot read the directory)']),
+      ];
+      if (problems.length === 0) return [];
+      return [{ setting: 'routines.recipientsMustBeUsers', message: `${objectOf(step)}: ${problems.join('; ')}, and routines.recipientsMustBeUsers is set`, objects: [step.id] }];
+    });
+  },
+};
+
+/** `grase@acme.example (did you mean grace@acme.example?) is not a user of the instance`, for one or more recipients. */
+function wordsFor(recipients: readonly PlanRecipient[], [one, several]: [string, string], after: (recipient: PlanRecipient) => string = () => ''): string[] {
+  if (recipients.length === 0) return [];
+  const named = recipients.map((recipient) => `${recipient.recipient}${after(recipient)}`).join(', ');
+  return [recipients.length === 1 ? `recipient ${named} is ${one}` : `recipients ${named} are ${several}`];
+}
+
 /** Builds the rule table, refusing a rule registered twice or a rule name without a rule. */
 export function createRuleTable(rules: readonly PolicyRule[]): ReadonlyMap<PolicyRuleName, PolicyRule> {
   const table = new Map<PolicyRuleName, PolicyRule>();
@@ -138,7 +162,7 @@ export function createRuleTable(rules: readonly PolicyRule[]): ReadonlyMap<Polic
   return table;
 }
 
-export const POLICY_RULES = createRuleTable([maxDestroy, maxChanges, creditLimits, recipientDomains, slackRecipientTypes, requirePaused]);
+export const POLICY_RULES = createRuleTable([maxDestroy, maxChanges, creditLimits, recipientDomains, slackRecipientTypes, recipientsMustBeUsers, requirePaused]);
 
 /** `acme.example` admits exactly that domain; `*.acme.example` also its subdomains. Case-insensitive. */
 export function domainAllowed(email: string, domains: readonly string[]): boolean {
