@@ -110,6 +110,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
   checkPlanned: ({ api, steps, desired, loaded, identities }) => checkRoutineTopics(api, steps, desired.routines, loaded, identities),
   annotate: withNextRuns,
   audience: { changes: routineRecipientChanges },
+  runs: (config) => (config.routines ?? []).map((routine) => ({ name: routine.name, schedule: routine.schedule, timezone: routine.timezone, paused: routine.paused === true })),
   access: {
     models: (config) => (config.routines ?? []).flatMap((routine) => (routine.modelId === undefined ? [] : [routine.modelId])),
     problems: routineAccessProblems,

@@ -4,6 +4,7 @@
 import type { PlatformApi } from '../api/platform.js';
 import type { EnvironmentConfig, Kind, LoadedConfig, StewardConfig } from '../config/types.js';
 import type { PlanStep, PlanWarning } from './plan.js';
+import type { ScheduledRoutine } from '../domain/runWeek.js';
 import type { Directory } from '../resolve/directory.js';
 import type { UserGroups } from '../resolve/groups.js';
 import type { IdentityBook } from '../resolve/identities.js';
@@ -146,6 +147,8 @@ export interface ResourceKind<Desired = unknown, Live = unknown> {
   readonly access?: KindAccess;
   /** Who its steps send output to, when they send any (routines). */
   readonly audience?: KindAudience;
+  /** What of the config runs on a schedule (routines): `steward schedule`, a plan's week of runs and routines.maxRunsPerHour. Pure. */
+  runs?(config: StewardConfig): ScheduledRoutine[];
   /**
    * Resolves the names the deployment gives ids (a routine's model and branch), before whoami is
    * asked about them; returns the config with the ids. Unknown names are one error at their positions.

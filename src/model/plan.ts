@@ -3,6 +3,7 @@
 import type { Kind } from '../config/types.js';
 import type { PlanIdentities } from '../resolve/identities.js';
 import type { PolicyViolation } from './policy.js';
+import type { RunWeek } from '../domain/runWeek.js';
 
 export type { PlanGroup, PlanIdentities, PlanModel, PlanUser } from '../resolve/identities.js';
 
@@ -140,6 +141,11 @@ export interface Plan {
   promotion?: PlanPromotion;
   /** The environment's policy rules this plan breaks (src/policy/); apply refuses it unless each rule is overridden. */
   policyViolations?: PolicyViolation[];
+  /**
+   * A plan that changes routines: how many of the configured routines start in each hour of the
+   * week from the plan's day (the Markdown form shows it as a heatmap).
+   */
+  routineRuns?: RunWeek;
   /** What planning resolved (e-mails, group and model names → ids); `apply PLANFILE` reuses it instead of resolving again. */
   identities?: PlanIdentities;
 }

@@ -11,6 +11,7 @@ export const POLICY_RULE_NAMES = [
   'routines.slackRecipientTypes',
   'routines.recipientsMustBeUsers',
   'routines.requirePaused',
+  'routines.maxRunsPerHour',
 ] as const;
 export type PolicyRuleName = (typeof POLICY_RULE_NAMES)[number];
 

@@ -6,6 +6,7 @@ import { countOf, destructiveSteps, groupSteps, outsideReach, stepDetails, stepT
 import { markdownCode, markdownCodeLine, markdownText } from './inert.js';
 import { promotionHeading, promotionNoChanges } from './promotion.js';
 import { renderViolationsMarkdown } from './policy.js';
+import { renderRunWeekMarkdown } from './schedule.js';
 import { grouped } from '../domain/numbers.js';
 
 export const MARKDOWN_LIMIT = 60_000;
@@ -43,6 +44,8 @@ function render(plan: Plan, perGroup: number, purpose: 'plan' | 'drift'): string
     lines.push('');
   }
   for (const group of groupSteps(plan.steps)) lines.push(...renderGroup(group, perGroup));
+  // When the routines run once this applies: a crowded hour is easier to see than to compute.
+  if (plan.routineRuns !== undefined) lines.push('<details><summary>When routines run</summary>', '', ...renderRunWeekMarkdown(plan.routineRuns, plan.routineRuns.maxRunsPerHour), '</details>', '');
   lines.push(`<sub>Environment ${markdownCode(plan.environment)} at ${escape(plan.baseUrl)} · ${plan.requests} API requests · ${plan.createdAt}</sub>`, '');
   return lines.join('\n');
 }
@@ -83,3 +86,4 @@ function diffMarker(step: PlanStep): string {
 function escape(text: string): string {
   return markdownText(text);
 }
+
