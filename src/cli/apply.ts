@@ -19,6 +19,7 @@ import { IdentityBook } from '../resolve/identities.js';
 import { diffAll, makePlan, observe, readLive, withReadDependencies, type LiveState, type Observation } from '../engine/planner.js';
 import { refuseUnfounded } from '../engine/planFile.js';
 import { expiriesBetween } from '../config/expiry.js';
+import { classifyRecipients } from '../engine/recipients.js';
 import type { Plan, PlanStep } from '../model/plan.js';
 import { applyCostLine, foldedStepCount, renderApplyReport, renderDryRun, renderPlan, renderStale } from '../render/human.js';
 import { ApplyProgress, ReadProgress, type ProgressOutput } from '../render/progress.js';
@@ -187,8 +188,10 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connecti
     const desired = observation.desired[kind.kind];
     if (kind.checkPlanned !== undefined && desired !== undefined) await kind.checkPlanned({ api, steps: checked.runnable.filter((step) => step.kind === kind.kind), desired, loaded });
   }
-  // Judged again here, on the steps about to run: the config's policies may be newer than the plan.
-  const overridden = enforcePolicies(evaluatePolicies(checked.runnable, loaded), connection.session.overrides);
+  // Judged again here, on the steps about to run: the config's policies may be newer than the plan,
+  // and who a routine's output reaches is looked up again (the file's classification proves nothing).
+  const { steps: judged } = await classifyRecipients(checked.runnable, (kind) => REGISTRY.get(kind)?.audience, observation.directory);
+  const overridden = enforcePolicies(evaluatePolicies(judged, loaded), connection.session.overrides);
   // Nobody saw this plan's violations yet in this run: they are shown before anything is written.
   if (!options.json && overridden.length > 0) io.stdout(renderViolations(overridden, color, `${overrideLine(overridden)} Applying anyway:`).join('\n'));
   if (options.dryRun) {

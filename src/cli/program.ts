@@ -13,6 +13,7 @@ import { registerEmulator } from './emulator.js';
 import { registerExport } from './export.js';
 import { registerInit } from './init.js';
 import { registerPlan } from './plan.js';
+import { registerSchedule } from './schedule.js';
 import { registerSchema } from './schema.js';
 import { registerValidate } from './validate.js';
 
@@ -23,6 +24,7 @@ export function buildProgram(io: () => CommandIo = processIo): Command {
   registerInit(program, io);
   registerValidate(program, io);
   registerPlan(program, io);
+  registerSchedule(program, io);
   registerApply(program, io);
   registerDrift(program, io);
   registerExport(program, io);

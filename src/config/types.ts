@@ -53,6 +53,10 @@ export interface PoliciesConfig {
     /** E-mail recipients only at these domains (`*.acme.example` admits subdomains). */
     recipientDomains?: string[] | null;
     slackRecipientTypes?: ('channel' | 'users')[] | null;
+    /** Every e-mail recipient a plan adds must be an active user of the instance. */
+    recipientsMustBeUsers?: boolean | null;
+    /** At most this many routines may start in one hour (UTC) of the coming week, counted over the configured routines. */
+    maxRunsPerHour?: number | null;
     /** Every routine created or changed must be paused. */
     requirePaused?: boolean | null;
   } | null;

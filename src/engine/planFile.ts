@@ -290,10 +290,11 @@ function changedElsewhere(saved: PlanStep, derived: PlanStep): string | undefine
 /**
  * Everything of a step but its wording: what it writes, where, from which state, after what.
  * (A promotion words its deletions after its source, so `reason` may differ; `nextRuns` depend
- * on when the plan was made; ignored fields are the app's, and may have changed since.)
+ * on when the plan was made, `recipients` on the directory, which apply classifies again;
+ * ignored fields are the app's, and may have changed since.)
  */
 function essence(step: PlanStep): unknown {
-  const { reason: _reason, nextRuns: _nextRuns, ignored: _ignored, ...rest } = step;
+  const { reason: _reason, nextRuns: _nextRuns, ignored: _ignored, recipients: _recipients, ...rest } = step;
   if (step.ignore === undefined) return rest;
   return {
     ...rest,

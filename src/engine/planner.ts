@@ -7,9 +7,12 @@ import type { ResourceKind } from '../model/kind.js';
 import { orderSteps } from './order.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { evaluatePolicies } from '../policy/evaluate.js';
+import { effectivePolicies } from '../policy/settings.js';
 import { Directory } from '../resolve/directory.js';
 import { IdentityBook } from '../resolve/identities.js';
 import { recordIdentities } from './recordIdentities.js';
+import { classifyRecipients } from './recipients.js';
+import { runWeek, sharedZone } from '../domain/runWeek.js';
 import { keyUser, preflight, refuseUnplannable } from '../resolve/preflight.js';
 import { filterSteps, targetedKinds, type Targeting } from './targeting.js';
 import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlanStep, type PlanWarning } from '../model/plan.js';
@@ -208,7 +211,11 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     steps = annotated.steps;
     scheduleWarnings.push(...annotated.warnings);
   }
-  const warnings = [...diffed.warnings, ...targeted.warnings, ...scheduleWarnings];
+  // Who the output of the routines it writes reaches: the recipients they add and remove, looked up.
+  const registry = request.registry ?? REGISTRY;
+  const reached = await classifyRecipients(steps, (kind) => registry.get(kind)?.audience, observation.directory);
+  steps = reached.steps;
+  const warnings = [...diffed.warnings, ...targeted.warnings, ...scheduleWarnings, ...reached.warnings];
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     stewardVersion: request.stewardVersion,
@@ -221,12 +228,22 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     summary: summarize(steps),
     warnings,
     requests: request.requestCount(),
-    policyViolations: evaluatePolicies(steps, request.loaded, request.registry ?? REGISTRY),
+    policyViolations: evaluatePolicies(steps, request.loaded, registry, undefined, createdAt),
+    ...routineRuns(observation.kinds, steps, request.loaded, createdAt),
     ...(request.recordIdentities === false
       ? {}
       : { identities: recordIdentities(identities, { ...observation, kinds: withReadDependencies(request.registry ?? REGISTRY, observation.kinds), config: request.loaded.config, steps: diffed.steps }) }),
   };
   return { plan, ...observation };
+}
+
+/** A plan that changes what runs on a schedule carries the week of runs of what the config schedules. Pure. */
+function routineRuns(kinds: readonly ResourceKind[], steps: readonly PlanStep[], config: Pick<LoadedConfig, 'config' | 'environmentName'>, now: Date): Pick<Plan, 'routineRuns'> {
+  const scheduling = kinds.filter((kind) => kind.runs !== undefined);
+  if (!steps.some((step) => scheduling.some((kind) => kind.kind === step.kind))) return {};
+  const scheduled = scheduling.flatMap((kind) => kind.runs!(config.config));
+  const limit = effectivePolicies(config.config, config.environmentName).policies.routines?.maxRunsPerHour;
+  return { routineRuns: { ...runWeek(scheduled, now, sharedZone(scheduled)), ...(typeof limit === 'number' ? { maxRunsPerHour: limit } : {}) } };
 }
 
 /** Starts the identity-free part of each kind's read that has one; failures surface in `read`. */

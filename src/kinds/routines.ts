@@ -17,6 +17,7 @@ import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protect
 import { checkRoutineTopics, resolveRoutineModels } from '../resolve/models.js';
 import { requireRoutineOwners } from './routineOwners.js';
 import { withNextRuns } from './routineSchedule.js';
+import { routineRecipientChanges } from './routineRecipients.js';
 import { applyRoutineSteps, readBackRoutine, routineWriteRequests } from './routinesApply.js';
 import {
   clearedByModel,
@@ -115,6 +116,8 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
   resolveNames: ({ api, loaded, identities }) => resolveRoutineModels(api, loaded, identities),
   checkPlanned: ({ api, steps, desired, loaded, identities }) => checkRoutineTopics(api, steps, desired.routines, loaded, identities),
   annotate: withNextRuns,
+  audience: { changes: routineRecipientChanges },
+  runs: (config) => (config.routines ?? []).map((routine) => ({ name: routine.name, schedule: routine.schedule, timezone: routine.timezone, paused: routine.paused === true })),
   access: {
     models: (config) => (config.routines ?? []).flatMap((routine) => (routine.modelId === undefined ? [] : [routine.modelId])),
     problems: routineAccessProblems,

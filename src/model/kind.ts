@@ -4,6 +4,7 @@
 import type { PlatformApi } from '../api/platform.js';
 import type { EnvironmentConfig, Kind, LoadedConfig, StewardConfig } from '../config/types.js';
 import type { PlanStep, PlanWarning } from './plan.js';
+import type { ScheduledRoutine } from '../domain/runWeek.js';
 import type { Directory } from '../resolve/directory.js';
 import type { UserGroups } from '../resolve/groups.js';
 import type { IdentityBook } from '../resolve/identities.js';
@@ -123,12 +124,33 @@ export interface KindTargeting {
   mayName?(name: string, config: StewardConfig): boolean;
 }
 
+/**
+ * Who a kind's steps send output to (a routine's recipients), before anyone is looked up: the
+ * planner classifies the e-mails against the directory (engine/recipients.ts).
+ */
+export interface KindAudience {
+  /** The recipients a step adds and removes; nothing for a step that changes none. Pure. */
+  changes(step: PlanStep): AudienceChange[];
+}
+
+/** One recipient added or removed, as the step names it. */
+export interface AudienceChange {
+  recipient: string;
+  change: 'added' | 'removed';
+  /** `email` is looked up in the directory; the others are what they are. */
+  channel: 'email' | 'user-group' | 'slack-channel' | 'slack-user';
+}
+
 export interface ResourceKind<Desired = unknown, Live = unknown> {
   readonly kind: Kind;
   readonly presentation: KindPresentation;
   readonly order: KindOrder;
   readonly targeting: KindTargeting;
   readonly access?: KindAccess;
+  /** Who its steps send output to, when they send any (routines). */
+  readonly audience?: KindAudience;
+  /** What of the config runs on a schedule (routines): `steward schedule`, a plan's week of runs and routines.maxRunsPerHour. Pure. */
+  runs?(config: StewardConfig): ScheduledRoutine[];
   /**
    * Resolves the names the deployment gives ids (a routine's model and branch), before whoami is
    * asked about them; returns the config with the ids. Unknown names are one error at their positions.

@@ -3,6 +3,7 @@
 import type { Kind } from '../config/types.js';
 import type { PlanIdentities } from '../resolve/identities.js';
 import type { PolicyViolation } from './policy.js';
+import type { RunWeek } from '../domain/runWeek.js';
 
 export type { PlanGroup, PlanIdentities, PlanModel, PlanUser } from '../resolve/identities.js';
 
@@ -41,6 +42,8 @@ interface StepBase {
   ignored?: FieldChange[];
   /** The entry is in force until then (`until:`), and undone from then on. */
   until?: PlanExpiry;
+  /** A routine created, updated or replaced: the recipients it adds and removes, each classified. */
+  recipients?: PlanRecipient[];
 }
 
 /** When an entry with `until:` stops being in force. */
@@ -49,6 +52,29 @@ export interface PlanExpiry {
   at: string;
   /** The day as the plan says it: `31 Dec 2026` (with the zone when `until` names one). */
   day: string;
+}
+
+/**
+ * What a recipient is: a user of the instance, an e-mail that is no user (outside the instance),
+ * a deactivated user, a user group, a Slack channel or user (Slack ids steward cannot look up),
+ * or an e-mail not checked because the API key cannot read the directory (a personal token).
+ */
+export const RECIPIENT_CLASSES = ['user', 'not-a-user', 'deactivated-user', 'user-group', 'slack-channel', 'slack-user', 'not-checked'] as const;
+export type RecipientClass = (typeof RECIPIENT_CLASSES)[number];
+
+/** One recipient a step adds to or removes from a routine's output. */
+export interface PlanRecipient {
+  /** An e-mail address, a user group id, or a Slack channel or user id. */
+  recipient: string;
+  change: 'added' | 'removed';
+  is: RecipientClass;
+  /** For `not-a-user`: the directory's closest user, when one is a typo away. */
+  didYouMean?: string;
+}
+
+/** Recipients that are not an active user of the instance: no user at all, or a deactivated one. */
+export function outsideTheInstance(recipient: PlanRecipient): boolean {
+  return recipient.is === 'not-a-user' || recipient.is === 'deactivated-user';
 }
 
 export interface CreateStep extends StepBase {
@@ -134,6 +160,11 @@ export interface Plan {
   promotion?: PlanPromotion;
   /** The environment's policy rules this plan breaks (src/policy/); apply refuses it unless each rule is overridden. */
   policyViolations?: PolicyViolation[];
+  /**
+   * A plan that changes routines: how many of the configured routines start in each hour of the
+   * week from the plan's day (the Markdown form shows it as a heatmap).
+   */
+  routineRuns?: RunWeek;
   /** What planning resolved (e-mails, group and model names → ids); `apply PLANFILE` reuses it instead of resolving again. */
   identities?: PlanIdentities;
 }

@@ -9,7 +9,9 @@ export const POLICY_RULE_NAMES = [
   'creditLimits',
   'routines.recipientDomains',
   'routines.slackRecipientTypes',
+  'routines.recipientsMustBeUsers',
   'routines.requirePaused',
+  'routines.maxRunsPerHour',
 ] as const;
 export type PolicyRuleName = (typeof POLICY_RULE_NAMES)[number];
 

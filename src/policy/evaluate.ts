@@ -20,11 +20,14 @@ export function evaluatePolicies(
   loaded: Pick<LoadedConfig, 'config' | 'environmentName' | 'locate'>,
   registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY,
   rules: ReadonlyMap<PolicyRuleName, PolicyRule> = POLICY_RULES,
+  /** When the plan was made (the week routines.maxRunsPerHour looks at); default now. */
+  now: Date = new Date(),
 ): PolicyViolation[] {
   const { policies, origin } = effectivePolicies(loaded.config, loaded.environmentName);
   const creditsOf = (step: PlanStep) => registry.get(step.kind)?.credits?.(step) ?? [];
+  const scheduled = [...registry.values()].flatMap((kind) => kind.runs?.(loaded.config) ?? []);
   return [...rules.values()].flatMap((rule) =>
-    rule.check(policies, { steps, creditsOf }).map((finding): PolicyViolation => {
+    rule.check(policies, { steps, creditsOf, scheduled, now }).map((finding): PolicyViolation => {
       const path = origin(finding.setting);
       const position = loaded.locate(path);
       return { rule: rule.name, message: finding.message, objects: finding.objects, setting: path.join('.'), ...(position === undefined ? {} : { position }) };

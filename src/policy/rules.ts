@@ -4,13 +4,18 @@
 // writes: an object the plan leaves alone is not judged.
 import type { PoliciesConfig } from '../config/types.js';
 import type { CreditValue } from '../model/kind.js';
-import type { PlanStep } from '../model/plan.js';
+import type { PlanRecipient, PlanStep } from '../model/plan.js';
+import { crowdedHours, type ScheduledRoutine } from '../domain/runWeek.js';
 import { POLICY_RULE_NAMES, type PolicyRuleName } from '../model/policy.js';
 
 export interface PolicyInput {
   steps: readonly PlanStep[];
   /** The credit values a step writes, as its kind declares them (`ResourceKind.credits`). */
   creditsOf(step: PlanStep): CreditValue[];
+  /** What the config runs on a schedule (`ResourceKind.runs`): the routines a busy hour counts. */
+  scheduled: readonly ScheduledRoutine[];
+  /** When the plan was made: the week routines.maxRunsPerHour looks at starts that day. */
+  now: Date;
 }
 
 /** A breach before it is located: `setting` is the path within `policies` (`creditLimits.max`). */
@@ -127,6 +132,57 @@ const requirePaused: PolicyRule = {
   },
 };
 
+const recipientsMustBeUsers: PolicyRule = {
+  name: 'routines.recipientsMustBeUsers',
+  check({ routines: policy }, { steps }) {
+    if (policy?.recipientsMustBeUsers !== true) return [];
+    return steps.flatMap((step) => {
+      const added = (step.recipients ?? []).filter((recipient) => recipient.change === 'added');
+      const problems = [
+        ...wordsFor(added.filter((recipient) => recipient.is === 'not-a-user'), ['not a user of the instance', 'not users of the instance'], (recipient) => (recipient.didYouMean === undefined ? '' : ` (did you mean ${recipient.didYouMean}?)`)),
+        ...wordsFor(added.filter((recipient) => recipient.is === 'deactivated-user'), ['a deactivated user', 'deactivated users']),
+        ...wordsFor(added.filter((recipient) => recipient.is === 'not-checked'), ['not checked (this API key cannot read the directory)', 'not checked (this API key cannot read the directory)']),
+      ];
+      if (problems.length === 0) return [];
+      return [{ setting: 'routines.recipientsMustBeUsers', message: `${objectOf(step)}: ${problems.join('; ')}, and routines.recipientsMustBeUsers is set`, objects: [step.id] }];
+    });
+  },
+};
+
+/** `grase@acme.example (did you mean grace@acme.example?) is not a user of the instance`, for one or more recipients. */
+function wordsFor(recipients: readonly PlanRecipient[], [one, several]: [string, string], after: (recipient: PlanRecipient) => string = () => ''): string[] {
+  if (recipients.length === 0) return [];
+  const named = recipients.map((recipient) => `${recipient.recipient}${after(recipient)}`).join(', ');
+  return [recipients.length === 1 ? `recipient ${named} is ${one}` : `recipients ${named} are ${several}`];
+}
+
+const maxRunsPerHour: PolicyRule = {
+  name: 'routines.maxRunsPerHour',
+  check({ routines: policy }, { steps, scheduled, now }) {
+    const limit = policy?.maxRunsPerHour;
+    if (limit === undefined || limit === null) return [];
+    // Only a busy hour one of the plan's routines starts in: the rule judges what the plan writes.
+    const written = writtenRoutines(steps).filter(({ routine }) => routine.paused !== true);
+    if (written.length === 0) return [];
+    const byNames = new Map<string, { names: string[]; hours: string[] }>();
+    for (const hour of crowdedHours(scheduled, now, 'UTC', limit)) {
+      if (!written.some(({ routine }) => hour.names.includes(String(routine.name)))) continue;
+      const key = hour.names.join('\0');
+      const entry = byNames.get(key) ?? { names: hour.names, hours: [] };
+      entry.hours.push(`${hour.weekday} ${hour.date.slice(5)} ${String(hour.hour).padStart(2, '0')}:00`);
+      byNames.set(key, entry);
+    }
+    return [...byNames.values()].map(({ names, hours }) => {
+      const distinct = [...new Set(names)];
+      return {
+        setting: 'routines.maxRunsPerHour',
+        message: `${names.length} routines start in the same hour (${distinct.map((name) => `"${name}"`).join(', ')}) on ${hours.join(', ')} UTC; routines.maxRunsPerHour allows ${limit}`,
+        objects: written.filter(({ routine }) => distinct.includes(String(routine.name))).map(({ step }) => step.id),
+      };
+    });
+  },
+};
+
 /** Builds the rule table, refusing a rule registered twice or a rule name without a rule. */
 export function createRuleTable(rules: readonly PolicyRule[]): ReadonlyMap<PolicyRuleName, PolicyRule> {
   const table = new Map<PolicyRuleName, PolicyRule>();
@@ -138,7 +194,7 @@ export function createRuleTable(rules: readonly PolicyRule[]): ReadonlyMap<Polic
   return table;
 }
 
-export const POLICY_RULES = createRuleTable([maxDestroy, maxChanges, creditLimits, recipientDomains, slackRecipientTypes, requirePaused]);
+export const POLICY_RULES = createRuleTable([maxDestroy, maxChanges, creditLimits, recipientDomains, slackRecipientTypes, recipientsMustBeUsers, requirePaused, maxRunsPerHour]);
 
 /** `acme.example` admits exactly that domain; `*.acme.example` also its subdomains. Case-insensitive. */
 export function domainAllowed(email: string, domains: readonly string[]): boolean {
@@ -154,6 +210,7 @@ export function domainAllowed(email: string, domains: readonly string[]): boolea
 }
 
 interface WrittenRoutine {
+  name?: unknown;
   destination?: { type?: unknown; recipientEmails?: string[]; slackRecipientType?: unknown };
   paused?: unknown;
 }

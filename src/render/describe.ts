@@ -4,7 +4,7 @@ import { describeRuns } from '../domain/nextRuns.js';
 import type { Kind } from '../config/types.js';
 import { REGISTRY } from '../kinds/registry.js';
 import type { ResourceKind } from '../model/kind.js';
-import { ACTION_SEVERITY, type Action, type PlanStep } from '../model/plan.js';
+import { ACTION_SEVERITY, outsideTheInstance, type Action, type PlanRecipient, type PlanStep, type RecipientClass } from '../model/plan.js';
 import { formatValue } from '../model/present.js';
 import { terminalText } from './inert.js';
 import { grouped } from '../domain/numbers.js';
@@ -34,7 +34,7 @@ export function fieldValue(kind: Kind, path: string, value: unknown): string {
 
 /** The detail lines under a step's title: changed fields, or every field of a new object; escaped like titles. */
 export function stepDetails(step: PlanStep): string[] {
-  return [...rawDetails(step), ...ignoredDetails(step), ...untilDetail(step), ...nextRunsDetail(step)].map(terminalText);
+  return [...rawDetails(step), ...ignoredDetails(step), ...untilDetail(step), ...nextRunsDetail(step), ...recipientsDetail(step)].map(terminalText);
 }
 
 /** `until 31 Dec 2026`: the entry is in force until then, and undone from then on. */
@@ -50,6 +50,52 @@ function ignoredDetails(step: PlanStep): string[] {
   if (step.ignore === undefined || (kindOf(step.kind).presentation.details === false && step.action !== 'create')) return [];
   if (step.action === 'create') return [`ignored once created: ${step.ignore.join(', ')}`];
   return (step.ignored ?? []).map((field) => `${field.path}: ignored (stays ${fieldValue(step.kind, field.path, field.before)}; the config says ${fieldValue(step.kind, field.path, field.after)})`);
+}
+
+/** What each class of recipient is called in a plan. */
+const RECIPIENT_WORDS: Record<RecipientClass, string> = {
+  user: 'user',
+  'not-a-user': 'not a user',
+  'deactivated-user': 'deactivated user',
+  'user-group': 'user group',
+  'slack-channel': 'Slack channel',
+  'slack-user': 'Slack user',
+  'not-checked': 'not checked',
+};
+
+/** `grase@acme.example (not a user; did you mean grace@acme.example?)` */
+export function recipientWords(recipient: PlanRecipient): string {
+  return `${recipient.recipient} (${RECIPIENT_WORDS[recipient.is]}${recipient.didYouMean === undefined ? '' : `; did you mean ${recipient.didYouMean}?`})`;
+}
+
+/** `recipients added: …` and `recipients removed: …` for a routine whose recipients change. */
+function recipientsDetail(step: PlanStep): string[] {
+  return (['added', 'removed'] as const).flatMap((change) => {
+    const listed = (step.recipients ?? []).filter((recipient) => recipient.change === change);
+    return listed.length === 0 ? [] : [`recipients ${change}: ${listed.map(recipientWords).join(', ')}`];
+  });
+}
+
+/**
+ * The recipients a plan adds that are not active users of the instance (no user, or a deactivated
+ * one), each with the step that adds it: what an approver must see first.
+ */
+export function newOutsideRecipients(steps: readonly PlanStep[]): { recipient: PlanRecipient; step: PlanStep }[] {
+  return steps.flatMap((step) => (step.recipients ?? []).filter((recipient) => recipient.change === 'added' && outsideTheInstance(recipient)).map((recipient) => ({ recipient, step })));
+}
+
+/**
+ * `Routine output now reaches 2 new recipients outside the instance`, and who they are (`grase@…
+ * (not a user; did you mean grace@…?) from routine "Digest"`); undefined when it reaches none.
+ */
+export function outsideReach(steps: readonly PlanStep[]): { headline: string; recipients: string[] } | undefined {
+  const outside = newOutsideRecipients(steps);
+  if (outside.length === 0) return undefined;
+  const count = new Set(outside.map(({ recipient }) => recipient.recipient.toLowerCase())).size;
+  return {
+    headline: `Routine output now reaches ${grouped(count)} new recipient${count === 1 ? '' : 's'} outside the instance`,
+    recipients: outside.map(({ recipient, step }) => `${recipientWords(recipient)} from ${kindOf(step.kind).presentation.title(step)}`),
+  };
 }
 
 /** `next runs: Mon 24 Nov 08:00 Europe/Berlin (07:00 UTC), …` for a routine the plan writes. */

@@ -5,7 +5,7 @@ import type { CheckedSteps, StaleStep, StepResult } from '../engine/executor.js'
 import type { StopCause } from '../engine/stop.js';
 import type { Action, Plan, PlanStep } from '../model/plan.js';
 import { promotionHeading, promotionNoChanges } from './promotion.js';
-import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
+import { countOf, destructiveSteps, groupSteps, outsideReach, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
 import { terminalText } from './inert.js';
 import { renderViolations } from './policy.js';
 import { formatDuration, grouped } from '../domain/numbers.js';
@@ -44,6 +44,8 @@ export function renderPlan(plan: Plan, options: HumanOptions): string {
   const lines: string[] = [];
   const drift = options.purpose === 'drift';
   lines.push(colors.bold(promotionHeading(plan, 'text') ?? terminalText(`steward ${drift ? 'drift check' : 'plan'} for environment ${plan.environment} (${plan.baseUrl})`)), '');
+  const outside = outsideReach(plan.steps);
+  if (outside !== undefined) lines.push(colors.red.bold(terminalText(`${outside.headline}:`)), ...outside.recipients.map((recipient) => `  ${colors.red('!')} ${terminalText(recipient)}`), '');
   lines.push(...renderViolations(plan.policyViolations, options.color));
   for (const warning of plan.warnings) lines.push(colors.yellow(`Warning: ${terminalText(warning.message)}`));
   if (plan.warnings.length > 0) lines.push('');

@@ -2,10 +2,11 @@
 // destructive steps up front, the details folded per kind. GitHub caps a comment at 65,536
 // characters, so the output stays under MARKDOWN_LIMIT by folding large groups harder.
 import type { Plan, PlanStep } from '../model/plan.js';
-import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
+import { countOf, destructiveSteps, groupSteps, outsideReach, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
 import { markdownCode, markdownCodeLine, markdownText } from './inert.js';
 import { promotionHeading, promotionNoChanges } from './promotion.js';
 import { renderViolationsMarkdown } from './policy.js';
+import { renderRunWeekMarkdown } from './schedule.js';
 import { grouped } from '../domain/numbers.js';
 
 export const MARKDOWN_LIMIT = 60_000;
@@ -23,6 +24,9 @@ function render(plan: Plan, perGroup: number, purpose: 'plan' | 'drift'): string
   const lines: string[] = [];
   const drift = purpose === 'drift';
   lines.push(`### ${promotionHeading(plan, 'markdown') ?? `steward ${drift ? 'drift check' : 'plan'} for ${markdownCode(plan.environment)}`}`, '');
+  // Who the output newly reaches outside the instance leads: a mistyped address is read here first.
+  const outside = outsideReach(plan.steps);
+  if (outside !== undefined) lines.push(`> **⚠️ ${escape(outside.headline)}:** ${escape(outside.recipients.join(', '))}`, '');
   lines.push(...renderViolationsMarkdown(plan.policyViolations));
   if (plan.steps.length === 0) {
     lines.push(`**No ${drift ? 'drift' : 'changes'}.** ${promotionNoChanges(plan) ?? 'The live state matches the configuration.'}`, '');
@@ -40,6 +44,8 @@ function render(plan: Plan, perGroup: number, purpose: 'plan' | 'drift'): string
     lines.push('');
   }
   for (const group of groupSteps(plan.steps)) lines.push(...renderGroup(group, perGroup));
+  // When the routines run once this applies: a crowded hour is easier to see than to compute.
+  if (plan.routineRuns !== undefined) lines.push('<details><summary>When routines run</summary>', '', ...renderRunWeekMarkdown(plan.routineRuns, plan.routineRuns.maxRunsPerHour), '</details>', '');
   lines.push(`<sub>Environment ${markdownCode(plan.environment)} at ${escape(plan.baseUrl)} · ${plan.requests} API requests · ${plan.createdAt}</sub>`, '');
   return lines.join('\n');
 }
@@ -80,3 +86,4 @@ function diffMarker(step: PlanStep): string {
 function escape(text: string): string {
   return markdownText(text);
 }
+

@@ -17,6 +17,7 @@ import type { PlatformApi } from '../api/platform.js';
 import type { ScimUser } from '../api/types.js';
 import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
+import { editDistance } from '../config/suggest.js';
 import { UserGroups, type GroupsApi } from './groups.js';
 import { inParallel } from '../api/parallel.js';
 import { ScimListing } from './scimListing.js';
@@ -25,6 +26,15 @@ export interface DirectoryUser {
   id: string;
   email: string;
 }
+
+/** What the directory says of one e-mail: an active user, a deactivated one, or no user (with the closest user's e-mail, if one is near). */
+export type EmailStanding = { is: 'user' } | { is: 'deactivated-user' } | { is: 'not-a-user'; didYouMean?: string };
+
+/**
+ * How many listing pages after the first a did-you-mean may read (100 users each): on an unknown
+ * e-mail the whole directory is worth a few requests, not minutes of them on a very large org.
+ */
+export const SUGGESTION_PAGES = 5;
 
 /** The user an API key acts as, by membership id; whoami gives no e-mail (a test directory may). */
 export interface CallerUser {
@@ -85,15 +95,73 @@ export class Directory {
     await this.find(wanted, (email) => this.filterUsers(`userName eq ${quote(email)}`), (email) => this.byEmail.has(email), options.listingAhead);
     const unknown = wanted.filter((email) => !this.byEmail.has(email));
     if (unknown.length > 0) {
+      // A listing that fails here costs only the suggestion: the unknown e-mails are still the error.
+      const suggestions = await this.suggest(unknown).catch(() => new Map<string, string>());
+      const named = unknown.map((email) => (suggestions.has(email) ? `${email} (did you mean ${suggestions.get(email)}?)` : email));
       throw new StewardError(
         'plan.unknown-user',
-        `${unknown.length === 1 ? 'this e-mail address is' : 'these e-mail addresses are'} not a user of the instance: ${unknown.join(', ')}`,
+        `${unknown.length === 1 ? 'this e-mail address is' : 'these e-mail addresses are'} not a user of the instance: ${named.join(', ')}`,
         'user',
-        { hint: 'check the spelling, or invite the user first', details: { unknownEmails: unknown } },
+        {
+          hint: 'check the spelling, or invite the user first',
+          details: { unknownEmails: unknown, ...(suggestions.size === 0 ? {} : { suggestions: Object.fromEntries(suggestions) }) },
+        },
       );
     }
     const ambiguous = [...new Set(emails.map(emailKey))].filter((email) => this.ambiguous.has(email));
     if (ambiguous.length > 0) throw this.ambiguity(ambiguous);
+  }
+
+  /**
+   * Whether this directory can say who is a user: an organization key reads SCIM; a personal token
+   * cannot (SCIM takes organization keys only), and then nothing is known beyond its own user.
+   */
+  get canRead(): boolean {
+    return this.api !== undefined || this.listedAll;
+  }
+
+  /**
+   * What the directory says of each e-mail (a routine's recipients), without failing on the ones
+   * it does not know: those get the same did-you-mean as an unknown user in the config (suggest).
+   * Found with the fewest requests, as resolveEmails finds them. Call only when canRead.
+   */
+  async standings(emails: readonly string[]): Promise<Map<string, EmailStanding>> {
+    const keys = [...new Set(emails.map(emailKey))];
+    const wanted = keys.filter((email) => !this.byEmail.has(email));
+    await this.find(wanted, (email) => this.filterUsers(`userName eq ${quote(email)}`), (email) => this.byEmail.has(email));
+    const suggestions = await this.suggest(keys.filter((email) => !this.byEmail.has(email)));
+    return new Map(
+      keys.map((email): [string, EmailStanding] => {
+        const user = this.byEmail.get(email);
+        if (user !== undefined) return [email, this.inactive.has(user.id) ? { is: 'deactivated-user' } : { is: 'user' }];
+        const near = suggestions.get(email);
+        return [email, near === undefined ? { is: 'not-a-user' } : { is: 'not-a-user', didYouMean: near }];
+      }),
+    );
+  }
+
+  /**
+   * The did-you-mean for e-mails that are no user of the instance: the closest active user's
+   * e-mail, where one is a plausible typo away (nearestEmail). One piece of code for every place
+   * steward names an unknown e-mail: a limit's or owner's (an error) and a routine's recipient (a
+   * plan row). Users are compared from the listing, read for it when the org is small enough
+   * (SUGGESTION_PAGES); on a larger org, from the users already known.
+   */
+  async suggest(unknown: readonly string[]): Promise<Map<string, string>> {
+    const suggestions = new Map<string, string>();
+    if (unknown.length === 0) return suggestions;
+    const listing = this.listing;
+    if (!this.listedAll && listing !== undefined && !listing.whole) {
+      if (!listing.started) await listing.readFirst();
+      const pages = listing.pagesLeft();
+      if (pages !== undefined && pages <= SUGGESTION_PAGES) await listing.readRest();
+    }
+    const active = [...new Set([...this.byId.values()].filter((user) => !this.inactive.has(user.id)).map((user) => user.email))];
+    for (const email of unknown) {
+      const near = nearestEmail(email, active);
+      if (near !== undefined) suggestions.set(emailKey(email), near);
+    }
+    return suggestions;
   }
 
   /** Finds the e-mails of ids (for display and export); ids the instance does not know stay unresolved. */
@@ -252,6 +320,26 @@ function scimAnswersUserIds(user: ScimUser, caller: CallerUser): StewardError {
     'server',
     { hint: 'name users by `userId:` (their membership ids) where the config allows it, and report the instance\'s SCIM ids to the platform' },
   );
+}
+
+/**
+ * The e-mail of `candidates` a typo away from `email`, or undefined: at most a third of its local
+ * part's length of edits (at least one) over the whole address, so `grase@acme.example` finds
+ * `grace@acme.example` and `nobody@acme.example` finds nobody. Ties go to the first candidate.
+ */
+export function nearestEmail(email: string, candidates: Iterable<string>): string | undefined {
+  const wanted = emailKey(email);
+  const allowed = Math.max(1, Math.floor(wanted.slice(0, Math.max(0, wanted.lastIndexOf('@'))).length / 3));
+  let best: { email: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const key = emailKey(candidate);
+    if (key === wanted) continue;
+    // A length gap larger than the allowance can never be within it: skipped without the O(n·m) distance.
+    if (Math.abs(key.length - wanted.length) > allowed) continue;
+    const distance = editDistance(wanted, key);
+    if (distance <= allowed && (best === undefined || distance < best.distance)) best = { email: candidate, distance };
+  }
+  return best?.email;
 }
 
 function quote(value: string): string {

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ScimList, ScimUser } from '../../src/api/types.js';
-import { Directory } from '../../src/resolve/directory.js';
+import { Directory, nearestEmail, SUGGESTION_PAGES } from '../../src/resolve/directory.js';
 import { ApiError } from '../../src/api/errors.js';
 
 
@@ -94,5 +94,50 @@ describe('resolving e-mails', () => {
     await expect(directory.resolveEmails([...emails([1, 2, 250]), 'nobody@acme.example', 'ghost@acme.example'])).rejects.toThrow(
       'these e-mail addresses are not a user of the instance: nobody@acme.example, ghost@acme.example',
     );
+  });
+});
+
+describe('the did-you-mean from the directory', () => {
+  it('is the active user a typo away, and nobody for an address far from every user', () => {
+    const users = ['grace@acme.example', 'greg@acme.example', 'ada@acme.example', 'analyst01@acme.example'];
+    expect(nearestEmail('grase@acme.example', users)).toBe('grace@acme.example');
+    expect(nearestEmail('Grace@acme.exmaple', users)).toBe('grace@acme.example');
+    expect(nearestEmail('analyst1@acme.example', users)).toBe('analyst01@acme.example');
+    expect(nearestEmail('nobody@acme.example', users)).toBeUndefined();
+    expect(nearestEmail('bob@acme.example', users)).toBeUndefined();
+  });
+
+  it('names the closest user in the error of an unknown e-mail, reading the listing of a small org for it', async () => {
+    const { directory, calls } = org(150);
+    await expect(directory.resolveEmails(['user42@acme.exampel'])).rejects.toThrow(
+      'this e-mail address is not a user of the instance: user42@acme.exampel (did you mean user42@acme.example?)',
+    );
+    // One lookup by filter, then the listing (2 pages) for the suggestion.
+    expect(calls).toEqual({ filters: 1, pages: 2, reads: 0 });
+  });
+
+  it('suggests from the users already known on an org too large to list for it', async () => {
+    const { directory, calls } = org(100 * (SUGGESTION_PAGES + 2));
+    const suggestions = await directory.suggest(['user7@acme.exampel', 'user650@acme.exampel']);
+    // Page 1 only (users 0 to 99): user650, on a page not read, is never the suggestion.
+    expect(calls.pages).toBe(1);
+    expect(suggestions.get('user7@acme.exampel')).toBe('user7@acme.example');
+    expect(suggestions.get('user650@acme.exampel')).not.toBe('user650@acme.example');
+  });
+
+  it('tells recipients apart: users, deactivated users and no users, without failing', async () => {
+    const { directory } = org(10, [{ id: 'gone', userName: 'leaver@acme.example', active: false } as ScimUser]);
+    const standings = await directory.standings(['user1@acme.example', 'LEAVER@acme.example', 'usr1@acme.example', 'stranger@partner.example']);
+    expect(Object.fromEntries(standings)).toEqual({
+      'user1@acme.example': { is: 'user' },
+      'leaver@acme.example': { is: 'deactivated-user' },
+      'usr1@acme.example': { is: 'not-a-user', didYouMean: 'user1@acme.example' },
+      'stranger@partner.example': { is: 'not-a-user' },
+    });
+  });
+
+  it('cannot read the directory with a personal token', () => {
+    expect(new Directory(undefined, { id: 'me' }, 'user').canRead).toBe(false);
+    expect(Directory.of([]).canRead).toBe(true);
   });
 });

@@ -64,7 +64,7 @@ describe('policies in the configuration', () => {
 
   it('still refuses a rule that is neither a map nor null, once', async () => {
     expect(await diagnosticsOf('policies:\n  routines: [requirePaused]\n')).toEqual([
-      expect.objectContaining({ line: 7, summary: '`policies.routines` must be a map with recipientDomains, slackRecipientTypes and requirePaused, or null to switch the rules off, found a list' }),
+      expect.objectContaining({ line: 7, summary: '`policies.routines` must be a map with recipientDomains, slackRecipientTypes, recipientsMustBeUsers, requirePaused and maxRunsPerHour, or null to switch the rules off, found a list' }),
     ]);
   });
 

@@ -5,7 +5,7 @@ import type { PoliciesConfig, StewardConfig } from '../../src/config/types.js';
 import { evaluatePolicies, judge, parseOverrides } from '../../src/policy/evaluate.js';
 import { createRuleTable, domainAllowed, POLICY_RULES } from '../../src/policy/rules.js';
 import { effectivePolicies } from '../../src/policy/settings.js';
-import type { PlanStep } from '../../src/model/plan.js';
+import type { PlanRecipient, PlanStep } from '../../src/model/plan.js';
 import { ENVIRONMENT } from '../plan/builders.js';
 
 const base = { dependsOn: [], ref: {} };
@@ -106,6 +106,32 @@ describe('routines', () => {
       'routines.requirePaused: routines "Running" would run on its schedule: it is not paused, and routines.requirePaused is set @ policies.routines.requirePaused',
     ]);
     expect(judged(steps, { routines: { requirePaused: false } })).toEqual([]);
+  });
+
+  it('recipientsMustBeUsers: the e-mails a routine adds that are no user, a deactivated user, or unchecked; removed ones and Slack are not concerned', () => {
+    const withRecipients = (step: PlanStep, recipients: PlanRecipient[]): PlanStep => ({ ...step, recipients });
+    const steps = [
+      withRecipients(routine('Typo', email('grase@acme.example')), [
+        { recipient: 'grase@acme.example', change: 'added', is: 'not-a-user', didYouMean: 'grace@acme.example' },
+        { recipient: 'old@partner.example', change: 'removed', is: 'not-a-user' },
+      ]),
+      withRecipients(routine('Leaver', email('ken@acme.example', 'ada@acme.example')), [
+        { recipient: 'ken@acme.example', change: 'added', is: 'deactivated-user' },
+        { recipient: 'ada@acme.example', change: 'added', is: 'user' },
+      ]),
+      withRecipients(routine('Personal token', email('a@acme.example', 'b@acme.example')), [
+        { recipient: 'a@acme.example', change: 'added', is: 'not-checked' },
+        { recipient: 'b@acme.example', change: 'added', is: 'not-checked' },
+      ]),
+      withRecipients(routine('Slack', slack('users')), [{ recipient: 'C1', change: 'added', is: 'slack-user' }]),
+      withRecipients(routine('Leaving a partner', email('ada@acme.example')), [{ recipient: 'old@partner.example', change: 'removed', is: 'not-a-user' }]),
+    ];
+    expect(judged(steps, { routines: { recipientsMustBeUsers: true } })).toEqual([
+      'routines.recipientsMustBeUsers: routines "Typo": recipient grase@acme.example (did you mean grace@acme.example?) is not a user of the instance, and routines.recipientsMustBeUsers is set @ policies.routines.recipientsMustBeUsers',
+      'routines.recipientsMustBeUsers: routines "Leaver": recipient ken@acme.example is a deactivated user, and routines.recipientsMustBeUsers is set @ policies.routines.recipientsMustBeUsers',
+      'routines.recipientsMustBeUsers: routines "Personal token": recipients a@acme.example, b@acme.example are not checked (this API key cannot read the directory), and routines.recipientsMustBeUsers is set @ policies.routines.recipientsMustBeUsers',
+    ]);
+    expect(judged(steps, { routines: { recipientsMustBeUsers: false } })).toEqual([]);
   });
 });
 
