@@ -24,6 +24,8 @@ export const creditControls: ResourceKind<DesiredCreditControls, CreditControls>
     nullMeans: (path) => (path.endsWith('DefaultCredits') ? 'unlimited' : 'off'),
   },
   order: { level: 0 },
+  // The vendor: these settings apply to all instances of an organization.
+  accountWide: true,
   targeting: { noun: 'credit controls', names: () => undefined, pruned: () => false },
   access: { adminOnly: true },
   readAfter: [],

@@ -7,7 +7,7 @@ import type { EntityGroupCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
 import type { PlanStep } from '../model/plan.js';
 import { type ResourceKind } from '../model/kind.js';
-import { creditLimitValues, expectLimitsTaken } from './shared.js';
+import { creditLimitValues, expectLimitsTaken, textOf } from './shared.js';
 import { limitInForce, limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { protectedInEnvironment } from './protection.js';
 import { ignoredFields } from '../config/ignore.js';
@@ -25,6 +25,7 @@ export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, Liv
   kind: 'entityGroupCreditLimits',
   presentation: limitPresentation(['entity group credit limit', 'entity group credit limits'], (key) => `entity group credit limit "${key}"`),
   order: { level: 1, deletesAreResets: true },
+  entries: { keyOf: (entry) => textOf(entry.entity), hasKey: (entry, key) => entry.entity === key, identityFields: ['entity'] },
   targeting: {
     noun: 'entity group credit limit for',
     names: (config) => (config.entityGroupCreditLimits ?? []).map((limit) => limit.entity),

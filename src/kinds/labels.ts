@@ -8,7 +8,7 @@ import { changedFields, holdIgnored, pick } from '../model/fields.js';
 import type { FieldChange, PlanStep, PlanWarning } from '../model/plan.js';
 import { ignoredFields } from '../config/ignore.js';
 import { type DesiredInput, type ResourceKind } from '../model/kind.js';
-import { expectTaken } from './shared.js';
+import { expectTaken, textOf } from './shared.js';
 import { protectedInEnvironment, PRUNED_REASON } from './protection.js';
 
 export const LABEL_FIELDS = ['color', 'description', 'verified', 'homepage'] as const;
@@ -115,6 +115,11 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
   kind: 'labels',
   presentation: { noun: ['label', 'labels'], title: (step) => `label "${step.key}"` },
   order: { level: 1 },
+  entries: {
+    keyOf: (entry) => textOf(entry.name),
+    hasKey: (entry, key) => typeof entry.name === 'string' && labelKey(entry.name) === labelKey(key),
+    identityFields: ['name'],
+  },
   targeting: { noun: 'label', names: labelNames, pruned: (config) => config.prune?.labels === true },
   access: { problems: labelAccessProblems },
   readAfter: [],

@@ -5,6 +5,7 @@
 import type { Routine, Whoami } from '../api/types.js';
 import type { StewardConfig } from '../config/types.js';
 import { emailKey } from '../domain/rules.js';
+import { textOf } from './shared.js';
 import { StewardError } from '../errors.js';
 import { changedFields, holdIgnored, matches, pick } from '../model/fields.js';
 import { ignoredFields } from '../config/ignore.js';
@@ -108,6 +109,13 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
   kind: 'routines',
   presentation: { noun: ['routine', 'routines'], title: (step) => `routine "${step.key}"` },
   order: { level: 1 },
+  // Routine names are unique within a configuration, whoever owns them. The model, branch and
+  // e-mail user groups are ids each deployment translates.
+  entries: {
+    keyOf: (entry) => textOf(entry.name),
+    hasKey: (entry, key) => entry.name === key,
+    identityFields: ['name', 'owner', 'modelId', 'branchId', 'destination.userGroupIds'],
+  },
   targeting: {
     noun: 'routine',
     names: (config) => (config.routines ?? []).map((routine) => routine.name),

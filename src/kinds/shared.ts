@@ -103,3 +103,8 @@ export function expectLimitsTaken(
   }
   if (byStep.size > 0) throw new NotTaken(byStep);
 }
+
+/** A config value when it is text. */
+export function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

@@ -3,10 +3,10 @@
 // individual limit). Writes go in bulk PATCHes of up to 1000 users, each applied atomically.
 import type { PlatformApi } from '../api/platform.js';
 import type { UserCreditLimitWrite } from '../api/types.js';
-import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
+import { CREDIT_LIMIT_BATCH_MAX, emailKey } from '../domain/rules.js';
 import type { PlanStep, PlanWarning } from '../model/plan.js';
 import { type ResourceKind } from '../model/kind.js';
-import { creditLimitValues, expectLimitsTaken } from './shared.js';
+import { creditLimitValues, expectLimitsTaken, textOf } from './shared.js';
 import { requireDistinctUsers } from '../config/declared.js';
 import { limitPresentation } from './limitSteps.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
@@ -45,6 +45,11 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
   kind: 'userCreditLimits',
   presentation: limitPresentation(['user credit limit', 'user credit limits'], (key) => `user credit limit ${key}`),
   order: { level: 1, deletesAreResets: true },
+  entries: {
+    keyOf: (entry) => textOf(entry.email) ?? textOf(entry.userId),
+    hasKey: (entry, key) => (typeof entry.email === 'string' ? emailKey(entry.email) === emailKey(key) : entry.userId === key),
+    identityFields: ['email', 'userId'],
+  },
   targeting: {
     noun: 'user credit limit for',
     names: (config) => (config.userCreditLimits ?? []).map((limit) => limit.email ?? limit.userId ?? ''),

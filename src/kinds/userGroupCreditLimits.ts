@@ -13,7 +13,7 @@ import type { UserGroupCreditLimitWrite } from '../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX, idKey, UUID_PATTERN } from '../domain/rules.js';
 import type { PlanStep, PlanWarning } from '../model/plan.js';
 import { type ResourceKind } from '../model/kind.js';
-import { creditLimitValues, expectLimitsTaken } from './shared.js';
+import { creditLimitValues, expectLimitsTaken, textOf } from './shared.js';
 import { limitInForce, limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { resolveUserGroups } from '../resolve/groups.js';
 import { protectedInEnvironment } from './protection.js';
@@ -37,6 +37,12 @@ export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUse
   kind: 'userGroupCreditLimits',
   presentation: limitPresentation(['user group credit limit', 'user group credit limits'], (key) => `user group credit limit "${key}"`),
   order: { level: 1, deletesAreResets: true },
+  // Groups are matched by display name exactly (as SCIM resolves them), or by id.
+  entries: {
+    keyOf: (entry) => textOf(entry.group) ?? textOf(entry.userGroupId),
+    hasKey: (entry, key) => (textOf(entry.group) ?? textOf(entry.userGroupId)) === key,
+    identityFields: ['group', 'userGroupId'],
+  },
   targeting: {
     noun: 'user group credit limit for',
     names: (config) => (config.userGroupCreditLimits ?? []).map((limit) => limit.group ?? limit.userGroupId ?? ''),

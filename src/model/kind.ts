@@ -141,9 +141,32 @@ export interface AudienceChange {
   channel: 'email' | 'user-group' | 'slack-channel' | 'slack-user';
 }
 
+/**
+ * How the config names the entries of a kind that is a list (`userCreditLimits:`, `routines:`):
+ * what promotion matches a source's entry to the config's by, and what `protect` lists name.
+ */
+export interface KindEntries {
+  /** The entry's key as the config and `protect` lists name it: an e-mail or id, a group, a name. */
+  keyOf(entry: Readonly<Record<string, unknown>>): string | undefined;
+  /** Whether the entry is the one `key` names (e-mails and label names compare without case). */
+  hasKey(entry: Readonly<Record<string, unknown>>, key: string): boolean;
+  /**
+   * Fields (dotted where nested) that name the object, or hold ids each deployment translates:
+   * a promotion never keeps them at the target's value.
+   */
+  readonly identityFields: readonly string[];
+}
+
 export interface ResourceKind<Desired = unknown, Live = unknown> {
   readonly kind: Kind;
   readonly presentation: KindPresentation;
+  /** Present on kinds the config declares as a list of entries. */
+  readonly entries?: KindEntries;
+  /**
+   * Settings of the whole account rather than of one deployment: environments that name the same
+   * `account` share them, so a promotion between two of them has nothing of this kind to carry.
+   */
+  readonly accountWide?: boolean;
   readonly order: KindOrder;
   readonly targeting: KindTargeting;
   readonly access?: KindAccess;

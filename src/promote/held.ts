@@ -4,59 +4,33 @@
 // source environment's own policies constrain (`paused` under `routines.requirePaused`). Id
 // variables that name the same object in each deployment (a routine's model, branch and e-mail
 // user groups, a group limit's id) are translated instead (export/ids.ts), never held. Pure.
-import type { ConfigPath, EnvironmentConfig, StewardConfig } from '../config/types.js';
+import type { ConfigPath, EnvironmentConfig, Kind, StewardConfig } from '../config/types.js';
+import { REGISTRY } from '../kinds/registry.js';
 import type { PlanHeldField } from '../model/plan.js';
 import { effectivePolicies } from '../policy/settings.js';
 
 /** A declared field the promotion keeps at the target's value, and why. */
 export type HeldField = PlanHeldField;
 
-type Section = 'creditControls' | 'userCreditLimits' | 'userGroupCreditLimits' | 'entityGroupCreditLimits' | 'routines' | 'labels';
-
-/** Fields that name an object (its identity) or an id translated between deployments: never held. */
-const NOT_HELD: Readonly<Record<Section, ReadonlySet<string>>> = {
-  creditControls: new Set(),
-  userCreditLimits: new Set(['email', 'userId']),
-  userGroupCreditLimits: new Set(['group', 'userGroupId']),
-  entityGroupCreditLimits: new Set(['entity']),
-  routines: new Set(['name', 'owner', 'modelId', 'branchId']),
-  labels: new Set(['name']),
-};
-
-/** The key of an entry as the config names it (and as `protect` lists name it). */
-export function keyOf(section: Section, entry: Record<string, unknown> | undefined): string | undefined {
+/** The key of a kind's config entry as the config names it (and as `protect` lists name it). */
+export function keyOf(kind: Kind, entry: Readonly<Record<string, unknown>> | undefined): string | undefined {
   if (entry === undefined) return undefined;
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  switch (section) {
-    case 'creditControls':
-      return 'credit controls';
-    case 'userCreditLimits':
-      return text(entry.email) ?? text(entry.userId);
-    case 'userGroupCreditLimits':
-      return text(entry.group) ?? text(entry.userGroupId);
-    case 'entityGroupCreditLimits':
-      return text(entry.entity);
-    case 'routines':
-    case 'labels':
-      return text(entry.name);
-  }
+  return REGISTRY.get(kind)?.entries?.keyOf(entry);
 }
 
-function isSection(value: unknown): value is Section {
-  return typeof value === 'string' && value in NOT_HELD;
-}
-
-/** The section, entry and top-level field of a config path, or undefined for a path outside the kinds. */
-function locateField(config: StewardConfig, path: ConfigPath): { section: Section; key: string; field: string } | undefined {
+/** What a config path is about: a setting of a singleton kind (credit controls), or a field of a list kind's entry. */
+function locateField(config: StewardConfig, path: ConfigPath): { section: Kind; key: string; field: string } | undefined {
   const [section, second, third, fourth] = path;
-  if (!isSection(section)) return undefined;
-  if (section === 'creditControls') return typeof second === 'string' ? { section, key: 'credit controls', field: second } : undefined;
-  if (typeof second !== 'number' || typeof third !== 'string') return undefined;
-  // A routine's e-mail user groups are ids, translated like its model.
-  if (section === 'routines' && third === 'destination' && fourth === 'userGroupIds') return undefined;
-  if (NOT_HELD[section].has(third)) return undefined;
-  const key = keyOf(section, (config[section] as Record<string, unknown>[] | undefined)?.[second]);
-  return key === undefined ? undefined : { section, key, field: third };
+  const kind = typeof section === 'string' ? REGISTRY.get(section as Kind) : undefined;
+  if (kind === undefined) return undefined;
+  const value: unknown = config[kind.kind as keyof StewardConfig];
+  // A kind that is one object (credit controls): its settings are its fields.
+  if (kind.entries === undefined) return typeof second === 'string' && !Array.isArray(value) ? { section: kind.kind, key: kind.presentation.noun[1], field: second } : undefined;
+  if (typeof second !== 'number' || typeof third !== 'string' || !Array.isArray(value)) return undefined;
+  const { identityFields } = kind.entries;
+  if (identityFields.includes(third) || (typeof fourth === 'string' && identityFields.includes(`${third}.${fourth}`))) return undefined;
+  const key = keyOf(kind.kind, value[second] as Record<string, unknown> | undefined);
+  return key === undefined ? undefined : { section: kind.kind, key, field: third };
 }
 
 /**

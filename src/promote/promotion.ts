@@ -2,9 +2,12 @@
 // by e-mail and name) becomes the desired state of the target. Ids go through the variables of
 // both environments; the config still decides what is pruned and what is protected.
 import { createHash } from 'node:crypto';
+import { PRUNABLE_KINDS } from '../config/types.js';
+import { REGISTRY } from '../kinds/registry.js';
 import type {
   EntityGroupCreditLimitConfig,
   EnvironmentConfig,
+  Kind,
   LabelConfig,
   PrunableKind,
   RoutineConfig,
@@ -90,45 +93,34 @@ function holdFields(sections: ConfigSections, config: StewardConfig, hold: reado
   };
   for (const entry of hold) {
     const section = entry.kind as keyof ConfigSections;
-    const declared = entryOf(config[section], section, entry.key);
-    if (declared === undefined) continue;
-    if (section === 'creditControls') {
-      const controls = sections.creditControls as Record<string, unknown> | undefined;
-      const replaced = controls === undefined ? undefined : held(controls, declared, entry.field);
+    const value: unknown = sections[section];
+    if (value === undefined) continue;
+    // A kind that is one object (credit controls): the held field is one of its settings.
+    if (!Array.isArray(value)) {
+      const declared = config[section] as Record<string, unknown> | undefined;
+      const replaced = declared === undefined ? undefined : held(value as Record<string, unknown>, declared, entry.field);
       if (replaced === undefined) continue;
-      sections.creditControls = replaced as ConfigSections['creditControls'];
+      Object.assign(sections, { [section]: replaced });
       kept.push(entry);
       continue;
     }
-    const list = sections[section] as Record<string, unknown>[] | undefined;
-    const index = list?.findIndex((candidate) => entryOf([candidate], section, entry.key) !== undefined) ?? -1;
-    const replaced = list === undefined || index === -1 ? undefined : held(list[index]!, declared, entry.field);
+    const declared = entryOf(config[section], entry.kind, entry.key);
+    if (declared === undefined) continue;
+    const list = value as Record<string, unknown>[];
+    const index = list.findIndex((candidate) => entryOf([candidate], entry.kind, entry.key) !== undefined);
+    const replaced = index === -1 ? undefined : held(list[index]!, declared, entry.field);
     if (replaced === undefined) continue;
-    list![index] = replaced;
+    list[index] = replaced;
     kept.push(entry);
   }
   return kept;
 }
 
-/** The entry of a section named `key` as the config names it (e-mails and label names in any case). */
-function entryOf(value: unknown, section: keyof ConfigSections, key: string): Record<string, unknown> | undefined {
-  if (section === 'creditControls') return value as Record<string, unknown> | undefined;
-  const entries = (value ?? []) as Record<string, unknown>[];
-  const text = (field: unknown) => (typeof field === 'string' ? field : undefined);
-  return entries.find((entry) => {
-    switch (section) {
-      case 'userCreditLimits':
-        return entry.email !== undefined ? emailKey(String(entry.email)) === emailKey(key) : entry.userId === key;
-      case 'userGroupCreditLimits':
-        return (text(entry.group) ?? text(entry.userGroupId)) === key;
-      case 'entityGroupCreditLimits':
-        return entry.entity === key;
-      case 'labels':
-        return labelKey(String(entry.name)) === labelKey(key);
-      case 'routines':
-        return entry.name === key;
-    }
-  });
+/** The entry of a list kind's section that `key` names, as the config names it (e-mails and label names in any case). */
+function entryOf(value: unknown, kind: Kind, key: string): Record<string, unknown> | undefined {
+  const entries = REGISTRY.get(kind)?.entries;
+  if (entries === undefined || !Array.isArray(value)) return undefined;
+  return (value as Record<string, unknown>[]).find((entry) => entries.hasKey(entry, key));
 }
 
 /** sha256 of sections in a canonical form: equal for equal states, whatever the key order. */
@@ -199,14 +191,13 @@ function withOwnFlags<Entry extends { protect?: boolean; ignore?: string[] }>(en
  * one the source lacks would otherwise be pruned, though the config forbids deleting it.
  */
 function withProtection(environment: EnvironmentConfig, config: StewardConfig, undeclared: Readonly<Record<PrunableKind, string[]>>): EnvironmentConfig {
-  const flagged: Record<PrunableKind, string[]> = {
-    userCreditLimits: (config.userCreditLimits ?? []).filter((entry) => entry.protect === true).map((entry) => entry.email ?? entry.userId!),
-    userGroupCreditLimits: (config.userGroupCreditLimits ?? []).filter((entry) => entry.protect === true).map((entry) => entry.group ?? entry.userGroupId!),
-    entityGroupCreditLimits: (config.entityGroupCreditLimits ?? []).filter((entry) => entry.protect === true).map((entry) => entry.entity),
-    routines: (config.routines ?? []).filter((routine) => routine.protect === true).map((routine) => routine.name),
-    labels: (config.labels ?? []).filter((label) => label.protect === true).map((label) => label.name),
-  };
-  for (const kind of PRUNED_KINDS) flagged[kind].push(...undeclared[kind]);
+  const flagged = Object.fromEntries(
+    PRUNABLE_KINDS.map((kind) => {
+      const entries = (config[kind] ?? []) as readonly Readonly<Record<string, unknown>>[];
+      return [kind, entries.filter((entry) => entry.protect === true).flatMap((entry) => keyOf(kind, entry) ?? [])];
+    }),
+  ) as Record<PrunableKind, string[]>;
+  for (const kind of PRUNABLE_KINDS) flagged[kind].push(...undeclared[kind]);
   const protect = { ...environment.protect };
   for (const kind of Object.keys(flagged) as PrunableKind[]) {
     const rule = protect[kind];
@@ -216,16 +207,6 @@ function withProtection(environment: EnvironmentConfig, config: StewardConfig, u
   return Object.keys(protect).length === 0 ? environment : { ...environment, protect };
 }
 
-const PRUNED_KINDS = ['userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits', 'routines', 'labels'] as const satisfies readonly PrunableKind[];
-
-const NOUNS: Readonly<Record<PrunableKind, string>> = {
-  userCreditLimits: 'user credit limit',
-  userGroupCreditLimits: 'user group credit limit',
-  entityGroupCreditLimits: 'entity group credit limit',
-  routines: 'routine',
-  labels: 'label',
-};
-
 /**
  * The target's prune settings hold: where the config prunes a kind, an object the source has and
  * the config does not declare is not promoted (the target's own plan would delete it again). It
@@ -233,8 +214,8 @@ const NOUNS: Readonly<Record<PrunableKind, string>> = {
  * has is left as it is too. Objects of kinds the config does not prune travel as they are.
  */
 function leaveUndeclared(sections: ConfigSections, config: StewardConfig): Record<PrunableKind, string[]> {
-  const left: Record<PrunableKind, string[]> = { userCreditLimits: [], userGroupCreditLimits: [], entityGroupCreditLimits: [], routines: [], labels: [] };
-  for (const kind of PRUNED_KINDS) {
+  const left = Object.fromEntries(PRUNABLE_KINDS.map((kind): [PrunableKind, string[]] => [kind, []])) as Record<PrunableKind, string[]>;
+  for (const kind of PRUNABLE_KINDS) {
     const entries = sections[kind] as Record<string, unknown>[] | undefined;
     if (config.prune?.[kind] !== true || entries === undefined) continue;
     const kept = entries.filter((entry) => {
@@ -250,10 +231,10 @@ function leaveUndeclared(sections: ConfigSections, config: StewardConfig): Recor
 
 /** One line naming what a promotion left to the target's own plan, if anything. */
 function undeclaredWarnings(undeclared: Readonly<Record<PrunableKind, string[]>>, input: PromotionInput): PlanWarning[] {
-  const kinds = PRUNED_KINDS.filter((kind) => undeclared[kind].length > 0);
+  const kinds = PRUNABLE_KINDS.filter((kind) => undeclared[kind].length > 0);
   if (kinds.length === 0) return [];
   const count = kinds.reduce((total, kind) => total + undeclared[kind].length, 0);
-  const named = kinds.map((kind) => `${NOUNS[kind]}${undeclared[kind].length === 1 ? '' : 's'} ${undeclared[kind].map((name) => `"${name}"`).join(', ')}`).join('; ');
+  const named = kinds.map((kind) => `${REGISTRY.get(kind)!.presentation.noun[undeclared[kind].length === 1 ? 0 : 1]} ${undeclared[kind].map((name) => `"${name}"`).join(', ')}`).join('; ');
   return [
     {
       code: 'promote.undeclared',

@@ -4,7 +4,7 @@
 // promotion plan rebuilds it to check that the source has not changed.
 import type { PlatformApi } from '../api/platform.js';
 import type { Whoami } from '../api/types.js';
-import type { EnvironmentConfig, LoadedConfig, StewardConfig } from '../config/types.js';
+import type { EnvironmentConfig, Kind, LoadedConfig, StewardConfig } from '../config/types.js';
 import { closest, listNames } from '../config/suggest.js';
 import { StewardError } from '../errors.js';
 import { toConfigSections } from '../export/mapping.js';
@@ -61,7 +61,7 @@ export function sourceEnvironment(loaded: LoadedConfig, name: string): Environme
 export async function readPromotion(loaded: LoadedConfig, source: { name: string; api: PlatformApi }, options: PromotionOptions = {}): Promise<Promotion> {
   // Credit controls two deployments of one account share are one setting: nothing to promote, and not read.
   const shared = sharedAccount(loaded, source.name);
-  const selected = selectKinds(REGISTRY, loaded).filter((kind) => shared === undefined || kind.kind !== 'creditControls');
+  const selected = selectKinds(REGISTRY, loaded).filter((kind) => shared === undefined || kind.accountWide !== true);
   const kinds = selected.map((kind) => kind.kind);
   const owners = (loaded.config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [routine.owner]));
   const documentsOf = (loaded.config.labels ?? []).flatMap((label) => (label.documents === undefined ? [] : [label.name]));
@@ -113,20 +113,22 @@ function sharedAccount(loaded: LoadedConfig, sourceName: string): string | undef
 }
 
 /**
- * Positions in the promoted config are those of the declared routine, label or user group of the same name
- * (the promoted objects come from the source, not from a file); none for objects the config lacks.
+ * Positions in the promoted config are those of the declared entry the promoted one is (a routine,
+ * label, limit or group of the same name, as the kind names its entries; the promoted entries come
+ * from the source, not from a file); none for objects the config lacks.
  */
 function locateByName(loaded: LoadedConfig, promoted: StewardConfig): LoadedConfig['locate'] {
+  const listOf = (config: StewardConfig, section: string): readonly Readonly<Record<string, unknown>>[] => {
+    const value: unknown = config[section as keyof StewardConfig];
+    return Array.isArray(value) ? value : [];
+  };
   return (path) => {
     const [section, index, ...rest] = path;
-    if (section === 'userGroupCreditLimits' && typeof index === 'number') {
-      const name = promoted.userGroupCreditLimits?.[index]?.group;
-      const declared = (loaded.config.userGroupCreditLimits ?? []).findIndex((entry) => name !== undefined && entry.group === name);
-      return declared < 0 ? undefined : loaded.locate([section, declared, ...rest]);
-    }
-    if ((section !== 'routines' && section !== 'labels') || typeof index !== 'number') return loaded.locate(path);
-    const name = promoted[section]?.[index]?.name;
-    const declared = (loaded.config[section] ?? []).findIndex((object) => object.name === name);
+    const entries = typeof section === 'string' ? REGISTRY.get(section as Kind)?.entries : undefined;
+    if (entries === undefined || typeof section !== 'string' || typeof index !== 'number') return loaded.locate(path);
+    const entry = listOf(promoted, section)[index];
+    const key = entry === undefined ? undefined : entries.keyOf(entry);
+    const declared = key === undefined ? -1 : listOf(loaded.config, section).findIndex((candidate) => entries.hasKey(candidate, key));
     return declared < 0 ? undefined : loaded.locate([section, declared, ...rest]);
   };
 }
