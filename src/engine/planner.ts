@@ -195,7 +195,7 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
   }
   let diffed: ReturnType<typeof diffAll>;
   try {
-    diffed = diffAll(observation.kinds, observation.desired, observation.live);
+    diffed = diffAll(observation.kinds, observation.desired, observation.live, request.registry);
   } catch (error) {
     await Promise.allSettled(checks);
     throw locateDeclared(error, request.loaded);
@@ -284,8 +284,13 @@ export async function readLive(
   return live;
 }
 
-/** Diffs every kind, links cross-kind dependencies and orders the steps. Pure. */
-export function diffAll(kinds: readonly ResourceKind[], desired: DesiredState, live: LiveState): { steps: PlanStep[]; warnings: PlanWarning[] } {
+/** Diffs every kind, links cross-kind dependencies and orders the steps (in `registry`'s order). Pure. */
+export function diffAll(
+  kinds: readonly ResourceKind[],
+  desired: DesiredState,
+  live: LiveState,
+  registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY,
+): { steps: PlanStep[]; warnings: PlanWarning[] } {
   const steps: PlanStep[] = [];
   const warnings: PlanWarning[] = [];
   const extra: { step: string; on: string }[] = [];
@@ -305,7 +310,7 @@ export function diffAll(kinds: readonly ResourceKind[], desired: DesiredState, l
     const dependsOn = [...step.dependsOn, ...(more ?? [])];
     return { ...step, dependsOn: [...new Set(dependsOn)].filter((id) => ids.has(id)) };
   });
-  return { steps: orderSteps(linked), warnings };
+  return { steps: orderSteps(linked, registry), warnings };
 }
 
 /** The kinds a plan covers: declared by the config, restricted to `only` when given. */

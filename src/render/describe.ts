@@ -11,9 +11,11 @@ import { grouped } from '../domain/numbers.js';
 
 export const SYMBOL: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
 
+type Registry = ReadonlyMap<Kind, ResourceKind>;
+
 /** The kind a step belongs to, as registered. */
-function kindOf(kind: Kind): ResourceKind {
-  const found = REGISTRY.get(kind);
+function kindOf(kind: Kind, registry: Registry = REGISTRY): ResourceKind {
+  const found = registry.get(kind);
   if (found === undefined) throw new Error(`no resource kind ${kind} is registered`);
   return found;
 }
@@ -23,18 +25,18 @@ function kindOf(kind: Kind): ResourceKind {
  * "draft" on document 1b2c3d4e`. Names come from the config or the server: they are escaped
  * (terminalText), so the title is one line without control characters.
  */
-export function stepTitle(step: PlanStep): string {
-  return terminalText(kindOf(step.kind).presentation.title(step));
+export function stepTitle(step: PlanStep, registry: Registry = REGISTRY): string {
+  return terminalText(kindOf(step.kind, registry).presentation.title(step));
 }
 
 /** A field's value as the domain says it (a null threshold is "off", a null limit "unlimited"). */
-export function fieldValue(kind: Kind, path: string, value: unknown): string {
-  return formatValue(value, kindOf(kind).presentation.nullMeans?.(path));
+export function fieldValue(kind: Kind, path: string, value: unknown, registry: Registry = REGISTRY): string {
+  return formatValue(value, kindOf(kind, registry).presentation.nullMeans?.(path));
 }
 
 /** The detail lines under a step's title: changed fields, or every field of a new object; escaped like titles. */
-export function stepDetails(step: PlanStep): string[] {
-  return [...rawDetails(step), ...ignoredDetails(step), ...untilDetail(step), ...nextRunsDetail(step), ...recipientsDetail(step)].map(terminalText);
+export function stepDetails(step: PlanStep, registry: Registry = REGISTRY): string[] {
+  return [...rawDetails(step, registry), ...ignoredDetails(step, registry), ...untilDetail(step), ...nextRunsDetail(step), ...recipientsDetail(step)].map(terminalText);
 }
 
 /** `until 31 Dec 2026`: the entry is in force until then, and undone from then on. */
@@ -46,10 +48,11 @@ function untilDetail(step: PlanStep): string[] {
  * `paused: ignored (stays true; the config says false)` for an ignored field the config and the
  * live object disagree on; a new object says which fields it will leave alone once created.
  */
-function ignoredDetails(step: PlanStep): string[] {
-  if (step.ignore === undefined || (kindOf(step.kind).presentation.details === false && step.action !== 'create')) return [];
+function ignoredDetails(step: PlanStep, registry: Registry): string[] {
+  if (step.ignore === undefined || (kindOf(step.kind, registry).presentation.details === false && step.action !== 'create')) return [];
   if (step.action === 'create') return [`ignored once created: ${step.ignore.join(', ')}`];
-  return (step.ignored ?? []).map((field) => `${field.path}: ignored (stays ${fieldValue(step.kind, field.path, field.before)}; the config says ${fieldValue(step.kind, field.path, field.after)})`);
+  const value = (path: string, field: unknown) => fieldValue(step.kind, path, field, registry);
+  return (step.ignored ?? []).map((field) => `${field.path}: ignored (stays ${value(field.path, field.before)}; the config says ${value(field.path, field.after)})`);
 }
 
 /** What each class of recipient is called in a plan. */
@@ -104,16 +107,17 @@ function nextRunsDetail(step: PlanStep): string[] {
   return [`next runs: ${describeRuns(step.nextRuns.map((run) => new Date(run)), step.after.timezone)}`];
 }
 
-function rawDetails(step: PlanStep): string[] {
-  if (kindOf(step.kind).presentation.details === false) return [];
+function rawDetails(step: PlanStep, registry: Registry): string[] {
+  if (kindOf(step.kind, registry).presentation.details === false) return [];
+  const value = (path: string, field: unknown) => fieldValue(step.kind, path, field, registry);
   switch (step.action) {
     case 'create':
       return flatten(step.after)
         .filter(([path]) => path !== 'name')
-        .map(([path, value]) => `${path}: ${fieldValue(step.kind, path, value)}`);
+        .map(([path, field]) => `${path}: ${value(path, field)}`);
     case 'update':
     case 'replace':
-      return step.fields.map((field) => `${field.path}: ${fieldValue(step.kind, field.path, field.before)} → ${fieldValue(step.kind, field.path, field.after)}`);
+      return step.fields.map((field) => `${field.path}: ${value(field.path, field.before)} → ${value(field.path, field.after)}`);
     case 'delete':
       return [];
   }
