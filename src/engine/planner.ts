@@ -5,6 +5,7 @@ import { locateDeclared } from '../config/declared.js';
 import type { Kind, LoadedConfig } from '../config/types.js';
 import type { ResourceKind } from '../model/kind.js';
 import { orderSteps } from './order.js';
+import { assessImpacts } from './impacts.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { evaluatePolicies } from '../policy/evaluate.js';
 import { Directory } from '../resolve/directory.js';
@@ -206,7 +207,9 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     steps = annotated.steps;
     scheduleWarnings.push(...annotated.warnings);
   }
-  const warnings = [...diffed.warnings, ...targeted.warnings, ...scheduleWarnings];
+  // What lowered limits do to this period's usage: read only when a step lowers one.
+  const assessed = await assessImpacts(steps, request.registry ?? REGISTRY, observation.live, request.api);
+  const warnings = [...diffed.warnings, ...targeted.warnings, ...scheduleWarnings, ...assessed.warnings];
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     stewardVersion: request.stewardVersion,
@@ -219,7 +222,8 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     summary: summarize(steps),
     warnings,
     requests: request.requestCount(),
-    policyViolations: evaluatePolicies(steps, request.loaded, request.registry ?? REGISTRY),
+    ...(assessed.impacts.length === 0 ? {} : { impacts: assessed.impacts }),
+    policyViolations: evaluatePolicies(steps, request.loaded, { impacts: assessed.impacts }, request.registry ?? REGISTRY),
     ...(request.recordIdentities === false
       ? {}
       : { identities: recordIdentities(identities, { ...observation, kinds: withReadDependencies(request.registry ?? REGISTRY, observation.kinds), config: request.loaded.config, steps: diffed.steps }) }),

@@ -10,6 +10,7 @@ import { type ResourceKind } from '../model/kind.js';
 import { creditLimitValues, expectLimitsTaken } from './shared.js';
 import { limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { protectedInEnvironment } from './protection.js';
+import { groupLowered, liveCreditControls } from './lowered.js';
 
 export interface DesiredEntityGroupLimits {
   limits: DesiredLimit[];
@@ -90,6 +91,8 @@ export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, Liv
   writeRequests: (steps) => Math.ceil(steps.length / CREDIT_LIMIT_BATCH_MAX),
 
   credits: creditLimitValues,
+
+  lowered: (step, allLive) => groupLowered(step, 'entityGroup', liveCreditControls(allLive)?.entityGroupDefaultCredits, allLive),
 };
 
 /** The bulk-PATCH entry that carries out one step. */

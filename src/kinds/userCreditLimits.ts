@@ -9,6 +9,7 @@ import { type ResourceKind } from '../model/kind.js';
 import { creditLimitValues, expectLimitsTaken } from './shared.js';
 import { requireDistinctUsers } from '../config/declared.js';
 import { limitPresentation } from './limitSteps.js';
+import { liveCreditControls, loweredLimit } from './lowered.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
 
 export interface DesiredUserLimit {
@@ -173,6 +174,12 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
   writeRequests: (steps) => Math.ceil(steps.length / CREDIT_LIMIT_BATCH_MAX),
 
   credits: creditLimitValues,
+
+  // The user's own usage decides; the default a new limit replaces is known where credit controls were read.
+  lowered(step, allLive) {
+    const limit = loweredLimit(step, liveCreditControls(allLive)?.userDefaultCredits);
+    return limit === undefined ? [] : [{ scope: 'user', field: 'creditLimit', limit, effect: 'cutoff', userId: step.ref.userId! }];
+  },
 };
 
 /**

@@ -16,6 +16,7 @@ import { type ResourceKind } from '../model/kind.js';
 import { creditLimitValues, expectLimitsTaken } from './shared.js';
 import { limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { resolveUserGroups } from '../resolve/groups.js';
+import { groupLowered, liveCreditControls } from './lowered.js';
 import { protectedInEnvironment } from './protection.js';
 
 export interface DesiredUserGroupLimits {
@@ -129,6 +130,9 @@ export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUse
   writeRequests: (steps) => Math.ceil(steps.length / CREDIT_LIMIT_BATCH_MAX),
 
   credits: creditLimitValues,
+
+  // Groups without a limit follow the user default (the emulator's reading of the "user group default").
+  lowered: (step, allLive) => groupLowered(step, 'userGroup', liveCreditControls(allLive)?.userDefaultCredits, allLive),
 };
 
 /** The bulk-PATCH entry that carries out one step. */

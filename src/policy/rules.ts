@@ -4,13 +4,15 @@
 // writes: an object the plan leaves alone is not judged.
 import type { PoliciesConfig } from '../config/types.js';
 import type { CreditValue } from '../model/kind.js';
-import type { PlanStep } from '../model/plan.js';
+import type { PlanImpact, PlanStep } from '../model/plan.js';
 import { POLICY_RULE_NAMES, type PolicyRuleName } from '../model/policy.js';
 
 export interface PolicyInput {
   steps: readonly PlanStep[];
   /** The credit values a step writes, as its kind declares them (`ResourceKind.credits`). */
   creditsOf(step: PlanStep): CreditValue[];
+  /** What the plan's lowered limits do to this period's usage (src/engine/impacts.ts). */
+  impacts: readonly PlanImpact[];
 }
 
 /** A breach before it is located: `setting` is the path within `policies` (`creditLimits.max`). */
@@ -58,7 +60,7 @@ const maxChanges: PolicyRule = {
 
 const creditLimits: PolicyRule = {
   name: 'creditLimits',
-  check({ creditLimits: policy }, { steps, creditsOf }) {
+  check({ creditLimits: policy }, { steps, creditsOf, impacts }) {
     if (policy === undefined || policy === null) return [];
     const max = policy.max ?? undefined;
     const findings: Finding[] = [];
@@ -71,6 +73,12 @@ const creditLimits: PolicyRule = {
         } else if (max !== undefined && credit.value > max) {
           findings.push({ setting: 'creditLimits.max', message: `${objectOf(step)}: ${credit.field} would be ${credit.value}, above creditLimits.max ${max}`, objects: [step.id] });
         }
+      }
+    }
+    // Only what the usage read says for certain: an estimate from the organization's total is shown, not refused.
+    if (policy.belowUsage === 'deny') {
+      for (const impact of impacts) {
+        if (impact.certain) findings.push({ setting: 'creditLimits.belowUsage', message: `${impact.message}; creditLimits.belowUsage is deny`, objects: [impact.step] });
       }
     }
     return findings;

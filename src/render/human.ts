@@ -8,6 +8,7 @@ import { promotionHeading, promotionNoChanges } from './promotion.js';
 import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
 import { terminalText } from './inert.js';
 import { renderViolations } from './policy.js';
+import { renderImpacts } from './impacts.js';
 import { formatDuration, grouped } from '../domain/numbers.js';
 import type { ApplyCost } from '../engine/cost.js';
 
@@ -47,6 +48,7 @@ export function renderPlan(plan: Plan, options: HumanOptions): string {
   lines.push(...renderViolations(plan.policyViolations, options.color));
   for (const warning of plan.warnings) lines.push(colors.yellow(`Warning: ${terminalText(warning.message)}`));
   if (plan.warnings.length > 0) lines.push('');
+  lines.push(...renderImpacts(plan, colors));
   if (plan.steps.length === 0) {
     lines.push(colors.green(drift ? 'No drift. The live state matches the configuration.' : `No changes. ${promotionNoChanges(plan) ?? 'The live state matches the configuration.'}`), '');
     lines.push(costLine(plan));

@@ -6,6 +6,7 @@ import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryL
 import { markdownCode, markdownCodeLine, markdownText } from './inert.js';
 import { promotionHeading, promotionNoChanges } from './promotion.js';
 import { renderViolationsMarkdown } from './policy.js';
+import { renderImpactsMarkdown } from './impacts.js';
 import { grouped } from '../domain/numbers.js';
 
 export const MARKDOWN_LIMIT = 60_000;
@@ -31,6 +32,7 @@ function render(plan: Plan, perGroup: number, purpose: 'plan' | 'drift'): string
     lines.push(`**${summaryLine(plan.summary)}**`, '');
   }
   for (const warning of plan.warnings) lines.push(`> ⚠️ ${escape(warning.message)}`, '');
+  lines.push(...renderImpactsMarkdown(plan));
   const destructive = destructiveSteps(plan.steps);
   if (destructive.length > 0) {
     lines.push(`#### ⚠️ ${destructive.length} destructive change${destructive.length === 1 ? '' : 's'}`, '');
