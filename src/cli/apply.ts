@@ -186,10 +186,10 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connecti
     if (kind.checkPlanned !== undefined && desired !== undefined) await kind.checkPlanned({ api, steps: checked.runnable.filter((step) => step.kind === kind.kind), desired, loaded });
   }
   // Judged again here, on the steps about to run: the config's policies may be newer than the plan.
-  // The impacts are the plan's, as reviewed: the steps about to run are judged with theirs.
+  // The impacts and the exposure are the plan's, as reviewed: the steps about to run are judged with theirs.
   const running = new Set(checked.runnable.map((step) => step.id));
   const impacts = (plan.impacts ?? []).filter((impact) => running.has(impact.step));
-  const overridden = enforcePolicies(evaluatePolicies(checked.runnable, loaded, { impacts }), connection.session.overrides);
+  const overridden = enforcePolicies(evaluatePolicies(checked.runnable, loaded, { impacts, exposure: plan.exposure }), connection.session.overrides);
   // Nobody saw this plan's violations yet in this run: they are shown before anything is written.
   if (!options.json && overridden.length > 0) io.stdout(renderViolations(overridden, color, `${overrideLine(overridden)} Applying anyway:`).join('\n'));
   if (options.dryRun) {

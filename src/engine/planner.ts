@@ -6,6 +6,7 @@ import type { Kind, LoadedConfig } from '../config/types.js';
 import type { ResourceKind } from '../model/kind.js';
 import { orderSteps } from './order.js';
 import { assessImpacts } from './impacts.js';
+import { assessExposure } from './exposure.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { evaluatePolicies } from '../policy/evaluate.js';
 import { Directory } from '../resolve/directory.js';
@@ -210,6 +211,8 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
   // What lowered limits do to this period's usage: read only when a step lowers one.
   const assessed = await assessImpacts(steps, request.registry ?? REGISTRY, observation.live, request.api);
   const warnings = [...diffed.warnings, ...targeted.warnings, ...scheduleWarnings, ...assessed.warnings];
+  // The most the configuration allows per period: stated when the plan changes a credit value.
+  const exposure = await assessExposure(steps, observation.kinds, observation.live, observation.directory, request.api);
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     stewardVersion: request.stewardVersion,
@@ -223,7 +226,8 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     warnings,
     requests: request.requestCount(),
     ...(assessed.impacts.length === 0 ? {} : { impacts: assessed.impacts }),
-    policyViolations: evaluatePolicies(steps, request.loaded, { impacts: assessed.impacts }, request.registry ?? REGISTRY),
+    ...(exposure === undefined ? {} : { exposure }),
+    policyViolations: evaluatePolicies(steps, request.loaded, { impacts: assessed.impacts, exposure }, request.registry ?? REGISTRY),
     ...(request.recordIdentities === false
       ? {}
       : { identities: recordIdentities(identities, { ...observation, kinds: withReadDependencies(request.registry ?? REGISTRY, observation.kinds), config: request.loaded.config, steps: diffed.steps }) }),

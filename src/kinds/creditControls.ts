@@ -106,6 +106,11 @@ export const creditControls: ResourceKind<DesiredCreditControls, CreditControls>
           nullMeans: field.endsWith('DefaultCredits') ? 'unlimited' : 'off',
         })),
 
+  allowance(live, steps) {
+    const after = steps.reduce<Record<string, unknown>>((state, step) => (step.action === 'update' ? { ...state, ...step.after } : state), { ...live });
+    return { scope: 'organization', userDefault: after.userDefaultCredits as number | null, accountCreditLimit: live.accountCreditLimit };
+  },
+
   // A threshold is judged against the organization's usage, which the credit controls carry; a
   // lower default against the same total, as an estimate (users' own usage is not read for it).
   lowered(step, allLive) {

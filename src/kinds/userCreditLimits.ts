@@ -8,7 +8,7 @@ import type { PlanStep, PlanWarning } from '../model/plan.js';
 import { type ResourceKind } from '../model/kind.js';
 import { creditLimitValues, expectLimitsTaken } from './shared.js';
 import { requireDistinctUsers } from '../config/declared.js';
-import { limitPresentation } from './limitSteps.js';
+import { limitPresentation, limitsAfter } from './limitSteps.js';
 import { liveCreditControls, loweredLimit } from './lowered.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
 
@@ -174,6 +174,8 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
   writeRequests: (steps) => Math.ceil(steps.length / CREDIT_LIMIT_BATCH_MAX),
 
   credits: creditLimitValues,
+
+  allowance: (live, steps) => ({ scope: 'users', limits: limitsAfter(live, steps, 'userId') }),
 
   // The user's own usage decides; the default a new limit replaces is known where credit controls were read.
   lowered(step, allLive) {

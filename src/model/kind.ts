@@ -209,7 +209,14 @@ export interface ResourceKind<Desired = unknown, Live = unknown> {
    * is lower than the default it replaces only where the credit controls were read). Pure.
    */
   lowered?(step: PlanStep, allLive: Partial<Record<Kind, unknown>>): LoweredLimit[];
+  /** What the kind allows to be spent once `steps` (its own) are applied to `live`, for the plan's exposure. Pure. */
+  allowance?(live: Live, steps: readonly PlanStep[]): Allowance;
 }
+
+/** A kind's credit limits after a plan: users' or groups' limits by id, or the organization's default. */
+export type Allowance =
+  | { scope: 'users' | 'userGroups'; limits: Map<string, number | null> }
+  | { scope: 'organization'; userDefault: number | null; accountCreditLimit: number | null };
 
 /**
  * A credit limit a step lowers (or sets where there was none), for the plan's impacts on this

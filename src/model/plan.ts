@@ -3,6 +3,9 @@
 import type { Kind } from '../config/types.js';
 import type { PlanIdentities } from '../resolve/identities.js';
 import type { PolicyViolation } from './policy.js';
+import type { Exposure } from '../domain/exposure.js';
+
+export type { Exposure } from '../domain/exposure.js';
 
 export type { PlanGroup, PlanIdentities, PlanModel, PlanUser } from '../resolve/identities.js';
 
@@ -145,6 +148,11 @@ export interface Plan {
    * present when the plan lowers one. When usage cannot be read, a warning says so instead.
    */
   impacts?: PlanImpact[];
+  /**
+   * The most credits per period the configuration allows once applied (an estimate: the rule
+   * is stated in it); present when the plan changes a credit value (creditLimits.maxExposure).
+   */
+  exposure?: Exposure;
   /** The environment's policy rules this plan breaks (src/policy/); apply refuses it unless each rule is overridden. */
   policyViolations?: PolicyViolation[];
   /** What planning resolved (e-mails, group and model names → ids); `apply PLANFILE` reuses it instead of resolving again. */

@@ -6,7 +6,7 @@ import { didYouMean } from '../config/suggest.js';
 import { StewardError } from '../errors.js';
 import type { ResourceKind } from '../model/kind.js';
 import { REGISTRY } from '../kinds/registry.js';
-import type { PlanImpact, PlanStep } from '../model/plan.js';
+import type { Exposure, PlanImpact, PlanStep } from '../model/plan.js';
 import { POLICY_RULES, type PolicyRule } from './rules.js';
 import { effectivePolicies } from './settings.js';
 import { POLICY_RULE_NAMES, type PolicyRuleName, type PolicyViolation } from '../model/policy.js';
@@ -17,6 +17,8 @@ export const POLICY_EXIT_CODE = 4;
 /** What a plan found besides its steps that rules judge: the impacts of lowered limits on this period's usage. */
 export interface PlanFacts {
   impacts?: readonly PlanImpact[] | undefined;
+  /** The most credits per period the configuration allows once applied. */
+  exposure?: Exposure | undefined;
 }
 
 /** Every violation of the environment's policies by `steps`, each located at the setting it breaks. Pure. */
@@ -30,7 +32,7 @@ export function evaluatePolicies(
   const { policies, origin } = effectivePolicies(loaded.config, loaded.environmentName);
   const creditsOf = (step: PlanStep) => registry.get(step.kind)?.credits?.(step) ?? [];
   return [...rules.values()].flatMap((rule) =>
-    rule.check(policies, { steps, creditsOf, impacts: facts.impacts ?? [] }).map((finding): PolicyViolation => {
+    rule.check(policies, { steps, creditsOf, impacts: facts.impacts ?? [], exposure: facts.exposure }).map((finding): PolicyViolation => {
       const path = origin(finding.setting);
       const position = loaded.locate(path);
       return { rule: rule.name, message: finding.message, objects: finding.objects, setting: path.join('.'), ...(position === undefined ? {} : { position }) };

@@ -4,7 +4,8 @@
 // writes: an object the plan leaves alone is not judged.
 import type { PoliciesConfig } from '../config/types.js';
 import type { CreditValue } from '../model/kind.js';
-import type { PlanImpact, PlanStep } from '../model/plan.js';
+import type { Exposure, PlanImpact, PlanStep } from '../model/plan.js';
+import { grouped } from '../domain/numbers.js';
 import { POLICY_RULE_NAMES, type PolicyRuleName } from '../model/policy.js';
 
 export interface PolicyInput {
@@ -13,6 +14,8 @@ export interface PolicyInput {
   creditsOf(step: PlanStep): CreditValue[];
   /** What the plan's lowered limits do to this period's usage (src/engine/impacts.ts). */
   impacts: readonly PlanImpact[];
+  /** The most credits per period the configuration allows once applied (src/engine/exposure.ts), when the plan changes a credit value. */
+  exposure?: Exposure | undefined;
 }
 
 /** A breach before it is located: `setting` is the path within `policies` (`creditLimits.max`). */
@@ -60,7 +63,7 @@ const maxChanges: PolicyRule = {
 
 const creditLimits: PolicyRule = {
   name: 'creditLimits',
-  check({ creditLimits: policy }, { steps, creditsOf, impacts }) {
+  check({ creditLimits: policy }, { steps, creditsOf, impacts, exposure }) {
     if (policy === undefined || policy === null) return [];
     const max = policy.max ?? undefined;
     const findings: Finding[] = [];
@@ -80,6 +83,14 @@ const creditLimits: PolicyRule = {
       for (const impact of impacts) {
         if (impact.certain) findings.push({ setting: 'creditLimits.belowUsage', message: `${impact.message}; creditLimits.belowUsage is deny`, objects: [impact.step] });
       }
+    }
+    // The exposure is a lower bound where parts were not counted: above the maximum, it is above for certain.
+    const maxExposure = policy.maxExposure ?? undefined;
+    if (maxExposure !== undefined && exposure !== undefined && (exposure.credits === null || exposure.credits > maxExposure)) {
+      const written = steps.filter((step) => creditsOf(step).length > 0);
+      const credit = written.length > 0 ? written : steps;
+      const amount = exposure.credits === null ? 'unlimited credits' : `${exposure.notCounted.length > 0 ? 'at least ' : ''}${grouped(exposure.credits)} credits`;
+      findings.push({ setting: 'creditLimits.maxExposure', message: `the configuration would allow ${amount} per period (an estimate); creditLimits.maxExposure allows at most ${grouped(maxExposure)}`, objects: credit.map((step) => step.id) });
     }
     return findings;
   },

@@ -9,6 +9,7 @@ import { countOf, destructiveSteps, groupSteps, stepDetails, stepTitle, summaryL
 import { terminalText } from './inert.js';
 import { renderViolations } from './policy.js';
 import { renderImpacts } from './impacts.js';
+import { renderExposure } from './exposure.js';
 import { formatDuration, grouped } from '../domain/numbers.js';
 import type { ApplyCost } from '../engine/cost.js';
 
@@ -65,6 +66,8 @@ export function renderPlan(plan: Plan, options: HumanOptions): string {
     lines.push(...renderGroup(group, colors, options.showAll === true), '');
   }
   lines.push(colors.bold(summaryLine(plan.summary)));
+  // The exposure sums up what the plan leaves allowed: beside the summary, under the steps.
+  lines.push(...renderExposure(plan.exposure, colors).slice(0, -1));
   lines.push(costLine(plan));
   if (options.applyCost !== undefined) lines.push(applyCostLine(options.applyCost));
   return `${lines.join('\n')}\n`;
