@@ -119,6 +119,13 @@ export interface RequestOptions {
    * parsed, so a server answering `OK` as text does not fail a write it carried out.
    */
   readBody?: boolean;
+  /** A POST that changes nothing (a read that takes a body): retried like a GET, never counted as a write. */
+  readOnly?: boolean;
+}
+
+/** Whether a request only reads: a GET, or a POST the contract marks read-only. */
+function isRead(context: RequestContext): boolean {
+  return isIdempotent(context.method as HttpMethod) || context.readOnly === true;
 }
 
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -243,10 +250,11 @@ export class ApiClient {
       route: options.route ?? `${method} ${path}`,
       operation: options.operation,
       ...(options.subjects === undefined ? {} : { subjects: options.subjects }),
+      ...(options.readOnly === true ? { readOnly: true } : {}),
     };
     const pathAndQuery = `${path}${encodeQuery(options.query)}`;
     const run = (): Promise<T> => this.send<T>(context, pathAndQuery, options.body, options.readBody ?? true);
-    return method === 'GET' ? run() : this.writeLimit(run);
+    return isRead(context) ? run() : this.writeLimit(run);
   }
 
   /** The pacing budget in requests per minute (the lowest any client of this key asked for). */
@@ -268,7 +276,7 @@ export class ApiClient {
    * unknown and the caller reads back instead of reporting a failure.
    */
   invalidResponse(context: RequestContext, what: string): ApiError {
-    const write = context.method !== 'GET';
+    const write = !isRead(context);
     return new ApiError({
       ...context,
       code: 'api.invalid-response',
@@ -371,7 +379,9 @@ export class ApiClient {
     let spentMs = 0;
     const method = context.method as HttpMethod;
     const shownPath = pathAndQuery.split('?', 1)[0] ?? pathAndQuery;
-    const write = !isIdempotent(method);
+    const write = !isRead(context);
+    // A read sent as POST is repeated like a GET: repeating it changes nothing.
+    const retryAs: HttpMethod = write ? method : 'GET';
     for (;;) {
       const permit = await this.unlessDropped(this.pacer.acquire((ms) => this.announceWait('pacing', ms, context)), write, (late) => late.release());
       if (permit === DROPPED) throw this.notSent(context, retries === 0 ? 'for its turn in the request budget' : 'to be sent again');
@@ -432,7 +442,7 @@ export class ApiClient {
       }
 
       const decision = this.withinRequestTimeout(
-        withinTotalBudget(decideRetry(method, failure, retries, waitedMs, this.retryPolicy), this.retryWaitedMs, this.totalRetryBudgetMs),
+        withinTotalBudget(decideRetry(retryAs, failure, retries, waitedMs, this.retryPolicy), this.retryWaitedMs, this.totalRetryBudgetMs),
         spentMs,
         retries,
         failure.kind === 'status' && failure.retryAfterMs !== undefined,
@@ -537,7 +547,7 @@ export class ApiClient {
 
   private throwInvalid(context: RequestContext, status: number, why: string): never {
     // A write answered 2xx was probably carried out: the caller reads back rather than fails.
-    const write = context.method !== 'GET';
+    const write = !isRead(context);
     throw new ApiError({
       ...context,
       code: 'api.invalid-response',

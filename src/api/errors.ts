@@ -14,6 +14,8 @@ export interface RequestContext {
   operation: string;
   /** The ids the request names (path parameters, `userId` and other id query keys). */
   subjects?: readonly string[];
+  /** A POST that only reads (the credit usage): retried, paced and judged like a GET, never a write. */
+  readOnly?: boolean;
 }
 
 interface ApiErrorInit extends RequestContext {

@@ -46,6 +46,7 @@ import type {
   UserCreditLimitPatch,
   UserCreditLimitPatchResult,
   UserCreditLimitRecord,
+  UserCreditUsageList,
   UserGroupCreditLimitList,
   UserGroupCreditLimitPatch,
   UserGroupCreditLimitPatchResult,
@@ -116,6 +117,7 @@ export class PlatformApi {
       ...(extra.query === undefined ? {} : { query: extra.query }),
       ...(extra.body === undefined ? {} : { body: extra.body }),
       readBody: extra.shape !== undefined,
+      ...(documented.readOnly === true ? { readOnly: true } : {}),
     });
     if (extra.shape === undefined) return undefined as T;
     const checked = checkShape<T>(extra.shape, body, extra.page === undefined ? {} : { page: extra.page });
@@ -208,6 +210,22 @@ export class PlatformApi {
       users.push(...result.users);
     }
     return { users };
+  }
+
+  /**
+   * This period's usage of these users (membership ids, no duplicates), in requests of at most
+   * 1,000 ids: user id → credits used. A user the answer leaves out is not in the map.
+   */
+  async readUserCreditUsage(userIds: readonly string[]): Promise<Map<string, number>> {
+    const used = new Map<string, number>();
+    const batches = chunks([...new Set(userIds)], CREDIT_LIMIT_BATCH);
+    for (const [index, batch] of batches.entries()) {
+      const part = batches.length === 1 ? '' : ` (batch ${index + 1} of ${batches.length})`;
+      const operation = `reading the credit usage of ${batch.length} user${batch.length === 1 ? '' : 's'}${part}`;
+      const answer = await this.call<UserCreditUsageList>('creditUsage.users', operation, { body: { userIds: batch }, shape: 'userCreditUsage' });
+      for (const user of answer.users) used.set(user.userId, user.creditsUsed);
+    }
+    return used;
   }
 
   /** Every user group with a credit limit of its own, by userGroupId. */

@@ -44,6 +44,8 @@ import type {
   SlackDestination,
   UserCreditLimitPatchResult,
   UserCreditLimitRecord,
+  UserCreditUsage,
+  UserCreditUsageList,
   UserGroupCreditLimitPatchResult,
   UserGroupCreditLimitRecord,
   Whoami,
@@ -71,6 +73,8 @@ const count: Schema = { type: 'integer', minimum: 0 };
 const amount: Schema = { type: 'number' };
 /** A number or null where null means something (off, unlimited): it must be present. */
 const amountOrNull: Schema = { type: ['number', 'null'] };
+/** A number the server may leave out: absent (or null) reads as null, "not known". */
+const amountOrAbsent: Schema = { type: ['number', 'null'], default: null };
 /** Nullable and optional: absent reads as null. */
 const textOrNull: Schema = { type: ['string', 'null'], default: null };
 /** A field steward never reads: any value, or none. */
@@ -126,21 +130,25 @@ const whoami = shapeOf<Whoami>(
 
 // ---- credit controls --------------------------------------------------------------------------
 
-// The account's limit, usage and period are the server's to report; steward reads none of them.
-// `entityGroupDefaultCredits` is not in the documented answer: optional, and absent stays absent.
+// The account's limit and the period's usage are read for a plan's impacts and exposure; absent,
+// they read as null (not known), so a server that leaves them out never stops a plan. The period
+// is passed over. `entityGroupDefaultCredits` is not in the documented answer: optional, and
+// absent stays absent.
 const creditControls = shapeOf<CreditControls>(
   {
     downgradeCredits: amountOrNull,
     shutoffCredits: amountOrNull,
     userDefaultCredits: amountOrNull,
     entityGroupDefaultCredits: amountOrNull,
-    accountCreditLimit: unread,
-    creditsUsed: unread,
+    accountCreditLimit: amountOrAbsent,
+    creditsUsed: amountOrAbsent,
     periodStart: unread,
     periodEnd: unread,
   },
-  ['entityGroupDefaultCredits', 'accountCreditLimit', 'creditsUsed', 'periodStart', 'periodEnd'],
+  ['entityGroupDefaultCredits', 'periodStart', 'periodEnd'],
 );
+// The usage answer's shape is steward's choice (OPEN): a user it leaves out is read as unknown.
+const userCreditUsage = shapeOf<UserCreditUsage>({ userId: identity, creditsUsed: amount });
 const userCreditLimit = shapeOf<UserCreditLimitRecord>({ userId: identity, creditLimit: amountOrNull });
 const userGroupCreditLimit = shapeOf<UserGroupCreditLimitRecord>({ userGroupId: identity, creditLimit: amountOrNull });
 const entityGroupCreditLimit = shapeOf<EntityGroupCreditLimitRecord>({ entity: identity, creditLimit: amountOrNull });
@@ -284,6 +292,7 @@ const apiKey = shapeOf<ApiKeyRecord>({
 const SHAPES = {
   whoami,
   creditControls,
+  userCreditUsage: shapeOf<UserCreditUsageList>({ users: listOf(userCreditUsage) }),
   userCreditLimitList: cursorList(userCreditLimit),
   userCreditLimitPatchResult: {
     type: 'object',

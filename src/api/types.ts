@@ -80,15 +80,26 @@ export const CREDIT_CONTROL_FIELDS = [
 ] as const satisfies readonly (keyof CreditControlSettings)[];
 
 export interface CreditControls extends CreditControlSettings {
-  /** 0 = no account limit. */
-  accountCreditLimit: number;
-  creditsUsed: number;
+  /** 0 = no account limit; null = the answer did not carry it. */
+  accountCreditLimit: number | null;
+  /** The organization's usage this period; null = the answer did not carry it. */
+  creditsUsed: number | null;
   /** Unix milliseconds, UTC calendar-month bounds. */
   periodStart: number;
   periodEnd: number;
 }
 
 export type CreditControlsPatch = Partial<CreditControlSettings>;
+
+/** One user's usage this period (`POST /v1/ai/credit-usage/users`; the answer's shape is OPEN). */
+export interface UserCreditUsage {
+  /** The membership id asked about. */
+  userId: string;
+  creditsUsed: number;
+}
+export interface UserCreditUsageList {
+  users: UserCreditUsage[];
+}
 
 export interface UserCreditLimitRecord {
   userId: string;

@@ -190,8 +190,11 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connecti
   }
   // Judged again here, on the steps about to run: the config's policies may be newer than the plan,
   // and who a routine's output reaches is looked up again (the file's classification proves nothing).
+  // The impacts and the exposure are the plan's, as reviewed: the steps about to run are judged with theirs.
   const { steps: judged } = await classifyRecipients(checked.runnable, (kind) => REGISTRY.get(kind)?.audience, observation.directory);
-  const overridden = enforcePolicies(evaluatePolicies(judged, loaded), connection.session.overrides);
+  const running = new Set(checked.runnable.map((step) => step.id));
+  const impacts = (plan.impacts ?? []).filter((impact) => running.has(impact.step));
+  const overridden = enforcePolicies(evaluatePolicies(judged, loaded, { impacts, exposure: plan.exposure }), connection.session.overrides);
   // Nobody saw this plan's violations yet in this run: they are shown before anything is written.
   if (!options.json && overridden.length > 0) io.stdout(renderViolations(overridden, color, `${overrideLine(overridden)} Applying anyway:`).join('\n'));
   if (options.dryRun) {

@@ -52,6 +52,7 @@ export interface EmulatorCommandOptions {
   documentLabelsPathId?: string;
   unknownKeys?: string;
   entityGroupDefaultCredits?: boolean;
+  creditUsage?: boolean;
   modelNameFilter?: string;
   documentIdentifiers?: string;
 }
@@ -116,6 +117,7 @@ export function emulatorOptionsFrom(raw: EmulatorCommandOptions): EmulatorOption
       documentLabelsPathId: choice(raw.documentLabelsPathId, '--document-labels-path-id', DOCUMENT_LABELS_PATH_IDS),
       unknownKeys: choice(raw.unknownKeys, '--unknown-keys', UNKNOWN_KEYS),
       entityGroupDefaultCredits: raw.entityGroupDefaultCredits,
+      creditUsage: raw.creditUsage,
       modelNameFilter: choice(raw.modelNameFilter, '--model-name-filter', MODEL_NAME_FILTERS),
       documentIdentifiers: choice(raw.documentIdentifiers, '--document-identifiers', DOCUMENT_IDENTIFIERS),
     }),
@@ -206,6 +208,8 @@ export function registerEmulator(
     .addOption(new Option('--unknown-keys <answer>', 'undocumented request keys: refuse = 400 (vendor) or ignore (other)').choices([...UNKNOWN_KEYS]))
     .option('--entity-group-default-credits', 'credit controls carry entityGroupDefaultCredits, as the generated client has it (other)')
     .option('--no-entity-group-default-credits', 'credit controls carry the seven documented fields (vendor)')
+    .option('--credit-usage', 'serve POST /api/v1/ai/credit-usage/users, per-user usage this period (vendor)')
+    .option('--no-credit-usage', 'answer the credit-usage endpoint 404, as an instance without it (other)')
     .addOption(
       new Option('--profile <name>', 'vendor (default): the platform as the vendor documents it; other: the opposite answer to each open point, and the generated client\'s PATCH and fields').choices([
         ...EMULATOR_PROFILES,

@@ -9,7 +9,10 @@ import { displayPath } from '../config/sources.js';
 import { StewardError } from '../errors.js';
 import { diagnosticToJson, renderDiagnostics } from '../render/diagnostics.js';
 import { annotate, configPath, environmentError, processIo, reportError, useColor, type CommandIo } from './io.js';
-import { inertJson } from '../render/inert.js';
+import { inertJson, terminalText } from '../render/inert.js';
+import type { StewardConfig } from '../config/types.js';
+import { offlineExposure } from '../engine/exposure.js';
+import { exposureDetails, exposureHeadline } from '../render/exposure.js';
 
 export interface ValidateOptions {
   /** The config, like every other command's --config (the positional PATH says the same). */
@@ -49,6 +52,8 @@ async function validate(positional: string | undefined, options: ValidateOptions
   const warnings = diagnostics.length - errors;
   const valid = errors === 0;
   annotate(io, diagnostics, options.json === true);
+  // With one environment chosen, the exposure the config alone allows (the plan counts the rest).
+  const exposure = valid && analysis.selected !== undefined ? offlineExposure(analysis.selected.config as unknown as StewardConfig) : undefined;
 
   if (options.json) {
     const report = {
@@ -58,6 +63,7 @@ async function validate(positional: string | undefined, options: ValidateOptions
       files: analysis.files.map((file) => file.file),
       environments: analysis.checked,
       diagnostics: diagnostics.map(diagnosticToJson),
+      ...(exposure === undefined ? {} : { exposure }),
     };
     io.stdout(`${inertJson(JSON.stringify(report, null, 2))}\n`);
     return valid ? 0 : 1;
@@ -81,6 +87,7 @@ async function validate(positional: string | undefined, options: ValidateOptions
     const files = `${analysis.files.length} file${analysis.files.length === 1 ? '' : 's'}`;
     const withWarnings = warnings === 0 ? '' : `, with ${count(warnings, 'warning')}`;
     io.stdout(`The configuration at ${shown} is valid${withWarnings} (${files}${environments}).\n`);
+    if (exposure !== undefined) io.stdout(`${[exposureHeadline(exposure), ...exposureDetails(exposure).map((line) => `  ${line}`)].map(terminalText).join('\n')}\n`);
   } else {
     io.stderr(`The configuration at ${shown} is not valid: ${count(errors, 'error')}${warnings === 0 ? '' : `, ${count(warnings, 'warning')}`}.\n`);
   }

@@ -47,8 +47,12 @@ export interface PoliciesConfig {
   maxDestroy?: number | null;
   /** At most this many steps in one plan. */
   maxChanges?: number | null;
-  /** No credit value written above `max`, nor unlimited (null) unless `allowUnlimited`. */
-  creditLimits?: { max?: number | null; allowUnlimited?: boolean } | null;
+  /**
+   * No credit value written above `max`, nor unlimited (null) unless `allowUnlimited`; with
+   * `belowUsage: deny`, no limit lowered to or below what its subject has used this period;
+   * with `maxExposure`, no plan that leaves the configuration allowing more credits per period.
+   */
+  creditLimits?: { max?: number | null; allowUnlimited?: boolean; belowUsage?: 'deny' | 'warn'; maxExposure?: number | null } | null;
   routines?: {
     /** E-mail recipients only at these domains (`*.acme.example` admits subdomains). */
     recipientDomains?: string[] | null;

@@ -61,4 +61,6 @@ export interface Route {
   errorStyle?: ErrorStyle;
   /** Literal segments match regardless of case (SCIM resource names). */
   caseInsensitive?: boolean;
+  /** A POST that changes nothing (the credit usage read): counted as a read, run outside a transaction. */
+  readOnly?: boolean;
 }

@@ -109,6 +109,11 @@ export interface EmulatorKnobs {
   modelNameFilter: ModelNameFilter;
   /** Only the `demo-playground` dataset reads it; seed data sets its own identifiers. */
   documentIdentifiers: DocumentIdentifiers;
+  /**
+   * `POST /api/v1/ai/credit-usage/users` is served (OmniKit and the agent skills know it; the docs
+   * OpenAPI does not): off, it answers 404 like any unknown path, as a server without it would.
+   */
+  creditUsage: boolean;
 }
 
 export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
@@ -131,6 +136,7 @@ export const PROFILE_KNOBS: Readonly<Record<EmulatorProfile, Readonly<EmulatorKn
     documentLabelsPathId: 'identifier',
     modelNameFilter: 'exact',
     documentIdentifiers: 'shared',
+    creditUsage: true,
   },
   other: {
     orgKeyUser: 'null-fields',
@@ -148,6 +154,7 @@ export const PROFILE_KNOBS: Readonly<Record<EmulatorProfile, Readonly<EmulatorKn
     documentLabelsPathId: 'identifier',
     modelNameFilter: 'contains',
     documentIdentifiers: 'shared',
+    creditUsage: false,
   },
 };
 
@@ -188,6 +195,7 @@ export function checkProfileOptions(options: { profile?: unknown } & Partial<Rec
   checkChoice('routineUpdateMethod', options.routineUpdateMethod, ROUTINE_UPDATE_METHODS);
   checkChoice('unknownKeys', options.unknownKeys, UNKNOWN_KEYS);
   checkBoolean('entityGroupDefaultCredits', options.entityGroupDefaultCredits);
+  checkBoolean('creditUsage', options.creditUsage);
   checkChoice('labelDeleteInUse', options.labelDeleteInUse, LABEL_DELETE_IN_USE);
   checkChoice('userGroupIdForm', options.userGroupIdForm, USER_GROUP_ID_FORMS);
   checkChoice('scimUserIds', options.scimUserIds, SCIM_USER_IDS);
@@ -236,6 +244,8 @@ export function describeKnob(name: keyof EmulatorKnobs, knobs: EmulatorKnobs): s
       return knobs.entityGroupDefaultCredits
         ? 'credit controls carry entityGroupDefaultCredits (the generated client\'s field)'
         : 'credit controls carry the seven documented fields';
+    case 'creditUsage':
+      return knobs.creditUsage ? 'credit usage is served (POST /api/v1/ai/credit-usage/users)' : 'no credit-usage endpoint (404), as on an instance without it';
     case 'labelDeleteInUse':
       return knobs.labelDeleteInUse === 'conflict'
         ? 'deleting a label in use answers 409'

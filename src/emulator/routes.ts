@@ -3,6 +3,7 @@ import type { RoutineUpdateMethod } from './profiles.js';
 import { apiKeyRoutes } from './areas/apiKeys.js';
 import { creditControlRoutes } from './areas/creditControls.js';
 import { creditLimitRoutes } from './areas/creditLimits.js';
+import { creditUsageRoutes } from './areas/creditUsage.js';
 import { documentRoutes } from './areas/documents.js';
 import { folderRoutes } from './areas/folders.js';
 import { labelRoutes } from './areas/labels.js';
@@ -18,6 +19,7 @@ export function platformRouter(routineUpdateMethod: RoutineUpdateMethod): Router
     ...whoamiRoutes,
     ...creditControlRoutes,
     ...creditLimitRoutes,
+    ...creditUsageRoutes,
     ...routineRoutes(routineUpdateMethod),
     ...labelRoutes,
     ...modelRoutes,

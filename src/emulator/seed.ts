@@ -186,6 +186,9 @@ function convert(seed: Seed, problems: string[]): EmulatorState {
   const userCreditLimits = Object.fromEntries(
     userLimits.map((limit, index) => [userRef(limit.user, `/userCreditLimits/${index}/user`), limit.creditLimit]),
   );
+  const usage = seed.userCreditUsage ?? [];
+  duplicates(usage, (entry) => emailKey(entry.user), (i) => `/userCreditUsage/${i}/user`, 'user', problems);
+  const userCreditUsage = Object.fromEntries(usage.map((entry, index) => [userRef(entry.user, `/userCreditUsage/${index}/user`), entry.creditsUsed]));
   const groupLimits = seed.userGroupCreditLimits ?? [];
   duplicates(groupLimits, (limit) => limit.group, (i) => `/userGroupCreditLimits/${i}/group`, 'group', problems);
   groupLimits.forEach((limit, index) => {
@@ -236,6 +239,7 @@ function convert(seed: Seed, problems: string[]): EmulatorState {
     routines,
     creditControls,
     userCreditLimits,
+    userCreditUsage,
     userGroupCreditLimits: Object.fromEntries(groupLimits.map((limit) => [limit.group, limit.creditLimit])),
     entityGroups,
     entityGroupCreditLimits: Object.fromEntries(entityLimits.map((limit) => [limit.entity, limit.creditLimit])),

@@ -136,6 +136,8 @@ export interface Seed {
   routines?: SeedRoutine[];
   creditControls?: SeedCreditControls;
   userCreditLimits?: { user: string; creditLimit: number | null }[];
+  /** This period's usage per user (the credit-usage endpoint); a user left out has used 0. */
+  userCreditUsage?: { user: string; creditsUsed: number }[];
   /** Limits per user group, by the group's SCIM id (`groups[].id`). */
   userGroupCreditLimits?: { group: string; creditLimit: number | null }[];
   entityGroups?: string[];

@@ -106,8 +106,8 @@ function answer(parts: ServerParts, request: IncomingMessage, method: string, ur
     if (match.kind === 'method-not-allowed') {
       throw new HttpProblem(405, `Method ${method} is not allowed on ${match.template}`, { allow: match.allowed.join(', ') });
     }
-    const isWrite = WRITE_METHODS.has(method);
-    const body = screenUnknownKeys(method, url.pathname, url.searchParams, isWrite ? parseJsonBody(bodyText) : undefined, parts.knobs);
+    const isWrite = WRITE_METHODS.has(method) && match.route.readOnly !== true;
+    const body = screenUnknownKeys(method, url.pathname, url.searchParams, WRITE_METHODS.has(method) ? parseJsonBody(bodyText) : undefined, parts.knobs);
     const context: RequestContext = {
       method: method as HttpMethod,
       params: match.params,
@@ -181,7 +181,7 @@ async function handle(parts: ServerParts, request: IncomingMessage, response: Se
 
   const match = parts.router.match(method, url.pathname);
   const template = match.kind === 'route' ? match.route.template : match.kind === 'method-not-allowed' ? match.template : null;
-  const isWrite = WRITE_METHODS.has(method);
+  const isWrite = WRITE_METHODS.has(method) && !(match.kind === 'route' && match.route.readOnly === true);
   const writeNumber = parts.stats.recordRequest(`${method} ${template ?? '<unknown>'}`, method, isWrite);
   const fault = parts.faults.take({ method, path: url.pathname, template, writeNumber });
   if (fault !== undefined) parts.stats.recordFault();

@@ -159,6 +159,8 @@ export interface EmulatorState {
   creditControls: StoredCreditControls;
   /** Individual user credit limits by user id; null = explicit unlimited override. */
   userCreditLimits: Record<string, number | null>;
+  /** This period's usage by user id (absent = 0); absent from state files written before it was kept. */
+  userCreditUsage?: Record<string, number>;
   /** User group credit limits by SCIM group id (the API speaks SCIM ids or uuids: a knob); null = unlimited. */
   userGroupCreditLimits: Record<string, number | null>;
   /** Embed entity groups the organization knows (limits can be set only for these). */

@@ -31,7 +31,7 @@ export class StatsRecorder {
     const stats = this.current;
     stats.requests += 1;
     stats.byRoute[routeKey] = (stats.byRoute[routeKey] ?? 0) + 1;
-    if (method === 'GET') stats.reads += 1;
+    if (!isWrite) stats.reads += 1;
     if (!isWrite) return null;
     stats.writes += 1;
     return stats.writes;

@@ -5,6 +5,8 @@ import { locateDeclared } from '../config/declared.js';
 import type { Kind, LoadedConfig } from '../config/types.js';
 import type { ResourceKind } from '../model/kind.js';
 import { orderSteps } from './order.js';
+import { assessImpacts } from './impacts.js';
+import { assessExposure } from './exposure.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { evaluatePolicies } from '../policy/evaluate.js';
 import { effectivePolicies } from '../policy/settings.js';
@@ -215,7 +217,11 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
   const registry = request.registry ?? REGISTRY;
   const reached = await classifyRecipients(steps, (kind) => registry.get(kind)?.audience, observation.directory);
   steps = reached.steps;
-  const warnings = [...diffed.warnings, ...targeted.warnings, ...scheduleWarnings, ...reached.warnings];
+  // What lowered limits do to this period's usage: read only when a step lowers one.
+  const assessed = await assessImpacts(steps, registry, observation.live, request.api);
+  const warnings = [...diffed.warnings, ...targeted.warnings, ...scheduleWarnings, ...reached.warnings, ...assessed.warnings];
+  // The most the configuration allows per period: stated when the plan changes a credit value.
+  const exposure = await assessExposure(steps, observation.kinds, observation.live, observation.directory, request.api);
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     stewardVersion: request.stewardVersion,
@@ -228,7 +234,9 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     summary: summarize(steps),
     warnings,
     requests: request.requestCount(),
-    policyViolations: evaluatePolicies(steps, request.loaded, registry, undefined, createdAt),
+    ...(assessed.impacts.length === 0 ? {} : { impacts: assessed.impacts }),
+    ...(exposure === undefined ? {} : { exposure }),
+    policyViolations: evaluatePolicies(steps, request.loaded, { impacts: assessed.impacts, exposure }, registry, undefined, createdAt),
     ...routineRuns(observation.kinds, steps, request.loaded, createdAt),
     ...(request.recordIdentities === false
       ? {}

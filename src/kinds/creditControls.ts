@@ -10,6 +10,8 @@ import { changedFields, pick } from '../model/fields.js';
 import type { PlanStep } from '../model/plan.js';
 import { type ResourceKind } from '../model/kind.js';
 import { expectTaken } from './shared.js';
+import { isLower, organizationUsage } from './lowered.js';
+import type { LoweredLimit } from '../model/kind.js';
 
 export type DesiredCreditControls = Partial<CreditControlSettings>;
 
@@ -105,4 +107,21 @@ export const creditControls: ResourceKind<DesiredCreditControls, CreditControls>
           // A threshold switched off never stops spending; a default of null is unlimited.
           nullMeans: field.endsWith('DefaultCredits') ? 'unlimited' : 'off',
         })),
+
+  allowance(live, steps) {
+    const after = steps.reduce<Record<string, unknown>>((state, step) => (step.action === 'update' ? { ...state, ...step.after } : state), { ...live });
+    return { scope: 'organization', userDefault: after.userDefaultCredits as number | null, accountCreditLimit: live.accountCreditLimit };
+  },
+
+  // A threshold is judged against the organization's usage, which the credit controls carry; a
+  // lower default against the same total, as an estimate (users' own usage is not read for it).
+  lowered(step, allLive) {
+    if (step.action !== 'update') return [];
+    const used = organizationUsage(allLive);
+    return step.fields.flatMap((field): LoweredLimit[] => {
+      if (!isLower(field.after, field.before)) return [];
+      const effect = field.path === 'shutoffCredits' ? 'shutoff' : field.path === 'downgradeCredits' ? 'downgrade' : 'cutoff';
+      return [{ scope: effect === 'cutoff' ? 'default' : 'organization', field: field.path, limit: field.after, effect, ...(used === undefined ? {} : { used }) }];
+    });
+  },
 };

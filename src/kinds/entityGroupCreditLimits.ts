@@ -11,6 +11,7 @@ import { creditLimitValues, expectLimitsTaken, textOf } from './shared.js';
 import { limitInForce, limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { protectedInEnvironment } from './protection.js';
 import { ignoredFields } from '../config/ignore.js';
+import { groupLowered, liveCreditControls } from './lowered.js';
 
 export interface DesiredEntityGroupLimits {
   limits: DesiredLimit[];
@@ -93,6 +94,8 @@ export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, Liv
   writeRequests: (steps) => Math.ceil(steps.length / CREDIT_LIMIT_BATCH_MAX),
 
   credits: creditLimitValues,
+
+  lowered: (step, allLive) => groupLowered(step, 'entityGroup', liveCreditControls(allLive)?.entityGroupDefaultCredits, allLive),
 };
 
 /** The bulk-PATCH entry that carries out one step. */

@@ -75,6 +75,17 @@ export function limitSteps(input: LimitDiffInput, live: ReadonlyMap<string, numb
   return steps;
 }
 
+/** The limits of `live` once `steps` are applied (a reset removes its subject's own limit), by the ref field naming the subject. */
+export function limitsAfter(live: ReadonlyMap<string, number | null>, steps: readonly PlanStep[], refField: string): Map<string, number | null> {
+  const after = new Map(live);
+  for (const step of steps) {
+    const id = step.ref[refField]!;
+    if (step.action === 'delete') after.delete(id);
+    else after.set(id, step.after.creditLimit as number | null);
+  }
+  return after;
+}
+
 /** The bulk-PATCH entry fields that carry out one step: a limit, or back to the default. */
 export function limitValue(step: PlanStep): { creditLimit: number | null } | { useDefaultLimit: true } {
   switch (step.action) {

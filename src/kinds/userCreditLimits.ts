@@ -8,7 +8,8 @@ import type { PlanStep, PlanWarning } from '../model/plan.js';
 import { type ResourceKind } from '../model/kind.js';
 import { creditLimitValues, expectLimitsTaken, textOf } from './shared.js';
 import { requireDistinctUsers } from '../config/declared.js';
-import { limitPresentation } from './limitSteps.js';
+import { limitPresentation, limitsAfter } from './limitSteps.js';
+import { liveCreditControls, loweredLimit } from './lowered.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
 import { ignoredFields } from '../config/ignore.js';
 import { expiryOf, untilOf, type EntryExpiry } from './expiry.js';
@@ -187,6 +188,14 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
   writeRequests: (steps) => Math.ceil(steps.length / CREDIT_LIMIT_BATCH_MAX),
 
   credits: creditLimitValues,
+
+  allowance: (live, steps) => ({ scope: 'users', limits: limitsAfter(live, steps, 'userId') }),
+
+  // The user's own usage decides; the default a new limit replaces is known where credit controls were read.
+  lowered(step, allLive) {
+    const limit = loweredLimit(step, liveCreditControls(allLive)?.userDefaultCredits);
+    return limit === undefined ? [] : [{ scope: 'user', field: 'creditLimit', limit, effect: 'cutoff', userId: step.ref.userId! }];
+  },
 };
 
 /**

@@ -14,8 +14,9 @@ import { CREDIT_LIMIT_BATCH_MAX, idKey, UUID_PATTERN } from '../domain/rules.js'
 import type { PlanStep, PlanWarning } from '../model/plan.js';
 import { type ResourceKind } from '../model/kind.js';
 import { creditLimitValues, expectLimitsTaken, textOf } from './shared.js';
-import { limitInForce, limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
+import { limitInForce, limitPresentation, limitsAfter, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { resolveUserGroups } from '../resolve/groups.js';
+import { groupLowered, liveCreditControls } from './lowered.js';
 import { protectedInEnvironment } from './protection.js';
 import { ignoredFields } from '../config/ignore.js';
 
@@ -137,6 +138,11 @@ export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUse
   writeRequests: (steps) => Math.ceil(steps.length / CREDIT_LIMIT_BATCH_MAX),
 
   credits: creditLimitValues,
+
+  allowance: (live, steps) => ({ scope: 'userGroups', limits: limitsAfter(live.limits, steps, 'userGroupId') }),
+
+  // Groups without a limit follow the user default (the emulator's reading of the "user group default").
+  lowered: (step, allLive) => groupLowered(step, 'userGroup', liveCreditControls(allLive)?.userDefaultCredits, allLive),
 };
 
 /** The bulk-PATCH entry that carries out one step. */

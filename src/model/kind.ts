@@ -3,7 +3,7 @@
 // implementing this plus one line in registry.ts.
 import type { PlatformApi } from '../api/platform.js';
 import type { EnvironmentConfig, Kind, LoadedConfig, StewardConfig } from '../config/types.js';
-import type { PlanStep, PlanWarning } from './plan.js';
+import type { PlanImpact, PlanStep, PlanWarning } from './plan.js';
 import type { ScheduledRoutine } from '../domain/runWeek.js';
 import type { Directory } from '../resolve/directory.js';
 import type { UserGroups } from '../resolve/groups.js';
@@ -251,6 +251,34 @@ export interface ResourceKind<Desired = unknown, Live = unknown> {
    * policy (src/policy/). A kind that carries credit values declares them here; others omit it.
    */
   credits?(step: PlanStep): CreditValue[];
+  /**
+   * The limits a step lowers, judged against the live state of every kind read (a new user limit
+   * is lower than the default it replaces only where the credit controls were read). Pure.
+   */
+  lowered?(step: PlanStep, allLive: Partial<Record<Kind, unknown>>): LoweredLimit[];
+  /** What the kind allows to be spent once `steps` (its own) are applied to `live`, for the plan's exposure. Pure. */
+  allowance?(live: Live, steps: readonly PlanStep[]): Allowance;
+}
+
+/** A kind's credit limits after a plan: users' or groups' limits by id, or the organization's default. */
+export type Allowance =
+  | { scope: 'users' | 'userGroups'; limits: Map<string, number | null> }
+  | { scope: 'organization'; userDefault: number | null; accountCreditLimit: number | null };
+
+/**
+ * A credit limit a step lowers (or sets where there was none), for the plan's impacts on this
+ * period's usage. `used` is given where the live state already says it (the organization's usage
+ * from the credit controls); a `user` lowering names the user whose usage is to be read.
+ */
+export interface LoweredLimit {
+  scope: PlanImpact['scope'];
+  field: string;
+  limit: number;
+  effect: PlanImpact['effect'];
+  /** The membership id whose own usage decides (scope `user`). */
+  userId?: string;
+  /** Usage already known: the organization's, for organization-wide thresholds and the estimates. */
+  used?: number;
 }
 
 /** One credit value a step writes: a number, or null (unlimited, or a threshold switched off). */

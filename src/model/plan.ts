@@ -4,6 +4,9 @@ import type { Kind } from '../config/types.js';
 import type { PlanIdentities } from '../resolve/identities.js';
 import type { PolicyViolation } from './policy.js';
 import type { RunWeek } from '../domain/runWeek.js';
+import type { Exposure } from '../domain/exposure.js';
+
+export type { Exposure } from '../domain/exposure.js';
 
 export type { PlanGroup, PlanIdentities, PlanModel, PlanUser } from '../resolve/identities.js';
 
@@ -113,6 +116,33 @@ export interface PlanWarning {
   message: string;
 }
 
+/**
+ * What a step that lowers a credit limit does to this period's usage once applied: a threshold
+ * the organization has passed, a user whose usage is at or above her new limit. `certain` is
+ * false where the organization's total stands in for usage that is not read one by one (the
+ * default, a user group's or an entity group's members).
+ */
+export interface PlanImpact {
+  /** The step whose write has this consequence. */
+  step: string;
+  kind: Kind;
+  /** Whose AI use it concerns. */
+  scope: 'organization' | 'user' | 'default' | 'userGroup' | 'entityGroup';
+  /** The object as people know it: `credit controls`, `grace@acme.example`, a group's name. */
+  subject: string;
+  /** The field lowered: `shutoffCredits`, `downgradeCredits`, `userDefaultCredits`, `creditLimit`. */
+  field: string;
+  /** Its new value. */
+  limit: number;
+  /** Credits used this period: the user's own, or the organization's. */
+  used: number;
+  /** What happens once applied: AI shuts off, moves to a cheaper model, or the user is cut off. */
+  effect: 'shutoff' | 'downgrade' | 'cutoff';
+  certain: boolean;
+  /** One sentence saying the consequence. */
+  message: string;
+}
+
 export const PLAN_FORMAT_VERSION = 1;
 
 /** Where a promotion plan's desired state came from (`steward diff --env TARGET --against SOURCE`). */
@@ -158,6 +188,16 @@ export interface Plan {
   requests: number;
   /** Present on a promotion plan: the desired state is another environment's live state. */
   promotion?: PlanPromotion;
+  /**
+   * What steps that lower credit limits do to this period's usage (creditLimits.belowUsage);
+   * present when the plan lowers one. When usage cannot be read, a warning says so instead.
+   */
+  impacts?: PlanImpact[];
+  /**
+   * The most credits per period the configuration allows once applied (an estimate: the rule
+   * is stated in it); present when the plan changes a credit value (creditLimits.maxExposure).
+   */
+  exposure?: Exposure;
   /** The environment's policy rules this plan breaks (src/policy/); apply refuses it unless each rule is overridden. */
   policyViolations?: PolicyViolation[];
   /**

@@ -6,7 +6,7 @@ import { didYouMean } from '../config/suggest.js';
 import { StewardError } from '../errors.js';
 import type { ResourceKind } from '../model/kind.js';
 import { REGISTRY } from '../kinds/registry.js';
-import type { PlanStep } from '../model/plan.js';
+import type { Exposure, PlanImpact, PlanStep } from '../model/plan.js';
 import { POLICY_RULES, type PolicyRule } from './rules.js';
 import { effectivePolicies } from './settings.js';
 import { POLICY_RULE_NAMES, type PolicyRuleName, type PolicyViolation } from '../model/policy.js';
@@ -14,10 +14,18 @@ import { POLICY_RULE_NAMES, type PolicyRuleName, type PolicyViolation } from '..
 /** The exit code of a plan that breaks a policy, and of an apply that refuses one (not 1, 2 or 3). */
 export const POLICY_EXIT_CODE = 4;
 
+/** What a plan found besides its steps that rules judge: the impacts of lowered limits on this period's usage. */
+export interface PlanFacts {
+  impacts?: readonly PlanImpact[] | undefined;
+  /** The most credits per period the configuration allows once applied. */
+  exposure?: Exposure | undefined;
+}
+
 /** Every violation of the environment's policies by `steps`, each located at the setting it breaks. Pure. */
 export function evaluatePolicies(
   steps: readonly PlanStep[],
   loaded: Pick<LoadedConfig, 'config' | 'environmentName' | 'locate'>,
+  facts: PlanFacts = {},
   registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY,
   rules: ReadonlyMap<PolicyRuleName, PolicyRule> = POLICY_RULES,
   /** When the plan was made (the week routines.maxRunsPerHour looks at); default now. */
@@ -27,7 +35,7 @@ export function evaluatePolicies(
   const creditsOf = (step: PlanStep) => registry.get(step.kind)?.credits?.(step) ?? [];
   const scheduled = [...registry.values()].flatMap((kind) => kind.runs?.(loaded.config) ?? []);
   return [...rules.values()].flatMap((rule) =>
-    rule.check(policies, { steps, creditsOf, scheduled, now }).map((finding): PolicyViolation => {
+    rule.check(policies, { steps, creditsOf, scheduled, now, impacts: facts.impacts ?? [], exposure: facts.exposure }).map((finding): PolicyViolation => {
       const path = origin(finding.setting);
       const position = loaded.locate(path);
       return { rule: rule.name, message: finding.message, objects: finding.objects, setting: path.join('.'), ...(position === undefined ? {} : { position }) };

@@ -4,8 +4,9 @@
 // writes: an object the plan leaves alone is not judged.
 import type { PoliciesConfig } from '../config/types.js';
 import type { CreditValue } from '../model/kind.js';
-import type { PlanRecipient, PlanStep } from '../model/plan.js';
+import type { Exposure, PlanImpact, PlanRecipient, PlanStep } from '../model/plan.js';
 import { crowdedHours, type ScheduledRoutine } from '../domain/runWeek.js';
+import { grouped } from '../domain/numbers.js';
 import { POLICY_RULE_NAMES, type PolicyRuleName } from '../model/policy.js';
 
 export interface PolicyInput {
@@ -16,6 +17,10 @@ export interface PolicyInput {
   scheduled: readonly ScheduledRoutine[];
   /** When the plan was made: the week routines.maxRunsPerHour looks at starts that day. */
   now: Date;
+  /** What the plan's lowered limits do to this period's usage (src/engine/impacts.ts). */
+  impacts: readonly PlanImpact[];
+  /** The most credits per period the configuration allows once applied (src/engine/exposure.ts), when the plan changes a credit value. */
+  exposure?: Exposure | undefined;
 }
 
 /** A breach before it is located: `setting` is the path within `policies` (`creditLimits.max`). */
@@ -63,7 +68,7 @@ const maxChanges: PolicyRule = {
 
 const creditLimits: PolicyRule = {
   name: 'creditLimits',
-  check({ creditLimits: policy }, { steps, creditsOf }) {
+  check({ creditLimits: policy }, { steps, creditsOf, impacts, exposure }) {
     if (policy === undefined || policy === null) return [];
     const max = policy.max ?? undefined;
     const findings: Finding[] = [];
@@ -77,6 +82,20 @@ const creditLimits: PolicyRule = {
           findings.push({ setting: 'creditLimits.max', message: `${objectOf(step)}: ${credit.field} would be ${credit.value}, above creditLimits.max ${max}`, objects: [step.id] });
         }
       }
+    }
+    // Only what the usage read says for certain: an estimate from the organization's total is shown, not refused.
+    if (policy.belowUsage === 'deny') {
+      for (const impact of impacts) {
+        if (impact.certain) findings.push({ setting: 'creditLimits.belowUsage', message: `${impact.message}; creditLimits.belowUsage is deny`, objects: [impact.step] });
+      }
+    }
+    // The exposure is a lower bound where parts were not counted: above the maximum, it is above for certain.
+    const maxExposure = policy.maxExposure ?? undefined;
+    if (maxExposure !== undefined && exposure !== undefined && (exposure.credits === null || exposure.credits > maxExposure)) {
+      const written = steps.filter((step) => creditsOf(step).length > 0);
+      const credit = written.length > 0 ? written : steps;
+      const amount = exposure.credits === null ? 'unlimited credits' : `${exposure.notCounted.length > 0 ? 'at least ' : ''}${grouped(exposure.credits)} credits`;
+      findings.push({ setting: 'creditLimits.maxExposure', message: `the configuration would allow ${amount} per period (an estimate); creditLimits.maxExposure allows at most ${grouped(maxExposure)}`, objects: credit.map((step) => step.id) });
     }
     return findings;
   },

@@ -8,6 +8,8 @@ import { promotionHeading, promotionNoChanges } from './promotion.js';
 import { countOf, destructiveSteps, groupSteps, outsideReach, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
 import { terminalText } from './inert.js';
 import { renderViolations } from './policy.js';
+import { renderImpacts } from './impacts.js';
+import { renderExposure } from './exposure.js';
 import { formatDuration, grouped } from '../domain/numbers.js';
 import type { ApplyCost } from '../engine/cost.js';
 
@@ -49,6 +51,7 @@ export function renderPlan(plan: Plan, options: HumanOptions): string {
   lines.push(...renderViolations(plan.policyViolations, options.color));
   for (const warning of plan.warnings) lines.push(colors.yellow(`Warning: ${terminalText(warning.message)}`));
   if (plan.warnings.length > 0) lines.push('');
+  lines.push(...renderImpacts(plan, colors));
   if (plan.steps.length === 0) {
     lines.push(colors.green(drift ? 'No drift. The live state matches the configuration.' : `No changes. ${promotionNoChanges(plan) ?? 'The live state matches the configuration.'}`), '');
     lines.push(costLine(plan));
@@ -65,6 +68,8 @@ export function renderPlan(plan: Plan, options: HumanOptions): string {
     lines.push(...renderGroup(group, colors, options.showAll === true), '');
   }
   lines.push(colors.bold(summaryLine(plan.summary)));
+  // The exposure sums up what the plan leaves allowed: beside the summary, under the steps.
+  lines.push(...renderExposure(plan.exposure, colors).slice(0, -1));
   lines.push(costLine(plan));
   if (options.applyCost !== undefined) lines.push(applyCostLine(options.applyCost));
   return `${lines.join('\n')}\n`;

@@ -7,6 +7,8 @@ import { markdownCode, markdownCodeLine, markdownText } from './inert.js';
 import { promotionHeading, promotionNoChanges } from './promotion.js';
 import { renderViolationsMarkdown } from './policy.js';
 import { renderRunWeekMarkdown } from './schedule.js';
+import { renderImpactsMarkdown } from './impacts.js';
+import { renderExposureMarkdown } from './exposure.js';
 import { grouped } from '../domain/numbers.js';
 
 export const MARKDOWN_LIMIT = 60_000;
@@ -35,6 +37,8 @@ function render(plan: Plan, perGroup: number, purpose: 'plan' | 'drift'): string
     lines.push(`**${summaryLine(plan.summary)}**`, '');
   }
   for (const warning of plan.warnings) lines.push(`> ⚠️ ${escape(warning.message)}`, '');
+  lines.push(...renderImpactsMarkdown(plan));
+  lines.push(...renderExposureMarkdown(plan.exposure));
   const destructive = destructiveSteps(plan.steps);
   if (destructive.length > 0) {
     lines.push(`#### ⚠️ ${destructive.length} destructive change${destructive.length === 1 ? '' : 's'}`, '');

@@ -77,6 +77,16 @@ export class Directory {
   }
 
   /**
+   * How many users the organization has: the SCIM listing's total, reading its page 1 unless read
+   * already (one request); undefined for a key that cannot use SCIM, or a listing without a total.
+   */
+  async userCount(): Promise<number | undefined> {
+    if (this.listing === undefined) return undefined;
+    if (this.listing.total === undefined && !this.listing.started) await this.listing.readFirst();
+    return this.listing.total;
+  }
+
+  /**
    * The deployment's user groups looked up so far (src/resolve/groups.ts): the names a plan resolves
    * and the names pruning shows come from one cache, so a listing is read once.
    */

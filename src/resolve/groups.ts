@@ -20,6 +20,8 @@ const CANDIDATES_SHOWN = 12;
 export interface UserGroup {
   id: string;
   displayName: string;
+  /** Member ids (membership ids), as the listing gave them. */
+  members: readonly string[];
 }
 
 export type GroupsApi = Pick<PlatformApi, 'listScimGroups' | 'scimGroupsPage'>;
@@ -70,6 +72,11 @@ export class UserGroups {
     return this.byId.get(id)?.displayName;
   }
 
+  /** The member ids of a group id, when looked up. */
+  membersOf(id: string): readonly string[] | undefined {
+    return this.byId.get(id)?.members;
+  }
+
   /** Every display name known (all of them once `listAll` ran), sorted. */
   names(): string[] {
     return [...new Set([...this.byId.values()].map((group) => group.displayName))].sort();
@@ -77,7 +84,7 @@ export class UserGroups {
 
   private remember(group: ScimGroup): void {
     if (this.byId.has(group.id)) return;
-    const known: UserGroup = { id: group.id, displayName: group.displayName };
+    const known: UserGroup = { id: group.id, displayName: group.displayName, members: (group.members ?? []).map((member) => member.value) };
     this.byId.set(group.id, known);
     this.byName.set(group.displayName, [...(this.byName.get(group.displayName) ?? []), known]);
   }

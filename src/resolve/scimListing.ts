@@ -26,6 +26,11 @@ export class ScimListing<T extends { id: string }> {
     return this.first !== undefined;
   }
 
+  /** The total page 1 told, once read. */
+  get total(): number | undefined {
+    return this.first?.total;
+  }
+
   /** Reads page 1, once: the listing is whole when that page holds every record. */
   async readFirst(): Promise<void> {
     if (this.first !== undefined) return;

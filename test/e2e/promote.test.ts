@@ -133,6 +133,9 @@ ${UNDECLARED}~   label "marketing"
       next runs: …
 
 Plan: 0 to add, 3 to change, 0 to replace, 0 to destroy.
+Exposure (an estimate): unlimited credits per period, above the account's limit of 12,000
+  individual limits: 4 users, unlimited · user group limits: 29 users, 2,900 credits · the default: 200 × 3 users, 600 credits
+  rule: a user's own limit, else the highest limit among her groups, else the default (the vendor does not say how they combine)
 Planning made N API requests.
 `);
     const plan = await promotionPlan();

@@ -76,7 +76,7 @@ describe('runEmulatorCommand', () => {
       const lines = output.lines();
       const start = lines.indexOf('profile other, answering differently from the vendor profile:');
       expect(start).toBeGreaterThan(0);
-      expect(lines.slice(start + 1, start + 11)).toEqual([
+      expect(lines.slice(start + 1, start + 12)).toEqual([
         '  organization keys act for no user (whoami user {id: null, membershipId: null})',
         '  routine endpoints need userId with organization keys (400 without)',
         '  documents labels=a,b matches ANY of them',
@@ -87,8 +87,9 @@ describe('runEmulatorCommand', () => {
         "  credit controls carry entityGroupDefaultCredits (the generated client's field)",
         '  deleting a label in use takes it off its documents',
         '  models name= matches names containing it, in any case',
+        '  no credit-usage endpoint (404), as on an instance without it',
       ]);
-      expect(lines[start + 11]).toMatch(/^stats: /);
+      expect(lines[start + 12]).toMatch(/^stats: /);
     } finally {
       await emulator.close();
     }
@@ -99,7 +100,7 @@ describe('runEmulatorCommand', () => {
     const emulator = await runEmulatorCommand(
       {
         port: '0', profile: 'other', orgKeyUser: 'creator', routinesRequireUserId: false, rateLimitWindow: 'sliding', retryAfter: true,
-        routineUpdate: 'put', unknownKeys: 'refuse', entityGroupDefaultCredits: false, labelDeleteInUse: 'conflict', modelNameFilter: 'exact',
+        routineUpdate: 'put', unknownKeys: 'refuse', entityGroupDefaultCredits: false, labelDeleteInUse: 'conflict', modelNameFilter: 'exact', creditUsage: true,
       },
       output.io,
     );
@@ -118,7 +119,7 @@ describe('runEmulatorCommand', () => {
       {
         port: '0', profile: 'other', orgKeyUser: 'creator', routinesRequireUserId: false, documentLabelsFilter: 'all',
         rateLimitWindow: 'sliding', retryAfter: true, routineUpdate: 'put', unknownKeys: 'refuse', entityGroupDefaultCredits: false,
-        labelDeleteInUse: 'conflict', modelNameFilter: 'exact',
+        labelDeleteInUse: 'conflict', modelNameFilter: 'exact', creditUsage: true,
       },
       output.io,
     );

@@ -71,9 +71,10 @@ describe('the profiles', () => {
         scimUserIds: 'membership',
         documentLabelsPathId: 'identifier',
         documentIdentifiers: 'shared',
+        creditUsage: false,
       });
       // Every knob but the four shared ones, the window's two counted once.
-      expect(emulator.description.differences).toHaveLength(10);
+      expect(emulator.description.differences).toHaveLength(11);
     });
   });
 

@@ -5,7 +5,7 @@ import type { PoliciesConfig, StewardConfig } from '../../src/config/types.js';
 import { evaluatePolicies, judge, parseOverrides } from '../../src/policy/evaluate.js';
 import { createRuleTable, domainAllowed, POLICY_RULES } from '../../src/policy/rules.js';
 import { effectivePolicies } from '../../src/policy/settings.js';
-import type { PlanRecipient, PlanStep } from '../../src/model/plan.js';
+import type { PlanImpact, PlanRecipient, PlanStep } from '../../src/model/plan.js';
 import { ENVIRONMENT } from '../plan/builders.js';
 
 const base = { dependsOn: [], ref: {} };
@@ -78,6 +78,25 @@ describe('creditLimits', () => {
   it('judges only values written: a reset to the default writes none', () => {
     expect(judged([reset('ken')], { creditLimits: { max: 0 } })).toEqual([]);
     expect(judged([limit('ada', 1000)], { creditLimits: { max: 1000 } })).toEqual([]);
+  });
+});
+
+describe('creditLimits.belowUsage', () => {
+  const impact = (step: PlanStep, certain: boolean): PlanImpact => ({ step: step.id, kind: step.kind, scope: certain ? 'user' : 'default', subject: step.key, field: 'creditLimit', limit: 50, used: 80, effect: 'cutoff', certain, message: `${step.key} is cut off` });
+  const judgedWith = (impacts: PlanImpact[], policies: PoliciesConfig) =>
+    evaluatePolicies([limit('grace', 50)], { config: { version: 1, environments: { test: ENVIRONMENT }, policies }, environmentName: 'test', locate: () => undefined }, { impacts }).map((violation) => `${violation.message} @ ${violation.setting}`);
+
+  it('deny refuses each certain impact; an estimate is shown, not refused', () => {
+    const step = limit('grace', 50);
+    expect(judgedWith([impact(step, true), impact(controls({ userDefaultCredits: 10 }), false)], { creditLimits: { belowUsage: 'deny' } })).toEqual([
+      'grace is cut off; creditLimits.belowUsage is deny @ policies.creditLimits.belowUsage',
+    ]);
+  });
+
+  it('warn, the default, refuses nothing', () => {
+    const step = limit('grace', 50);
+    expect(judgedWith([impact(step, true)], { creditLimits: { belowUsage: 'warn' } })).toEqual([]);
+    expect(judgedWith([impact(step, true)], { creditLimits: { max: 1000 } })).toEqual([]);
   });
 });
 

@@ -79,6 +79,20 @@ export const creditControlOperations: readonly Operation[] = [
     success: { status: 200, body: fullObject({ ...controls, entityGroupDefaultCredits: credits }) },
     variant: { kind: 'generated-client', note: SDK_NOTE },
   },
+  {
+    // A read sent as POST (it takes up to 1,000 ids); not in the docs OpenAPI. A server without it
+    // answers 404 or 403, and a plan then says usage is not available (src/engine/impacts.ts).
+    id: 'creditUsage.users',
+    method: 'POST',
+    path: '/api/v1/ai/credit-usage/users',
+    sources: ['OK', 'SK', 'OK+SK:usage-answer'],
+    readOnly: true,
+    body: object({ userIds: arrayOf(string(), { minItems: 1, maxItems: 1000, uniqueItems: true }) }, ['userIds']),
+    success: {
+      status: 200,
+      body: object({ users: arrayOf(fullObject({ userId: string(), creditsUsed: number({ minimum: 0 }) })), periodStart: integer({ minimum: 0 }), periodEnd: integer({ minimum: 0 }) }, ['users']),
+    },
+  },
   ...limitOperations('userCreditLimits', '/api/v1/ai/credit-controls/users', 'userId', 'users', ['CC', 'DOCS']),
   ...limitOperations('userGroupCreditLimits', '/api/v1/ai/credit-controls/user-groups', 'userGroupId', 'userGroups', ['DOCS:user-group-limits']),
   ...limitOperations('entityGroupCreditLimits', '/api/v1/ai/credit-controls/entity-groups', 'entity', 'entityGroups', ['DOCS', 'SDK']),

@@ -18,6 +18,8 @@ export const SOURCES = {
   'DOCS:folder-labels': 'docs.omni.co api/folder-labels/bulk-update-folder-labels',
   CLI: 'the vendor CLI\'s OpenAPI file (../shared/reference/openapi.json; exploreomni/cli api/openapi.json @ 37f1049a)',
   SDK: 'exploreomni/omni-python-sdk, the generated client (routine_update @ 66f91dd2, ai_credit_controls_response @ 5e2bec12)',
+  OK: 'exploreomni/OmniKit server/services/omniApiContracts.ts @ 1385ab1e: the credit-usage reads (`POST /api/v1/ai/credit-usage/users`, `…/entity-groups`) as documented, read-only operations',
+  'OK+SK:usage-answer': 'the credit-usage request from OmniKit and the agent skills (`{userIds: [membership ids]}`, at most 1,000, no usage = 0); the answer `{users: [{userId, creditsUsed}], periodStart, periodEnd}` is steward\'s choice after the credit controls\' field names (no vendor source shows it: docs/api-contract.md, OPEN)',
   SK: 'exploreomni/omni-agent-skills skills/omni-admin (SKILL.md @ 8c0c2c33, references/ai-credits.md @ 91d06afb)',
 } as const;
 

@@ -31,6 +31,8 @@ export interface Operation {
   body?: Schema;
   /** The documented success: its status and body (null = no body). */
   success: { status: number; body: Schema | null };
+  /** A POST that changes nothing (a read that takes a list of ids): clients and servers treat it as a read. */
+  readOnly?: true;
   /** Present on a variant: what it differs by, and on whose word. */
   variant?: Variant;
 }
