@@ -37,93 +37,105 @@ export interface FastReading {
  * reported), a merge key `<<`, an explicit key `? ` (its key may be a list or a map), a list or a
  * map followed by `:` (a key that is one), and a `#` right after a quote or a bracket (the library
  * requires a space before a comment there, js-yaml does not). Each may match more than it must:
- * such a file is only read more slowly.
+ * such a file is only read more slowly. Each is looked for only when the text holds the character
+ * it needs, which large files mostly do not (a search for one character is far cheaper).
  */
-const LEFT_TO_LIBRARY = /^%|<<|^[ \t]*(?:-[ \t]+)*\?(?:[ \t]|$)|[[{,][ \t]*\?(?:[ \t]|$)|[\]}][ \t]*:|["'\]}]#/m;
+function leftToLibrary(text: string): boolean {
+  if (text.includes('%') && /^%/m.test(text)) return true;
+  if (text.includes('<<')) return true;
+  if (text.includes('?') && /^[ \t]*(?:-[ \t]+)*\?(?:[ \t]|$)|[[{,][ \t]*\?(?:[ \t]|$)/m.test(text)) return true;
+  if ((text.includes(']') || text.includes('}')) && /[\]}][ \t]*:/.test(text)) return true;
+  return text.includes('#') && /["'\]}]#/.test(text);
+}
+
+/** Thrown from js-yaml's callbacks for what the library must read. */
+class LeftToLibrary extends Error {}
+
+function leaveToLibrary(): never {
+  throw new LeftToLibrary();
+}
 
 // YAML 1.2's core schema as the yaml library resolves plain values with it
-// (yaml/dist/schema/core), tried in the library's order: text matching none is a string.
-// js-yaml's own core schema differs (it reads `1_000`, `0b11` and `-0x1F` as numbers, and
-// `-.5` as text).
+// (yaml/dist/schema/core): text matching none of these is a string. js-yaml's own core schema
+// differs (it reads `1_000`, `0b11` and `-0x1F` as numbers, and `-.5` as text).
 const CORE_NULL = /^(?:~|[Nn]ull|NULL)?$/;
 const CORE_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
 const CORE_INT = /^(?:0o[0-7]+|[-+]?[0-9]+|0x[0-9a-fA-F]+)$/;
 const CORE_FLOAT = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+|[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*))$/;
 
-/** Thrown by a plain number that is not the number written (checkNumbers reports it): the library reads the file. */
-class InexactNumber extends Error {}
-
-/** The number a plain value reads as, refused when it is not exactly what was written. */
-function exactNumber(value: number, written: string): number {
-  if (numberProblem(value, written) !== undefined) throw new InexactNumber();
-  return value;
+/** What a plain value's first character says it may be: null, true or false, a number, or only text. */
+function plainKind(text: string): 'null' | 'bool' | 'number' | 'text' {
+  if (text.length === 0) return 'null';
+  const first = text.charCodeAt(0);
+  if (first === 126 /* ~ */ || first === 110 /* n */ || first === 78 /* N */) return 'null';
+  if (first === 116 /* t */ || first === 84 /* T */ || first === 102 /* f */ || first === 70 /* F */) return 'bool';
+  if ((first >= 48 && first <= 57) || first === 45 /* - */ || first === 43 /* + */ || first === 46 /* . */) return 'number';
+  return 'text';
 }
 
-// The tags hold spaces, which no tag written in a file can: `!!int 1` is then an unknown tag to
-// js-yaml, so every explicit tag is refused and left to the library.
-const SCHEMA = new Schema({
-  implicit: [
-    new Type('steward core null', { kind: 'scalar', resolve: (text: string) => mayBe(NULL_START, text) && CORE_NULL.test(text), construct: () => null }),
-    new Type('steward core bool', { kind: 'scalar', resolve: (text: string) => mayBe(BOOL_START, text) && CORE_BOOL.test(text), construct: (text: string) => text[0] === 't' || text[0] === 'T' }),
-    new Type('steward core int', {
-      kind: 'scalar',
-      resolve: (text: string) => mayBe(NUMBER_START, text) && CORE_INT.test(text),
-      construct: (text: string) => exactNumber(text[1] === 'o' ? parseInt(text.slice(2), 8) : text[1] === 'x' ? parseInt(text.slice(2), 16) : parseInt(text, 10), text),
-    }),
-    new Type('steward core float', {
-      kind: 'scalar',
-      resolve: (text: string) => mayBe(NUMBER_START, text) && CORE_FLOAT.test(text),
-      construct: (text: string) => {
-        const special = text.slice(-3).toLowerCase();
-        return exactNumber(special === 'nan' ? NaN : special === 'inf' ? (text[0] === '-' ? -Infinity : Infinity) : parseFloat(text), text);
-      },
-    }),
-  ],
-});
-
-// Most plain values are text that starts with a letter no null, boolean or number starts with:
-// their first character spares the regular expressions above.
-const NULL_START = /[~nN]/;
-const BOOL_START = /[tTfF]/;
-const NUMBER_START = /[-+.0-9]/;
-
-function mayBe(start: RegExp, text: string): boolean {
-  return text.length === 0 || start.test(text[0]!);
-}
-
-/**
- * The library reports an implicit key longer than this (js-yaml takes it); a key is written on
- * one line, so a file whose lines are all shorter holds none.
- */
-const MAX_KEY_LENGTH = 1024;
-
-/** The longest line of a text, and the most characters any line starts with among spaces, tabs, `-` and `?`. */
-function lineShape(text: string): { longest: number; deepestStart: number } {
-  let longest = 0;
-  let deepestStart = 0;
-  let start = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    longest = Math.max(longest, end - start);
-    let at = start;
-    for (let code = text.charCodeAt(at); code === 32 || code === 9 || code === 45 || code === 63; code = text.charCodeAt(++at));
-    deepestStart = Math.max(deepestStart, at - start);
-    start = end + 1;
+/** Whether the core schema reads a plain value as other than text (one test per value, by its first character). */
+function isCoreValue(text: string): boolean {
+  switch (plainKind(text)) {
+    case 'null':
+      return CORE_NULL.test(text);
+    case 'bool':
+      return CORE_BOOL.test(text);
+    case 'number':
+      return CORE_INT.test(text) || CORE_FLOAT.test(text);
+    case 'text':
+      return false;
   }
-  return { longest, deepestStart };
 }
 
-/**
- * Whether checkNesting's text scan (scanNesting) could report this text, which it does past
- * MAX_NESTING levels, counted generously: the indentation levels open on a line (at most one
- * per column before it), its `-` and `?` indicators, and brackets. A text without brackets
- * whose lines all start with fewer such characters than that cannot reach it, and is not scanned.
- */
-function mayNestTooDeep(text: string, deepestStart: number, brackets: boolean): boolean {
-  if (!brackets && deepestStart + 1 < MAX_NESTING) return false;
-  return scanNesting(text) !== undefined;
+/** The value of a plain value isCoreValue took; a number that is not the number written is refused (checkNumbers reports it). */
+function coreValue(text: string): unknown {
+  switch (plainKind(text)) {
+    case 'null':
+      return null;
+    case 'bool':
+      return text[0] === 't' || text[0] === 'T';
+    case 'number': {
+      const value = CORE_INT.test(text) ? integerValue(text) : floatValue(text);
+      if (numberProblem(value, text) !== undefined) leaveToLibrary();
+      return value;
+    }
+    case 'text':
+      return text;
+  }
 }
+
+function integerValue(text: string): number {
+  if (text[1] === 'o') return parseInt(text.slice(2), 8);
+  if (text[1] === 'x') return parseInt(text.slice(2), 16);
+  return parseInt(text, 10);
+}
+
+function floatValue(text: string): number {
+  const special = text.slice(-3).toLowerCase();
+  if (special === 'nan') return NaN;
+  if (special === 'inf') return text[0] === '-' ? -Infinity : Infinity;
+  return parseFloat(text);
+}
+
+// One implicit type (js-yaml calls each type's test on every plain value, keys included). Its tag
+// holds spaces, which no tag written in a file can: `!!int 1` is then an unknown tag to js-yaml,
+// so every explicit tag is refused and left to the library.
+const SCHEMA = new Schema({ implicit: [new Type('steward core schema', { kind: 'scalar', resolve: isCoreValue, construct: coreValue })] });
+
+/**
+ * The library reports an implicit key longer than 1024 characters, which js-yaml takes. Written
+ * with escapes of up to ten characters each, such a key still holds more than this many.
+ */
+const LONGEST_KEY = 100;
+
+/**
+ * A line that starts with enough spaces, tabs, `-` and `?` for checkNesting's text scan
+ * (scanNesting) to count past MAX_NESTING levels on it. The scan counts generously, but at most
+ * one indentation level per column before a line's first other character, plus one per `-` or
+ * `?` among them, plus the brackets open: a text without brackets and without such a line cannot
+ * reach the limit, and is not scanned.
+ */
+const DEEP_LINE = new RegExp(`^[ \\t?-]{${MAX_NESTING - 1}}`, 'm');
 
 /** The characters that start an anchor, a tag, a quoted value or a flow collection. */
 const MARKS = /[&!"'[{]/;
@@ -136,13 +148,6 @@ interface NodeState extends State {
 
 /** The last character of a quoted value or a flow collection. */
 const CLOSER = /["'\]}]/;
-
-/** Thrown from js-yaml's callbacks for what the library must read. */
-class LeftToLibrary extends Error {}
-
-function leaveToLibrary(): never {
-  throw new LeftToLibrary();
-}
 
 /**
  * A js-yaml listener that refuses, as each node closes, an anchor (and so any alias), the
@@ -165,14 +170,13 @@ function markedNodes(): (event: 'open' | 'close', state: State) => void {
 
 /** The content of `text` when it is a file the fast path takes (see above); undefined when the library must read it. */
 export function readFast(text: string): FastReading | undefined {
-  if (text.length === 0 || holdsForbiddenCharacter(text) || LEFT_TO_LIBRARY.test(text)) return undefined;
-  const { longest, deepestStart } = lineShape(text);
-  if (longest > MAX_KEY_LENGTH) return undefined;
+  if (text.length === 0 || holdsForbiddenCharacter(text) || leftToLibrary(text)) return undefined;
   // Large files are mostly plain words and numbers: without a character that starts an anchor,
   // a tag, a quoted value or a bracket, there is nothing for the listener below to find.
   const marked = MARKS.test(text);
-  // `schedule: * 9 ? * MON *` is reported as one mistake, even inside block text; nesting past the limit too.
-  if ((text.includes('*') && findStarValues(text).length > 0) || mayNestTooDeep(text, deepestStart, marked)) return undefined;
+  if ((marked || DEEP_LINE.test(text)) && scanNesting(text) !== undefined) return undefined;
+  // `schedule: * 9 ? * MON *` is reported as one mistake, even inside block text.
+  if (text.includes('*') && findStarValues(text).length > 0) return undefined;
   let value: unknown;
   try {
     value = load(text, { schema: SCHEMA, onWarning: leaveToLibrary, ...(marked ? { listener: markedNodes() } : {}) });
@@ -192,6 +196,7 @@ export function readFast(text: string): FastReading | undefined {
       for (const item of node) stack.push(item);
     } else if (node !== null && typeof node === 'object') {
       for (const key in node) {
+        if (key.length > LONGEST_KEY) return undefined;
         keys.add(key);
         stack.push((node as Record<string, unknown>)[key]);
       }
