@@ -105,10 +105,10 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
   for (const [name, environment] of Object.entries(rawEnvironments)) {
     if (isRecord(environment) && typeof environment.tokenEnv === 'string' && ENV_VAR_NAME.test(environment.tokenEnv)) tokenVariables.set(environment.tokenEnv, name);
   }
-  // Files the fast path read hold their values exactly as written (no escapes): when none holds a
-  // `$`, interpolation changes nothing, and no text value holds a character the files' byte check
-  // did not already refuse. Both walks of every value are then skipped.
-  const verbatim = sources.files.every((source) => source.simple !== undefined && !source.text.includes('$'));
+  // When every file was read by the fast path and holds its text values as written, on one line
+  // and without a `$` (fastYaml.ts), interpolation changes nothing and no text value holds a
+  // character the files' byte check did not already refuse. Both walks of every value are then skipped.
+  const verbatim = sources.files.every((source) => source.fast?.verbatim === true);
   const environmentPass = verbatim
     ? asWritten(rawEnvironments)
     : interpolate(rawEnvironments, { processEnv, tokenVariables }, { basePath: ['environments'], variablesAllowed: false });

@@ -134,6 +134,13 @@ export function holdsNotableCharacter(text: string): boolean {
   return NOTABLE.test(text);
 }
 
+/** Whether `text` holds a character forbiddenCharacters reports (a carriage return only without its line feed). */
+export function holdsForbiddenCharacter(text: string): boolean {
+  return FORBIDDEN.test(text) || LONE_CARRIAGE_RETURN.test(text);
+}
+
+const LONE_CARRIAGE_RETURN = /\r(?!\n)/;
+
 function forbiddenCharacters(text: string, file: string): Diagnostic[] {
   // Most files hold none: one regular expression over the text instead of a look at each character.
   if (!text.includes('\r') && !FORBIDDEN.test(text)) return [];

@@ -11,9 +11,9 @@ import { yaml } from './yamlLibrary.js';
 /** Findings for values that YAML reads differently from how they look. */
 export function checkYamlPitfalls(source: ConfigSource): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  // The fast path takes no file with a value cut by a comment (simpleYaml.ts declines it): a
-  // file it read, whose key names are known and hold no `color`, has nothing to find by walking it.
-  if (source.simple !== undefined && !source.simple.keys.has('color')) return diagnostics;
+  // A file the fast path read, whose key names are known and hold no `color`, and in which no `#`
+  // after a space is followed by more than a space, has nothing to find by walking it.
+  if (source.fast !== undefined && !source.fast.keys.has('color') && !COMMENT_RIGHT_AFTER_HASH.test(source.text)) return diagnostics;
   const { isPair, isScalar } = yaml();
   // Keys and values of pairs are visited after their pair: a scalar not among them is a list item.
   const inPairs = new WeakSet<object>();
@@ -31,6 +31,9 @@ export function checkYamlPitfalls(source: ConfigSource): Diagnostic[] {
   });
   return diagnostics;
 }
+
+/** A `#` after a space or a tab and before anything but a space or a line end, as in `Weekly #1`. */
+const COMMENT_RIGHT_AFTER_HASH = /[ \t]#[^ \t\r\n]/;
 
 interface ScalarNode {
   value: unknown;

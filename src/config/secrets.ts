@@ -32,7 +32,7 @@ export function isSecretDiagnostic(code: string): boolean {
 export function checkSecrets(source: ConfigSource): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   // A file whose key names are known and none looks secret has nothing to find by walking it.
-  if (source.simple === undefined || [...source.simple.keys].some(isSecretKey)) keyFindings(source, diagnostics);
+  if (source.fast === undefined || [...source.fast.keys].some(isSecretKey)) keyFindings(source, diagnostics);
   const environments = isRecord(source.value) ? source.value.environments : undefined;
   if (isRecord(environments)) {
     for (const [name, environment] of Object.entries(environments)) {

@@ -5,8 +5,8 @@ import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Document } from 'yaml';
 import { decodeConfigFile } from './bytes.js';
+import { readFast } from './fastYaml.js';
 import { locateInDocument, positionAt, TextLines, type PositionedDocument } from './positions.js';
-import { parseSimpleYaml } from './simpleYaml.js';
 import {
   checkAliasExpansion,
   checkDirectives,
@@ -43,10 +43,11 @@ export interface ConfigSource extends PositionedDocument {
    */
   tainted?: ConfigPath[];
   /**
-   * Set when the fast path read the file: every value is then a piece of the text as written (no
-   * escapes, no block text), and `keys` names every key (checks for a few names skip their walk).
+   * Set when the fast path (fastYaml.ts) read the file, which it does only when the checks of the
+   * YAML find nothing: `keys` names every key (checks for a few names skip their walk), and
+   * `verbatim` says interpolation and the character check could change or find nothing.
    */
-  simple?: { keys: ReadonlySet<string> };
+  fast?: { keys: ReadonlySet<string>; verbatim: boolean };
 }
 
 export interface ConfigSources {
@@ -131,9 +132,10 @@ const PARSE_OPTIONS = { uniqueKeys: false, prettyErrors: false, merge: true, log
 
 /** Parses one file's text; `name` is its name relative to the configuration, `file` its display path. */
 export function parseSource(text: string, path: string, name: string, file: string): { source: ConfigSource; diagnostics: Diagnostic[] } {
-  // Simple block YAML (most large files) is read by the fast path, without the library.
-  const simple = parseSimpleYaml(text);
-  if (simple !== undefined) {
+  // Most files, and large ones, hold nothing the checks below report: the fast path reads them
+  // without the library.
+  const fast = readFast(text);
+  if (fast !== undefined) {
     let doc: Document | undefined;
     const source: ConfigSource = {
       path,
@@ -146,21 +148,17 @@ export function parseSource(text: string, path: string, name: string, file: stri
         return doc;
       },
       lineCounter: new TextLines(text),
-      value: simple.value,
+      value: fast.value,
       broken: false,
-      simple: { keys: simple.keys },
+      fast: { keys: fast.keys, verbatim: fast.verbatim },
     };
-    // What the fast path takes has no syntax errors or warnings, aliases, tags, merge keys,
-    // duplicate keys, keys other than text, values starting with `*`, nor nesting near the
-    // limit (it leaves all of those to the library), and its value is already plain data: only
-    // numbers and directives are left to check.
-    const reported: number[] = [];
-    const numbers = checkNumbers(source, simple.numbers, reported);
-    const directives = checkDirectives(source);
-    if (directives.length > 0) source.broken = true;
-    if (reported.length > 0) source.tainted = pathsAt(source.doc, new Set(reported));
-    return { source, diagnostics: [...numbers, ...directives] };
+    return { source, diagnostics: [] };
   }
+  return parseWithLibrary(text, path, name, file);
+}
+
+/** Parses one file's text with the yaml library, with every check of the YAML itself (the path for any file the fast path declines). */
+export function parseWithLibrary(text: string, path: string, name: string, file: string): { source: ConfigSource; diagnostics: Diagnostic[] } {
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter });
@@ -187,7 +185,7 @@ export function parseSource(text: string, path: string, name: string, file: stri
   // An inexact number or an unsupported tag spoils its own value only: the file is still checked
   // around it (the paths are found only when there is one, sparing the walk).
   const reported: number[] = [];
-  diagnostics.push(...checkNumbers(source, undefined, reported), ...checkTags(source, reported));
+  diagnostics.push(...checkNumbers(source, reported), ...checkTags(source, reported));
   if (reported.length > 0 && !source.broken) source.tainted = pathsAt(doc, new Set(reported));
   if (expansion !== undefined) return { source, diagnostics };
   try {

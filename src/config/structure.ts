@@ -17,7 +17,7 @@ export const MAX_ALIAS_EXPANSION = 100_000;
 
 /**
  * The first place nesting goes past MAX_NESTING, or where the parser gave up because it did.
- * (Files the simple-YAML path takes nest less than its text scan can report, and skip this.)
+ * (The fast path takes no file whose text scan reports anything, and skips this.)
  */
 export function checkNesting(source: PositionedDocument & { text: string }): Diagnostic | undefined {
   const scanned = scanNesting(source.text);
@@ -196,27 +196,21 @@ export function checkKeys(source: PositionedDocument): Diagnostic[] {
   return diagnostics;
 }
 
-/** A number as written, where it was written. */
-export interface WrittenNumber {
-  value: number;
-  /** The text it was read from. */
-  written: string;
-  /** Offset of that text in the file. */
-  offset: number;
-}
-
 /**
  * Numbers that are not what was written once stored: past ±(2^53 − 1), more digits than a
  * double holds, or not finite (`.inf`, `.nan`). The server would receive a different value.
  * The offset of each number reported is added to `reported`, so later checks can leave it alone.
- * `numbers`, when the fast path listed the candidates in document order, spares the walk; they
- * are taken last to first, the order the walk meets them in.
  */
-export function checkNumbers(source: PositionedDocument, numbers?: readonly WrittenNumber[], reported?: number[]): Diagnostic[] {
+export function checkNumbers(source: PositionedDocument, reported?: number[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const check = ({ value, written, offset }: WrittenNumber) => {
+  const { isScalar } = yaml();
+  forEachNode(source.doc, (node) => {
+    if (!isScalar(node) || typeof node.value !== 'number') return;
+    const { value } = node;
+    const written = (node.source ?? String(value)).trim();
     const problem = numberProblem(value, written);
     if (problem === undefined) return;
+    const offset = node.range?.[0] ?? 0;
     reported?.push(offset);
     diagnostics.push({
       severity: 'error',
@@ -225,14 +219,6 @@ export function checkNumbers(source: PositionedDocument, numbers?: readonly Writ
       hint: Number.isFinite(value) ? 'use a smaller number, with at most 15 significant digits' : 'write a finite number, or null',
       location: positionAt(source, offset),
     });
-  };
-  if (numbers !== undefined) {
-    for (let index = numbers.length - 1; index >= 0; index -= 1) check(numbers[index]!);
-    return diagnostics;
-  }
-  const { isScalar } = yaml();
-  forEachNode(source.doc, (node) => {
-    if (isScalar(node) && typeof node.value === 'number') check({ value: node.value, written: (node.source ?? String(node.value)).trim(), offset: node.range?.[0] ?? 0 });
   });
   return diagnostics;
 }

@@ -1,5 +1,5 @@
-// The yaml library, loaded when a file first needs it. Most configurations are simple block YAML
-// that simpleYaml.ts reads without it, and a file without findings never needs its Document, so
+// The yaml library, loaded when a file first needs it. Most files hold nothing a check of the
+// YAML reports, which fastYaml.ts reads without it, and such a file never needs its Document, so
 // a plan of a large configuration no longer pays for loading the library at start-up. Loaded
 // through `require`: the Document is built on demand by synchronous code (a finding's position).
 import { createRequire } from 'node:module';
