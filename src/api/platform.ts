@@ -56,13 +56,10 @@ import type {
 import { checkShape, type ShapeName } from './shapes.js';
 import { fillPath, type QueryValue } from './url.js';
 import { StewardError } from '../errors.js';
-import { labelKey } from '../domain/rules.js';
+import { CREDIT_LIMIT_BATCH_MAX, CREDIT_USAGE_BATCH_MAX, labelKey } from '../domain/rules.js';
 
 /** Told after each page of a listing: its 1-based number and the pages the server announces. */
 export type PageListener = (page: number, totalPages: number | undefined) => void;
-
-/** Most entries one credit-limit PATCH may carry (gaps.md). */
-export const CREDIT_LIMIT_BATCH = 1000;
 
 /** Options of routine calls: the target user (organization keys) and a name for messages. */
 export interface RoutineCallOptions {
@@ -199,7 +196,7 @@ export class PlatformApi {
    */
   async patchUserCreditLimits(body: UserCreditLimitPatch): Promise<UserCreditLimitPatchResult> {
     const users: UserCreditLimitPatchResult['users'] = [];
-    const batches = chunks(body.users, CREDIT_LIMIT_BATCH);
+    const batches = chunks(body.users, CREDIT_LIMIT_BATCH_MAX);
     for (const [index, batch] of batches.entries()) {
       const part = batches.length === 1 ? '' : ` (batch ${index + 1} of ${batches.length})`;
       const operation = `updating ${batch.length} user credit limit${batch.length === 1 ? '' : 's'}${part}`;
@@ -218,7 +215,7 @@ export class PlatformApi {
    */
   async readUserCreditUsage(userIds: readonly string[]): Promise<Map<string, number>> {
     const used = new Map<string, number>();
-    const batches = chunks([...new Set(userIds)], CREDIT_LIMIT_BATCH);
+    const batches = chunks([...new Set(userIds)], CREDIT_USAGE_BATCH_MAX);
     for (const [index, batch] of batches.entries()) {
       const part = batches.length === 1 ? '' : ` (batch ${index + 1} of ${batches.length})`;
       const operation = `reading the credit usage of ${batch.length} user${batch.length === 1 ? '' : 's'}${part}`;
@@ -242,7 +239,7 @@ export class PlatformApi {
   /** Sets or removes user group credit limits, in batches of at most 1000 (one transaction each); empty sends nothing. */
   async patchUserGroupCreditLimits(body: UserGroupCreditLimitPatch): Promise<UserGroupCreditLimitPatchResult> {
     const userGroups: UserGroupCreditLimitPatchResult['userGroups'] = [];
-    const batches = chunks(body.userGroups, CREDIT_LIMIT_BATCH);
+    const batches = chunks(body.userGroups, CREDIT_LIMIT_BATCH_MAX);
     for (const [index, batch] of batches.entries()) {
       const part = batches.length === 1 ? '' : ` (batch ${index + 1} of ${batches.length})`;
       const operation = `updating ${batch.length} user group credit limit${batch.length === 1 ? '' : 's'}${part}`;
@@ -270,7 +267,7 @@ export class PlatformApi {
   /** Sets or removes entity group credit limits, in batches of at most 1000; empty sends nothing. */
   async patchEntityGroupCreditLimits(body: EntityGroupCreditLimitPatch): Promise<EntityGroupCreditLimitPatchResult> {
     const entityGroups: EntityGroupCreditLimitPatchResult['entityGroups'] = [];
-    const batches = chunks(body.entityGroups, CREDIT_LIMIT_BATCH);
+    const batches = chunks(body.entityGroups, CREDIT_LIMIT_BATCH_MAX);
     for (const [index, batch] of batches.entries()) {
       const part = batches.length === 1 ? '' : ` (batch ${index + 1} of ${batches.length})`;
       const operation = `updating ${batch.length} entity group credit limit${batch.length === 1 ? '' : 's'}${part}`;

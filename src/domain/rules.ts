@@ -31,6 +31,9 @@ export function characterCount(text: string): number {
 /** At most this many entries in one bulk credit-limit PATCH (gaps.md). */
 export const CREDIT_LIMIT_BATCH_MAX = 1000;
 
+/** At most this many membership ids in one credit-usage read (the vendor's OmniKit contract). */
+export const CREDIT_USAGE_BATCH_MAX = 1000;
+
 /** A pragmatic e-mail check: one `@`, no spaces, a dot in the domain. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
