@@ -247,6 +247,7 @@ async function applyFresh(loaded: LoadedConfig, connection: Connection, options:
     loaded,
     api,
     baseUrl: baseUrlOf(loaded, options),
+    requestsPerMinute: client.requestsPerMinute,
     stewardVersion: STEWARD_VERSION,
     requestCount: () => client.stats().requests,
     targeting: checkTargets(targetingOf(options), loaded.config),

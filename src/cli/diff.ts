@@ -44,6 +44,7 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
       loaded: promotion.loaded,
       api: target.api,
       baseUrl: baseUrlOf(loaded, options),
+      requestsPerMinute: target.client.requestsPerMinute,
       stewardVersion: STEWARD_VERSION,
       requestCount: () => source.client.stats().requests + target.client.stats().requests,
       // The resolved ids go into a plan file and the JSON, as for plan.
