@@ -33,6 +33,9 @@ export type ClientEvent =
 
 /** Default time limit of one request, attempts and waits between them together. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
+/** The request budget of a deployment whose config names none. */
+export const DEFAULT_REQUESTS_PER_MINUTE = 60;
 /** Default interval of the "still waiting" notices while an attempt has no answer. */
 export const SLOW_NOTICE_MS = 10_000;
 /** Keep-alive connections per client (more when more writes run at once). */
@@ -198,7 +201,7 @@ export class ApiClient {
     this.requestTimeoutMs = positive(options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeoutMs');
     this.slowNoticeMs = positive(options.slowNoticeMs, SLOW_NOTICE_MS, 'slowNoticeMs');
     this.totalRetryBudgetMs = options.totalRetryBudgetMs ?? 300_000;
-    const requestsPerMinute = positive(options.requestsPerMinute, 60, 'requestsPerMinute');
+    const requestsPerMinute = positive(options.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE, 'requestsPerMinute');
     const burst = positive(options.burst, defaultBurst(requestsPerMinute), 'burst');
     const writeConcurrency = Math.floor(positive(options.writeConcurrency, 4, 'writeConcurrency'));
     const timeoutMs = positive(options.timeoutMs, 30_000, 'timeoutMs');

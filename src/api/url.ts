@@ -14,6 +14,33 @@ function isLoopback(hostname: string): boolean {
 }
 
 /**
+ * Whether a base URL names this machine (an emulator): the one kind of address a saved plan may
+ * send the token to on its own word. False for anything that is not a URL.
+ */
+export function isLoopbackUrl(baseUrl: string): boolean {
+  try {
+    return isLoopback(new URL(baseUrl.trim()).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Two base URLs that name the same instance, as the client would join requests to them
+ * (`https://host`, `https://host/`, `https://host/api`); an invalid one equals only itself.
+ */
+export function sameInstance(left: string, right: string): boolean {
+  const origin = (baseUrl: string): string => {
+    try {
+      return resolveInstanceOrigin(baseUrl);
+    } catch {
+      return baseUrl.trim();
+    }
+  };
+  return origin(left) === origin(right);
+}
+
+/**
  * Returns the instance origin (`https://host[:port]`) of a configured base URL. Accepts the bare
  * origin or one already ending in `/api` (trailing slashes allowed); refuses `http://` for
  * anything but loopback (`config.insecure-url`) and anything else that is not an origin

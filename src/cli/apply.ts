@@ -1,20 +1,20 @@
 // `steward apply`: make the live state match the config. With a saved plan it applies exactly
-// that plan's steps, refusing a plan for another environment or an edited config, and refusing
-// stale steps; without one it plans, shows the plan and asks (or needs --auto-approve).
+// that plan's steps where and at the pace the plan was made, refusing a plan for another
+// environment or an edited config, and refusing stale steps; without one it plans, shows the plan and asks (or needs --auto-approve).
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { checkSteps, runSteps, type StepResult } from '../engine/executor.js';
 import type { Kind, LoadedConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
 import { ApiError, isNotFound } from '../api/errors.js';
-import type { ApiClient, ClientEvent } from '../api/client.js';
+import { DEFAULT_REQUESTS_PER_MINUTE, type ApiClient, type ClientEvent } from '../api/client.js';
 import { applyCost, writeRequests } from '../engine/cost.js';
 import { ApplyStop, SIGNAL_EXIT_CODE } from '../engine/stop.js';
 import { stopOnSignals } from './signals.js';
 import type { PlatformApi } from '../api/platform.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { checkTargets } from '../engine/targeting.js';
-import { checkPlanFits, loadPlan, trustedIdentities } from '../engine/planFile.js';
+import { checkPlanFits, loadPlan, trustedIdentities, type ApplyingHere } from '../engine/planFile.js';
 import { IdentityBook } from '../resolve/identities.js';
 import { diffAll, makePlan, observe, readLive, withReadDependencies, type LiveState, type Observation } from '../engine/planner.js';
 import { refuseUnfounded } from '../engine/planFile.js';
@@ -29,7 +29,8 @@ import { reloadPromotion } from './diff.js';
 import { evaluatePolicies, judge, parseOverrides, policyRefusal, POLICY_EXIT_CODE } from '../policy/evaluate.js';
 import type { PolicyRuleName, PolicyViolation } from '../model/policy.js';
 import { renderViolations } from '../render/policy.js';
-import { inertJson } from '../render/inert.js';
+import { inertJson, terminalText } from '../render/inert.js';
+import { grouped } from '../domain/numbers.js';
 
 export interface ApplyOptions extends ConnectionOptions, TargetOptions {
   autoApprove?: boolean;
@@ -85,15 +86,15 @@ export async function runApply(planFile: string | undefined, options: ApplyOptio
       });
     }
     const loaded = await loadForEnvironment(io, { ...options, env: options.env ?? saved?.environment });
-    if (saved !== undefined) {
-      checkPlanFits(saved, { environment: loaded.environmentName, baseUrl: baseUrlOf(loaded, options), configDigest: loaded.digest });
-    }
-    const connection = connect(io, loaded, options, (event) => {
+    // A saved plan is applied where it was made, at the pace it was made at (checkPlanFits says when the file's word is enough).
+    const target = saved === undefined ? undefined : checkPlanFits(saved, applyingHere(loaded, options));
+    const connection = connect(io, loaded, target === undefined ? options : { ...options, baseUrl: target.baseUrl, requestsPerMinute: target.requestsPerMinute }, (event) => {
       // Apply's own listener first: it must know a write was answered before anyone stops the run on it.
       session.listener?.(event);
       hooks.observe?.(event);
     });
     client = connection.client;
+    if (target?.fromPlan) io.stderr(`Applying where the plan was made: ${terminalText(target.baseUrl)}, at ${grouped(target.requestsPerMinute)} requests/minute.\n`);
     const reading = readProgress(io, options, session);
     try {
       return saved === undefined
@@ -112,6 +113,18 @@ export async function runApply(planFile: string | undefined, options: ApplyOptio
   } finally {
     await client?.close();
   }
+}
+
+/** The plan's environment as the config and the command line describe it, for checkPlanFits. */
+function applyingHere(loaded: LoadedConfig, options: ApplyOptions): ApplyingHere {
+  return {
+    environment: loaded.environmentName,
+    configDigest: loaded.digest,
+    configBaseUrl: loaded.environment.baseUrl,
+    configRequestsPerMinute: loaded.environment.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE,
+    ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+    ...(options.requestsPerMinute === undefined ? {} : { requestsPerMinute: options.requestsPerMinute }),
+  };
 }
 
 /** One apply's shared parts: the stop, the hooks, and who hears the client's events now. */
@@ -250,6 +263,7 @@ async function applyFresh(loaded: LoadedConfig, connection: Connection, options:
     loaded,
     api,
     baseUrl: baseUrlOf(loaded, options),
+    requestsPerMinute: client.requestsPerMinute,
     stewardVersion: STEWARD_VERSION,
     requestCount: () => client.stats().requests,
     targeting: checkTargets(targetingOf(options), loaded.config),

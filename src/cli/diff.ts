@@ -8,7 +8,7 @@ import type { ApiClient } from '../api/client.js';
 import type { LoadedConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
 import { PRUNED_REASON, UNLISTED_DOCUMENT_REASON, UNLISTED_FOLDER_REASON } from '../kinds/protection.js';
-import { savePlan } from '../engine/planFile.js';
+import { reachableOnPlanWord, savePlan } from '../engine/planFile.js';
 import { makePlan } from '../engine/planner.js';
 import type { Plan } from '../model/plan.js';
 import { readPromotion, sourceEnvironment } from '../promote/source.js';
@@ -44,6 +44,7 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
       loaded: promotion.loaded,
       api: target.api,
       baseUrl: baseUrlOf(loaded, options),
+      requestsPerMinute: target.client.requestsPerMinute,
       stewardVersion: STEWARD_VERSION,
       requestCount: () => source.client.stats().requests + target.client.stats().requests,
       // The resolved ids go into a plan file and the JSON, as for plan.
@@ -94,6 +95,16 @@ function sourceWorded(reason: string, source: string): string {
 export async function reloadPromotion(io: CommandIo, loaded: LoadedConfig, plan: Plan, options: Pick<ConnectionOptions, 'debug'>): Promise<LoadedConfig> {
   if (plan.promotion === undefined) return loaded;
   const { from, fromBaseUrl, sourceDigest, requireHealthy } = plan.promotion;
+  // The source's token goes only where the config sends it, or to this machine: the file's word is not enough.
+  const configured = sourceEnvironment(loaded, from).baseUrl;
+  if (!reachableOnPlanWord(fromBaseUrl, configured)) {
+    throw new StewardError(
+      'plan-file.base-url',
+      `this promotion plan read ${from} at ${fromBaseUrl}, which is neither ${from}'s baseUrl (${configured}) nor this machine; ${from}'s API token is not sent to an address only the plan file names`,
+      'user',
+      { hint: `make the promotion plan against ${configured}: steward diff --env ${plan.environment} --against ${from} --out FILE`, details: { planBaseUrl: fromBaseUrl, baseUrl: configured } },
+    );
+  }
   let source: ReturnType<typeof connectSource>;
   try {
     source = connectSource(io, loaded, from, { baseUrl: fromBaseUrl, debug: options.debug });

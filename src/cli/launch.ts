@@ -14,6 +14,7 @@ export const COMMANDS: readonly (readonly [string, () => Promise<Register>])[] =
   ['init', async () => (await import('./init.js')).registerInit],
   ['validate', async () => (await import('./validate.js')).registerValidate],
   ['plan', async () => (await import('./plan.js')).registerPlan],
+  ['show', async () => (await import('./show.js')).registerShow],
   ['schedule', async () => (await import('./schedule.js')).registerSchedule],
   ['apply', async () => (await import('./apply.js')).registerApply],
   ['drift', async () => (await import('./drift.js')).registerDrift],

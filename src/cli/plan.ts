@@ -58,6 +58,7 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
         loaded,
         api,
         baseUrl: baseUrlOf(loaded, options),
+        requestsPerMinute: client.requestsPerMinute,
         stewardVersion: STEWARD_VERSION,
         requestCount: () => client.stats().requests,
         targeting,
@@ -70,6 +71,9 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
       const { byRoute } = client.stats();
       const spared = options.out === undefined ? 0 : RESOLUTION_ROUTES.reduce((sum, route) => sum + (byRoute[route] ?? 0), 0);
       cost = applyCost(plan.steps, client, plan.requests - spared);
+      // Kept with the plan, so that `steward show FILE` says what this run says (identities last, as a plan file reads).
+      const { identities, ...made } = plan;
+      plan = { ...made, applyCost: { requests: cost.requests, ms: cost.ms }, ...(identities === undefined ? {} : { identities }) };
     } finally {
       progress.stop();
       await client.close();

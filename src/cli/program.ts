@@ -15,6 +15,7 @@ import { registerInit } from './init.js';
 import { registerPlan } from './plan.js';
 import { registerSchedule } from './schedule.js';
 import { registerSchema } from './schema.js';
+import { registerShow } from './show.js';
 import { registerValidate } from './validate.js';
 
 /** The program; `io` is where commands read and write (tests pass their own). */
@@ -24,6 +25,7 @@ export function buildProgram(io: () => CommandIo = processIo): Command {
   registerInit(program, io);
   registerValidate(program, io);
   registerPlan(program, io);
+  registerShow(program, io);
   registerSchedule(program, io);
   registerApply(program, io);
   registerDrift(program, io);

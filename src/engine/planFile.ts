@@ -1,5 +1,6 @@
-// Saved plans (`plan --out FILE`, `apply FILE`). A plan file records the environment, the base
-// URL and the config's digest, never a token; apply refuses it against anything else. Its
+// Saved plans (`plan --out FILE`, `apply FILE`, `show FILE`). A plan file records the environment,
+// the base URL, the request budget and the config's digest, never a token; apply refuses it
+// against another environment or config, and applies it where it was made (checkPlanFits). Its
 // resolved ids (`identities`) are sealed with an HMAC keyed by the token that made the plan, so
 // apply reuses them only under that key (see identities.ts for why).
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -9,6 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { omit, pick } from '../model/fields.js';
 import { emailKey } from '../domain/rules.js';
 import { planStructureProblems } from './planSchema.js';
+import { isLoopbackUrl, sameInstance } from '../api/url.js';
 import { PLAN_FORMAT_VERSION, type Plan, type PlanIdentities, type PlanStep } from '../model/plan.js';
 
 /**
@@ -203,20 +205,45 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Refuses a plan made for another environment, instance or config. */
-export function checkPlanFits(plan: Plan, target: { environment: string; baseUrl: string; configDigest: string }): void {
-  if (plan.environment !== target.environment) {
+/** Where a saved plan is applied, and at what pace. */
+export interface SavedPlanTarget {
+  baseUrl: string;
+  requestsPerMinute: number;
+  /** The plan file's record chose the deployment or the pace, where the config says otherwise (apply says so). */
+  fromPlan: boolean;
+}
+
+/** What the config and the command line say about the plan's environment. */
+export interface ApplyingHere {
+  environment: string;
+  configDigest: string;
+  /** The environment's `baseUrl` and request budget in the config. */
+  configBaseUrl: string;
+  configRequestsPerMinute: number;
+  /** `--base-url` and `--requests-per-minute`, when given. */
+  baseUrl?: string;
+  requestsPerMinute?: number;
+}
+
+/**
+ * Refuses a plan made for another environment, instance or config; else says where it is applied:
+ * where it was made, at the pace it was made at. A plan file passes through other hands (a CI
+ * artifact), so the address it records receives the token on its own word only when the config
+ * names it for the environment or it is this machine (an emulator); any other address must be
+ * repeated with --base-url. A --base-url naming another instance is refused: the plan's steps
+ * were read from the one it records.
+ */
+export function checkPlanFits(plan: Plan, here: ApplyingHere): SavedPlanTarget {
+  if (plan.environment !== here.environment) {
     throw new StewardError(
       'plan-file.environment',
-      `this plan was made for environment "${plan.environment}", not "${target.environment}"`,
+      `this plan was made for environment "${plan.environment}", not "${here.environment}"`,
       'user',
-      { hint: `apply it with --env ${plan.environment}, or make a new plan for ${target.environment}` },
+      { hint: `apply it with --env ${plan.environment}, or make a new plan for ${here.environment}` },
     );
   }
-  if (plan.baseUrl !== target.baseUrl) {
-    throw new StewardError('plan-file.base-url', `this plan was made against ${plan.baseUrl}, not ${target.baseUrl}`, 'user');
-  }
-  if (plan.configDigest !== target.configDigest) {
+  const baseUrl = deploymentOf(plan, here);
+  if (plan.configDigest !== here.configDigest) {
     throw new StewardError(
       'plan-file.config-changed',
       'the configuration has changed since this plan was made',
@@ -224,6 +251,44 @@ export function checkPlanFits(plan: Plan, target: { environment: string; baseUrl
       { hint: 'run `steward plan --out FILE` again and review the new plan' },
     );
   }
+  const requestsPerMinute = here.requestsPerMinute ?? plan.requestsPerMinute ?? here.configRequestsPerMinute;
+  const fromPlan = (here.baseUrl === undefined && !sameInstance(baseUrl, here.configBaseUrl)) || (here.requestsPerMinute === undefined && requestsPerMinute !== here.configRequestsPerMinute);
+  return { baseUrl, requestsPerMinute, fromPlan };
+}
+
+/** The deployment a saved plan is applied at (see checkPlanFits), or the refusal. */
+function deploymentOf(plan: Plan, here: ApplyingHere): string {
+  const recorded = plan.baseUrl;
+  const newPlan = (url: string) => `steward plan --env ${plan.environment}${url === here.configBaseUrl ? '' : ` --base-url ${shellWord(url)}`} --out FILE`;
+  if (here.baseUrl !== undefined) {
+    if (sameInstance(here.baseUrl, recorded)) return here.baseUrl;
+    throw new StewardError('plan-file.base-url', `this plan was made against ${recorded}, not ${here.baseUrl}; its steps were read there`, 'user', {
+      hint: `to apply changes at ${here.baseUrl}, make a new plan against it: ${newPlan(here.baseUrl)}; to apply this plan, ${reachableOnPlanWord(recorded, here.configBaseUrl) ? 'leave out --base-url' : `pass --base-url ${shellWord(recorded)}`}`,
+      details: { planBaseUrl: recorded, baseUrl: here.baseUrl },
+    });
+  }
+  if (reachableOnPlanWord(recorded, here.configBaseUrl)) return recorded;
+  throw new StewardError(
+    'plan-file.base-url',
+    `this plan was made against ${recorded}, which is neither environment "${plan.environment}"'s baseUrl (${here.configBaseUrl}) nor this machine; the API token goes there only when --base-url names it too`,
+    'user',
+    {
+      hint: `if ${recorded} is where you mean to apply it, add --base-url ${shellWord(recorded)}; else make a new plan against ${here.configBaseUrl}: ${newPlan(here.configBaseUrl)}`,
+      details: { planBaseUrl: recorded, baseUrl: here.configBaseUrl },
+    },
+  );
+}
+
+/**
+ * Whether an address a plan file records may receive an API token on the file's word alone: the
+ * environment's own `baseUrl` in the config, or this machine (an emulator).
+ */
+export function reachableOnPlanWord(recorded: string, configBaseUrl: string): boolean {
+  return sameInstance(recorded, configBaseUrl) || isLoopbackUrl(recorded);
+}
+
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }
 
 /**

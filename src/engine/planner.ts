@@ -29,6 +29,8 @@ export interface PlanRequest {
   loaded: LoadedConfig;
   api: PlatformApi;
   baseUrl: string;
+  /** The request budget the live state is read at, recorded so that `apply FILE` paces the same. */
+  requestsPerMinute?: number;
   stewardVersion: string;
   /** Restrict the plan to these kinds (default: every declared kind). */
   kinds?: readonly Kind[];
@@ -227,6 +229,7 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     stewardVersion: request.stewardVersion,
     environment: request.loaded.environmentName,
     baseUrl: request.baseUrl,
+    ...(request.requestsPerMinute === undefined ? {} : { requestsPerMinute: request.requestsPerMinute }),
     configDigest: request.loaded.digest,
     createdAt: createdAt.toISOString(),
     kinds: observation.kinds.map((kind) => kind.kind),

@@ -111,6 +111,12 @@ export interface PlanSummary {
   delete: number;
 }
 
+/** Requests applying makes (writes, and reading the live state again) and the time they take at the plan's budget. */
+export interface PlanApplyCost {
+  requests: number;
+  ms: number;
+}
+
 export interface PlanWarning {
   code: string;
   message: string;
@@ -176,6 +182,11 @@ export interface Plan {
   stewardVersion: string;
   environment: string;
   baseUrl: string;
+  /**
+   * The request budget the live state was read at; `apply FILE` paces at it (absent from plans
+   * made before it was recorded: apply then paces at the config's).
+   */
+  requestsPerMinute?: number;
   /** Digest of the config the plan was made from; apply refuses a plan whose config changed. */
   configDigest: string;
   createdAt: string;
@@ -186,6 +197,8 @@ export interface Plan {
   warnings: PlanWarning[];
   /** Requests made while planning (the cost at 60 requests/minute). */
   requests: number;
+  /** What `steward plan` expected applying to cost, at `requestsPerMinute`; `steward show` says it again. */
+  applyCost?: PlanApplyCost;
   /** Present on a promotion plan: the desired state is another environment's live state. */
   promotion?: PlanPromotion;
   /**

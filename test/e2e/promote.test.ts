@@ -326,6 +326,21 @@ describe.each(PROFILES)('applying a promotion plan (%s profile)', (profile) => {
     expect(result.err).toContain('the configuration has changed since this plan was made');
   });
 
+  it('sends playground\'s token to no address only the plan file names', async () => {
+    const planFile = await savedPlan();
+    const plan = JSON.parse(await readFile(planFile, 'utf8')) as Plan;
+    await writeFile(planFile, JSON.stringify({ ...plan, promotion: { ...plan.promotion, fromBaseUrl: 'https://collector.example.net' } }));
+    const before = deployments.playground.stats().requests;
+    const result = await deployments.apply('production', planFile);
+    expect(result.code).toBe(1);
+    expect(result.err).toBe(
+      "Error: this promotion plan read playground at https://collector.example.net, which is neither playground's baseUrl (https://acme-playground.example.com) nor this machine; playground's API token is not sent to an address only the plan file names\n" +
+        'Hint: make the promotion plan against https://acme-playground.example.com: steward diff --env production --against playground --out FILE\n',
+    );
+    expect(deployments.playground.stats().requests).toBe(before);
+    expect(deployments.production.stats().writes).toBe(0);
+  });
+
   it('needs the playground token too, to check that playground has not changed', async () => {
     const planFile = await savedPlan();
     deployments.env = { STEWARD_PRODUCTION_TOKEN: deployments.env.STEWARD_PRODUCTION_TOKEN };
