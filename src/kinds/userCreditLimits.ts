@@ -11,8 +11,7 @@ import { requireDistinctUsers } from '../config/declared.js';
 import { limitPresentation, limitsAfter } from './limitSteps.js';
 import { liveCreditControls, loweredLimit } from './lowered.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
-import { ignoredFields } from '../config/ignore.js';
-import { expiryOf, untilOf, type EntryExpiry } from './expiry.js';
+import { expiryOf, type EntryExpiry } from './expiry.js';
 
 export interface DesiredUserLimit {
   userId: string;
@@ -72,18 +71,23 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
   },
 
   desired({ config, environment, directory, now }) {
+    const ignoredByKind = config.ignore?.userCreditLimits?.includes('creditLimit') === true;
     const users = (config.userCreditLimits ?? []).map((entry): DesiredUserLimit => {
       const userId = entry.email === undefined ? entry.userId! : directory.idOf(entry.email);
-      const expiry = expiryOf(entry, now);
-      return {
+      const user: DesiredUserLimit = {
         userId,
         display: entry.email ?? directory.display(userId),
-        // Once expired, the limit goes back to `then` (the default when there is none).
-        creditLimit: expiry?.expired === true ? (entry.then === undefined ? 'default' : entry.then) : entry.creditLimit,
-        ...(expiry === undefined ? {} : { expiry }),
+        creditLimit: entry.creditLimit,
         protect: entry.protect === true,
-        ignoreLimit: ignoredFields(config, 'userCreditLimits', entry).includes('creditLimit'),
+        ignoreLimit: ignoredByKind || entry.ignore?.includes('creditLimit') === true,
       };
+      const expiry = expiryOf(entry, now);
+      if (expiry !== undefined) {
+        user.expiry = expiry;
+        // Once expired, the limit goes back to `then` (the default when there is none).
+        if (expiry.expired) user.creditLimit = entry.then === undefined ? 'default' : entry.then;
+      }
+      return user;
     });
     return {
       users,
@@ -127,27 +131,35 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
       declared.add(userId);
       // One lookup: a live limit is a number or null (unlimited), never undefined.
       const liveLimit = live.get(userId);
-      const base = { id: `userCreditLimits/${userId}`, kind: 'userCreditLimits' as const, key: user.display, dependsOn: [], ref: { userId }, ...untilOf(user.expiry) };
-      const expired = user.expiry?.expired === true ? user.expiry.reason : undefined;
+      const id = `userCreditLimits/${userId}`;
+      // Steps are built as plain literals, their optional fields set only where present: a plan
+      // of ten thousand limits makes ten thousand of them.
+      let step: PlanStep;
       if (user.creditLimit === 'default') {
         if (liveLimit === undefined || user.ignoreLimit) continue;
         if (user.protect) throw protectedError(`the credit limit of ${user.display}`, 'the config resets it to the default');
-        steps.push({ ...base, action: 'delete', before: { creditLimit: liveLimit }, reason: expired === undefined ? 'reset to the default limit' : `${expired}: reset to the default limit` });
-        continue;
-      }
-      const why = expired === undefined ? {} : { reason: `${expired}: back to ${user.creditLimit === null ? 'unlimited' : user.creditLimit}` };
-      if (liveLimit === undefined) {
-        steps.push({ ...base, action: 'create', after: { creditLimit: user.creditLimit }, ...(user.ignoreLimit ? { ignore: ['creditLimit'] } : {}), ...why });
+        step = { id, kind: 'userCreditLimits', key: user.display, dependsOn: [], ref: { userId }, action: 'delete', before: { creditLimit: liveLimit }, reason: 'reset to the default limit' };
+      } else if (liveLimit === undefined) {
+        step = { id, kind: 'userCreditLimits', key: user.display, dependsOn: [], ref: { userId }, action: 'create', after: { creditLimit: user.creditLimit } };
+        if (user.ignoreLimit) step.ignore = ['creditLimit'];
       } else if (liveLimit !== user.creditLimit && !user.ignoreLimit) {
-        steps.push({
-          ...base,
+        step = {
+          id,
+          kind: 'userCreditLimits',
+          key: user.display,
+          dependsOn: [],
+          ref: { userId },
           action: 'update',
           before: { creditLimit: liveLimit },
           after: { creditLimit: user.creditLimit },
           fields: [{ path: 'creditLimit', before: liveLimit, after: user.creditLimit }],
-          ...why,
-        });
+        };
+      } else continue;
+      if (user.expiry !== undefined) {
+        if (!user.expiry.expired) step.until = user.expiry.until;
+        else step.reason = `${user.expiry.reason}: ${step.action === 'delete' ? 'reset to the default limit' : `back to ${user.creditLimit === null ? 'unlimited' : String(user.creditLimit)}`}`;
       }
+      steps.push(step);
     }
     const unnamed: string[] = [];
     if (desired.prune) {
