@@ -95,6 +95,45 @@ export function liveState(routine: Routine): RoutineState {
   };
 }
 
+/**
+ * A routine step's `after` as its compared state. A plan is plain data (a saved one was checked
+ * against the plan schema, which leaves a kind's state open), so each field is checked here: a
+ * step edited into another shape is refused before anything is sent.
+ */
+export function routineStateOf(after: Readonly<Record<string, unknown>>): RoutineState {
+  const refuse = (field: string): never => {
+    throw new StewardError('plan-file.step', `a routine step's \`${field}\` is not what a plan writes`, 'user', { hint: 'make a new plan with `steward plan --out FILE`' });
+  };
+  const text = (field: string): string => (typeof after[field] === 'string' ? (after[field] as string) : refuse(field));
+  const textOrNull = (field: string): string | null => (after[field] === null || typeof after[field] === 'string' ? (after[field] as string | null) : refuse(field));
+  const state: RoutineState = {
+    name: text('name'),
+    prompt: text('prompt'),
+    schedule: text('schedule'),
+    timezone: text('timezone'),
+    modelId: text('modelId'),
+    destination: destinationOf(after.destination) ?? refuse('destination'),
+    paused: typeof after.paused === 'boolean' ? after.paused : refuse('paused'),
+  };
+  if (after.branchId !== undefined) state.branchId = textOrNull('branchId');
+  if (after.topicName !== undefined) state.topicName = textOrNull('topicName');
+  if (after.description !== undefined) state.description = textOrNull('description');
+  return state;
+}
+
+function destinationOf(value: unknown): RoutineDestination | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const destination = value as Record<string, unknown>;
+  const texts = (list: unknown): list is string[] => Array.isArray(list) && list.every((item) => typeof item === 'string');
+  if (destination.type === 'email' && texts(destination.recipientEmails) && texts(destination.userGroupIds)) {
+    return { type: 'email', recipientEmails: destination.recipientEmails, userGroupIds: destination.userGroupIds };
+  }
+  if (destination.type === 'slack' && typeof destination.recipientId === 'string' && (destination.slackRecipientType === 'channel' || destination.slackRecipientType === 'users')) {
+    return { type: 'slack', recipientId: destination.recipientId, slackRecipientType: destination.slackRecipientType };
+  }
+  return undefined;
+}
+
 /** The desired state of a configured routine: absent optional fields are not managed. */
 export function desiredState(routine: RoutineConfig): RoutineState {
   // Planning resolves `model:` to an id first (src/resolve/models.ts).

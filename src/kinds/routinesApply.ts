@@ -12,7 +12,7 @@ import { matches, pick } from '../model/fields.js';
 import { type ApplyContext, type ReadBackVerdict } from '../model/kind.js';
 import { createOnceMore, expectTaken } from './shared.js';
 import { settleRaces, type CreatedByStep } from './routineRaces.js';
-import { liveState, MODEL_PARTS, PATCH_CARRIES, PUT_CARRIES, type LiveRoutines, type RoutineState } from './routineState.js';
+import { liveState, MODEL_PARTS, PATCH_CARRIES, PUT_CARRIES, routineStateOf, type LiveRoutines, type RoutineState } from './routineState.js';
 
 /** Applies routine steps in order; each step's failure is recorded and the others go on. */
 export async function applyRoutineSteps(steps: PlanStep[], context: ApplyContext): Promise<void> {
@@ -109,7 +109,7 @@ class RoutineWriter {
 
   /** Creates a routine; if the response was lost, finds it by name before trying again. */
   private async create(step: CreateStep | ReplaceStep, options: { userId: string } | undefined, knownIds: string[]): Promise<void> {
-    const state = step.after as unknown as RoutineState;
+    const state = routineStateOf(step.after);
     const body = createBody(state);
     const existingIds = new Set([...knownIds, ...this.namesakes(options?.userId, state.name).map((r) => r.id)]);
     let id: string;
@@ -180,14 +180,14 @@ class RoutineWriter {
   }
 
   private async update(routine: Routine, step: PlanStep & { action: 'update' }, options: { userId: string } | undefined): Promise<void> {
-    const after = step.after as unknown as Partial<RoutineState>;
-    const state = { ...liveState(routine), ...after } as RoutineState;
+    // The step's fields over the live routine's: what the routine is to be once updated.
+    const state = routineStateOf({ ...liveState(routine), ...step.after });
     const what = `updating routine "${routine.name}"`;
     const { byPatch, byPut } = updateRequests(step);
     if (byPatch.length > 0) {
       try {
-        const patched = await this.api.patchRoutine(routine.id, patchBody(after, byPatch), options);
-        expectTaken(what, pick(after, byPatch), stateOf(patched));
+        const patched = await this.api.patchRoutine(routine.id, patchBody(state, byPatch), options);
+        expectTaken(what, pick(step.after, byPatch), stateOf(patched));
       } catch (error) {
         if (!isMethodNotAllowed(error)) throw error;
         throw new StewardError('apply.no-patch', `${what}: this server answers PATCH with 405 Method Not Allowed: it updates routines only by the documented PUT, but this environment says \`routineUpdate: patch\``, 'user', {
@@ -267,12 +267,12 @@ function createBody(state: RoutineState): RoutineCreate {
   return body;
 }
 
-function patchBody(after: Partial<RoutineState>, fields: readonly string[]): RoutinePatch {
+function patchBody(after: RoutineState, fields: readonly string[]): RoutinePatch {
   const body: RoutinePatch = {};
   for (const field of fields) {
-    if (field === 'name' || field === 'prompt' || field === 'schedule' || field === 'timezone') body[field] = after[field]!;
+    if (field === 'name' || field === 'prompt' || field === 'schedule' || field === 'timezone') body[field] = after[field];
     else if (field === 'description') body.description = after.description ?? null;
-    else if (field === 'destination') body.destination = after.destination!;
+    else if (field === 'destination') body.destination = after.destination;
   }
   return body;
 }
