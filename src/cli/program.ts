@@ -16,6 +16,7 @@ import { registerPlan } from './plan.js';
 import { registerSchedule } from './schedule.js';
 import { registerSchema } from './schema.js';
 import { registerValidate } from './validate.js';
+import { registerVersion } from './version.js';
 
 /** The program; `io` is where commands read and write (tests pass their own). */
 export function buildProgram(io: () => CommandIo = processIo): Command {
@@ -32,6 +33,7 @@ export function buildProgram(io: () => CommandIo = processIo): Command {
   registerEmulator(program, { io });
   registerDemo(program, io);
   registerSchema(program, io);
+  registerVersion(program, io);
   registerCompletion(program, io);
   return withJsonUsageErrors(program, io);
 }
