@@ -132,7 +132,7 @@ export function registerDiff(program: Command, io: () => CommandIo = processIo):
     .option('-o, --out <file>', 'save the plan for `steward apply --env NAME FILE`')
     .option('--json', 'print the plan as JSON (the plan-file format)')
     .option('--markdown [file]', 'print the plan as Markdown (or append it to FILE, e.g. $GITHUB_STEP_SUMMARY)')
-    .option('--detailed-exitcode', 'exit 0 when there are no differences, 2 when there are, 3 when something is deleted or replaced')
+    .option('--detailed-exitcode', 'exit 0 when there are no differences, 2 when there are, 3 when something is deleted or replaced, 4 when a policy rule is broken (without it: 0, or 1 on an error or a broken policy rule)')
     .option('--show-all', 'list every step of large bulk changes')
     .option('--require-healthy', 'refuse to promote while a routine carried is disabled by the platform or its last run failed in --against')
     .action(async (options: DiffOptions) => {

@@ -1,7 +1,8 @@
 // `steward plan`: what apply would change, as text, JSON or Markdown; optionally saved to a file.
 // Exit codes with --detailed-exitcode: 0 no changes, 2 changes, 3 changes that delete or
-// replace something, 1 error. Without it: 0 unless something went wrong. Either way 4 when the
-// plan breaks a policy rule (src/policy/): apply would refuse it.
+// replace something, 4 the plan breaks a policy rule (src/policy/: apply would refuse it), 1
+// error. Without it, 0 or 1 only, as Terraform's wrappers expect: a plan that breaks a policy
+// rule exits 1, since applying it would fail.
 import { InvalidArgumentError, type Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -35,7 +36,7 @@ export interface PlanOptions extends ConnectionOptions, TargetOptions {
   purpose?: 'plan' | 'drift';
 }
 
-/** `policy`: the plan breaks a policy rule (src/policy/), whatever --detailed-exitcode says. */
+/** `changes`, `destructive` and `policy` only with --detailed-exitcode (a policy violation is `error` without it). */
 export const EXIT = { ok: 0, error: 1, changes: 2, destructive: 3, policy: POLICY_EXIT_CODE } as const;
 
 /** Runs `steward plan`; returns the exit code. */
@@ -112,9 +113,12 @@ export async function emitPlan(
   );
 }
 
-/** 4 when the plan breaks a policy rule; else 0 no changes, and with detailed codes 2 changes and 3 destructive changes. */
+/**
+ * Without detailed codes 0, or 1 when the plan breaks a policy rule (apply would refuse it); with
+ * them 0 no changes, 2 changes, 3 destructive changes, 4 a policy rule broken.
+ */
 export function planExitCode(plan: Plan, detailed: boolean): number {
-  if ((plan.policyViolations?.length ?? 0) > 0) return EXIT.policy;
+  if ((plan.policyViolations?.length ?? 0) > 0) return detailed ? EXIT.policy : EXIT.error;
   if (!detailed || plan.steps.length === 0) return EXIT.ok;
   return isDestructive(plan) ? EXIT.destructive : EXIT.changes;
 }
@@ -165,7 +169,7 @@ export function registerPlan(program: Command, io: () => CommandIo = processIo):
     .option('-o, --out <file>', 'save the plan for `steward apply FILE`')
     .option('--json', 'print the plan as JSON (the plan-file format)')
     .option('--markdown [file]', 'print the plan as Markdown (or append it to FILE, e.g. $GITHUB_STEP_SUMMARY)')
-    .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 3 when something is deleted or replaced (4 when a policy rule is broken, with or without it)')
+    .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 3 when something is deleted or replaced, 4 when a policy rule is broken (without it: 0, or 1 on an error or a broken policy rule)')
     .option('--show-all', 'list every step of large bulk changes')
     .action(async (options: PlanOptions) => {
       process.exitCode = await runPlan(options, io());
