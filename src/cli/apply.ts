@@ -254,7 +254,7 @@ async function applyFresh(loaded: LoadedConfig, connection: Connection, options:
   });
   const color = useColor(io, options.color);
   connection.reading.stop();
-  if (!options.json) io.stdout(renderPlan(plan, { color, showAll: options.showAll === true }));
+  if (!options.json) io.stdout(renderPlan(plan, { color, showAll: options.showAll === true, models: observation.models }));
   if (plan.steps.length === 0) return 0;
   const overridden = enforcePolicies(plan.policyViolations ?? [], connection.session.overrides);
   // The violations are listed above the plan; the approver is told they are overridden before approving.

@@ -40,7 +40,7 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
     clients.push(target.client);
     const requireHealthy = options.requireHealthy === true;
     const promotion = await readPromotion(loaded, { name: options.against, api: source.api }, { requireHealthy });
-    const { plan: targetPlan } = await makePlan({
+    const { plan: targetPlan, models } = await makePlan({
       loaded: promotion.loaded,
       api: target.api,
       baseUrl: baseUrlOf(loaded, options),
@@ -63,7 +63,7 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
       },
     };
     if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out), io.env[loaded.environment.tokenEnv]);
-    await emitPlan(plan, options, io);
+    await emitPlan(plan, { ...options, models }, io);
     if (options.out !== undefined && !options.json) {
       io.stderr(`Saved the promotion plan to ${options.out}. Apply it with: steward apply --env ${plan.environment} ${options.out}${sameTarget(options)}\n`);
     }

@@ -10,7 +10,7 @@ import { StewardError } from '../errors.js';
 import { makePlan } from '../engine/planner.js';
 import { savePlan } from '../engine/planFile.js';
 import { checkTargets, parseSelectors, type Targeting } from '../engine/targeting.js';
-import { isDestructive, type Plan } from '../model/plan.js';
+import { isDestructive, type Plan, type PlanModel } from '../model/plan.js';
 import { applyCost } from '../engine/cost.js';
 import { RESOLUTION_ROUTES } from '../resolve/identities.js';
 import { POLICY_EXIT_CODE, violationDiagnostics } from '../policy/evaluate.js';
@@ -52,10 +52,11 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
     const progress = new ReadProgress({ write: io.stderr, live: io.isTTY && !options.json, color: useColor(io, options.color) });
     const { client, api } = connect(io, loaded, options, (event) => progress.clientEvent(event));
     let plan: Plan;
+    let models: PlanModel[];
     let cost: ApplyCost;
     progress.start();
     try {
-      ({ plan } = await makePlan({
+      ({ plan, models } = await makePlan({
         loaded,
         api,
         baseUrl: baseUrlOf(loaded, options),
@@ -76,7 +77,7 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
       await client.close();
     }
     if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out), io.env[loaded.environment.tokenEnv]);
-    await emitPlan(plan, { ...options, applyCost: cost }, io);
+    await emitPlan(plan, { ...options, applyCost: cost, models }, io);
     if (options.out !== undefined && !options.json) io.stderr(`Saved the plan to ${options.out}. Apply it with: steward apply ${options.out}${sameTarget(options)}\n`);
     return planExitCode(plan, options.detailedExitcode === true);
   } catch (error) {
@@ -87,7 +88,8 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
 /** Prints the plan in the chosen form; `--markdown FILE` also writes it (e.g. a CI job summary). */
 export async function emitPlan(
   plan: Plan,
-  options: Pick<PlanOptions, 'json' | 'markdown' | 'color' | 'showAll' | 'purpose'> & { applyCost?: ApplyCost },
+  /** `models`: what the plan resolved, shown by name in text and Markdown (the JSON keeps the ids). */
+  options: Pick<PlanOptions, 'json' | 'markdown' | 'color' | 'showAll' | 'purpose'> & { applyCost?: ApplyCost; models?: readonly PlanModel[] },
   io: CommandIo,
 ): Promise<void> {
   // On GitHub Actions each violation is also an annotation at the rule in the config (stderr when stdout is data).
@@ -97,10 +99,10 @@ export async function emitPlan(
     return;
   }
   if (typeof options.markdown === 'string') {
-    const markdown = renderPlanMarkdown(plan, options.purpose);
+    const markdown = renderPlanMarkdown(plan, options.purpose, options.models ?? plan.identities?.models);
     await writeFile(resolve(io.cwd, options.markdown), io.redact === undefined ? markdown : io.redact(markdown), { flag: 'a' });
   } else if (options.markdown) {
-    io.stdout(renderPlanMarkdown(plan, options.purpose));
+    io.stdout(renderPlanMarkdown(plan, options.purpose, options.models ?? plan.identities?.models));
     return;
   }
   io.stdout(
@@ -109,6 +111,7 @@ export async function emitPlan(
       showAll: options.showAll === true,
       purpose: options.purpose ?? 'plan',
       ...(options.applyCost === undefined ? {} : { applyCost: options.applyCost }),
+      ...(options.models === undefined ? {} : { models: options.models }),
     }),
   );
 }
