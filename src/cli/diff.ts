@@ -13,7 +13,8 @@ import { makePlan } from '../engine/planner.js';
 import type { Plan } from '../model/plan.js';
 import { readPromotion, sourceEnvironment } from '../promote/source.js';
 import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, sameTarget, STEWARD_VERSION, type CommandIo, type ConnectionOptions } from './context.js';
-import { connectionOptions, emitPlan, planExitCode } from './plan.js';
+import { connectionOptions, emitPlan, planExitCode, strictOption } from './plan.js';
+import { refuseUnderStrict } from '../engine/strict.js';
 
 export interface DiffOptions extends ConnectionOptions {
   /** The source environment, whose live state the target is planned to match. */
@@ -26,6 +27,8 @@ export interface DiffOptions extends ConnectionOptions {
   showAll?: boolean;
   /** Refuse to promote while a routine carried is disabled by the platform or its last run failed. */
   requireHealthy?: boolean;
+  /** Warnings that the config names something missing are an error (refuseUnderStrict). */
+  strict?: boolean;
 }
 
 /** Runs the promotion diff; returns the exit code of `steward plan` for the same plan. */
@@ -62,6 +65,7 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
         ...(promotion.held.length === 0 ? {} : { held: promotion.held }),
       },
     };
+    if (options.strict === true) refuseUnderStrict(plan.warnings);
     if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out), io.env[loaded.environment.tokenEnv]);
     await emitPlan(plan, { ...options, models }, io);
     if (options.out !== undefined && !options.json) {
@@ -125,7 +129,7 @@ function connectSource(io: CommandIo, loaded: LoadedConfig, name: string, option
 
 /** Registers `steward diff` (promotion). */
 export function registerDiff(program: Command, io: () => CommandIo = processIo): void {
-  connectionOptions(program.command('diff'))
+  strictOption(connectionOptions(program.command('diff')))
     .description('promotion: what --env would change to match the live state of --against, as a plan')
     .requiredOption('-a, --against <name>', 'the environment to promote from (e.g. playground)')
     .option('--against-base-url <url>', "override the --against environment's base URL (e.g. a local emulator)")

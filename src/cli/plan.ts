@@ -15,6 +15,7 @@ import { applyCost } from '../engine/cost.js';
 import { RESOLUTION_ROUTES } from '../resolve/identities.js';
 import { POLICY_EXIT_CODE, violationDiagnostics } from '../policy/evaluate.js';
 import { renderPlan } from '../render/human.js';
+import { refuseUnderStrict } from '../engine/strict.js';
 import type { ApplyCost } from '../engine/cost.js';
 import { ReadProgress } from '../render/progress.js';
 import { inertJson } from '../render/inert.js';
@@ -34,6 +35,8 @@ export interface PlanOptions extends ConnectionOptions, TargetOptions {
   showAll?: boolean;
   /** `drift` reports the same plan as drift (steward drift). */
   purpose?: 'plan' | 'drift';
+  /** Warnings that the config names something missing are an error (refuseUnderStrict). */
+  strict?: boolean;
 }
 
 /** `changes`, `destructive` and `policy` only with --detailed-exitcode (a policy violation is `error` without it). */
@@ -76,6 +79,7 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
       progress.stop();
       await client.close();
     }
+    if (options.strict === true) refuseUnderStrict(plan.warnings);
     if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out), io.env[loaded.environment.tokenEnv]);
     await emitPlan(plan, { ...options, applyCost: cost, models }, io);
     if (options.out !== undefined && !options.json) io.stderr(`Saved the plan to ${options.out}. Apply it with: steward apply ${options.out}${sameTarget(options)}\n`);
@@ -154,6 +158,11 @@ function positiveSeconds(value: string): number {
   return number;
 }
 
+/** `--strict`, for plan, apply, diff and drift (validate has its own words for it). */
+export function strictOption(command: Command): Command {
+  return command.option('--strict', 'fail (exit 1) when the config names something this deployment does not have, e.g. a label\'s missing document, instead of warning');
+}
+
 /** Options every plan-like command takes. */
 export function connectionOptions(command: Command): Command {
   return command
@@ -167,7 +176,7 @@ export function connectionOptions(command: Command): Command {
 }
 
 export function registerPlan(program: Command, io: () => CommandIo = processIo): void {
-  targetOptions(connectionOptions(program.command('plan')))
+  strictOption(targetOptions(connectionOptions(program.command('plan'))))
     .description('show what apply would change, without changing anything')
     .option('-o, --out <file>', 'save the plan for `steward apply FILE`')
     .option('--json', 'print the plan as JSON (the plan-file format)')

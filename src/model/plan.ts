@@ -111,6 +111,11 @@ export interface PlanSummary {
 export interface PlanWarning {
   code: string;
   message: string;
+  /**
+   * The config names something this deployment does not have (a document, a folder): likely a
+   * typo that `--strict` makes an error, where other warnings only inform.
+   */
+  namesMissing?: true;
 }
 
 export const PLAN_FORMAT_VERSION = 1;

@@ -1,33 +1,13 @@
 // CLI conventions a Terraform user reaches for: `steward version` and -v, and exit codes that
 // Terraform's wrappers read as 0/1/2: plan and diff without --detailed-exitcode exit 0 or 1 only
 // (a plan that breaks a policy rule is 1, as apply would fail), with it 0/2/3 and 4 for a policy.
-import { CommanderError } from 'commander';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli/program.js';
 import { STEWARD_VERSION } from '../../src/cli/io.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { captureIo, copyExample, PRODUCTION_TOKEN, type Result } from '../e2e/helpers.js';
-
-const TOKENS = { STEWARD_PRODUCTION_TOKEN: PRODUCTION_TOKEN, STEWARD_PLAYGROUND_TOKEN: 'playground-org-admin-token' };
-
-/** `steward ARGS` through the real program, in `cwd`, as a user types it. */
-export async function steward(args: string[], cwd: string = process.cwd()): Promise<Result> {
-  const io = captureIo({ ...TOKENS }, cwd);
-  const program = buildProgram(() => io);
-  for (const command of [program, ...program.commands]) command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-  process.exitCode = undefined;
-  try {
-    await program.parseAsync(['node', 'steward', ...args]);
-    return io.result(Number(process.exitCode ?? 0));
-  } catch (error) {
-    if (error instanceof CommanderError) return io.result(error.exitCode);
-    throw error;
-  } finally {
-    process.exitCode = undefined;
-  }
-}
+import { copyExample } from '../e2e/helpers.js';
+import { steward } from './run.js';
 
 describe('steward version', () => {
   it.each([['-v'], ['--version'], ['-V']])('%s prints the version and exits 0', async (flag) => {
