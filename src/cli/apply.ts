@@ -24,7 +24,8 @@ import type { Plan, PlanStep } from '../model/plan.js';
 import { applyCostLine, foldedStepCount, renderApplyReport, renderDryRun, renderPlan, renderStale } from '../render/human.js';
 import { ApplyProgress, ReadProgress, type ProgressOutput } from '../render/progress.js';
 import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, sameTarget, STEWARD_VERSION, useColor, type CommandIo, type ConnectionOptions } from './context.js';
-import { connectionOptions, targetingOf, targetOptions, type TargetOptions } from './plan.js';
+import { connectionOptions, strictOption, targetingOf, targetOptions, type TargetOptions } from './plan.js';
+import { refuseUnderStrict } from '../engine/strict.js';
 import { reloadPromotion } from './diff.js';
 import { evaluatePolicies, judge, parseOverrides, policyRefusal, POLICY_EXIT_CODE } from '../policy/evaluate.js';
 import type { PolicyRuleName, PolicyViolation } from '../model/policy.js';
@@ -37,6 +38,8 @@ export interface ApplyOptions extends ConnectionOptions, TargetOptions {
   dryRun?: boolean;
   json?: boolean;
   showAll?: boolean;
+  /** Warnings that the config names something missing are an error, before anything is written (refuseUnderStrict). */
+  strict?: boolean;
   /** Policy rules this apply may break, by name (`--override-policy maxDestroy`, repeatable). */
   overridePolicy?: string[];
 }
@@ -80,6 +83,7 @@ export async function runApply(planFile: string | undefined, options: ApplyOptio
   try {
     session.overrides = parseOverrides(options.overridePolicy);
     const saved = planFile === undefined ? undefined : await loadPlan(resolve(io.cwd, planFile));
+    if (saved !== undefined && options.strict === true) refuseUnderStrict(saved.warnings);
     if (saved !== undefined && (options.target?.length || options.exclude?.length)) {
       throw new StewardError('cli.target', '--target and --exclude shape a new plan; a saved plan is applied exactly as it was made', 'user', {
         hint: 'pass them to `steward plan --out FILE` instead',
@@ -269,9 +273,10 @@ async function applyFresh(loaded: LoadedConfig, connection: Connection, options:
     targeting: checkTargets(targetingOf(options), loaded.config),
     recordIdentities: false, // applied here, not saved: neither the report nor its JSON shows them
   });
+  if (options.strict === true) refuseUnderStrict(plan.warnings);
   const color = useColor(io, options.color);
   connection.reading.stop();
-  if (!options.json) io.stdout(renderPlan(plan, { color, showAll: options.showAll === true }));
+  if (!options.json) io.stdout(renderPlan(plan, { color, showAll: options.showAll === true, models: observation.models }));
   if (plan.steps.length === 0) return 0;
   const overridden = enforcePolicies(plan.policyViolations ?? [], connection.session.overrides);
   // The violations are listed above the plan; the approver is told they are overridden before approving.
@@ -443,7 +448,7 @@ function interruptedError(message: string, signal: string, ledger: ApplyLedger):
 }
 
 export function registerApply(program: Command, io: () => CommandIo = processIo): void {
-  targetOptions(connectionOptions(program.command('apply')))
+  strictOption(targetOptions(connectionOptions(program.command('apply'))))
     .argument('[planfile]', 'a plan saved with `steward plan --out FILE`; applies exactly its steps')
     .description('make the live state match the configuration')
     .option('--auto-approve', 'apply without asking (needed when there is no terminal)')

@@ -1,6 +1,7 @@
 // `steward completion bash|zsh|fish`: a shell completion script, generated from the commander
 // program itself, so every command and option steward has is completed and none it lacks.
-// File-taking options complete paths; --target/--exclude complete kinds.
+// File-taking options complete paths; --target/--exclude complete kinds. Both `steward` (a global
+// install) and `npx steward` (the project's own install, as the docs run it) are completed.
 import { InvalidArgumentError, type Command, type Option } from 'commander';
 import { KINDS } from '../config/types.js';
 import { processIo, type CommandIo } from './context.js';
@@ -98,22 +99,36 @@ function bashScript(commands: CommandInfo[]): string {
     .join('\n');
   return `# steward completion for bash. Load it in this shell:  source <(npx steward completion bash)
 # or for every shell:  npx steward completion bash > ~/.local/share/bash-completion/completions/steward
-# It completes the command \`steward\` (a global install, or npm link).
+# It completes \`steward\` (a global install, npm link) and \`npx steward\` (a project's own
+# install): after npx it offers steward, and completes steward's words once it is typed.
 _steward() {
-  local cur prev options
-  cur="\${COMP_WORDS[COMP_CWORD]}"
-  prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  if [ "$COMP_CWORD" -eq 1 ]; then
+  local cur prev options words cword first=0 i
+  if [ "\${COMP_WORDS[0]##*/}" = npx ]; then
+    first=-1
+    for ((i = 1; i < COMP_CWORD; i++)); do
+      if [ "\${COMP_WORDS[i]}" = steward ]; then first=$i; break; fi
+    done
+    if [ "$first" -lt 0 ]; then
+      COMPREPLY=($(compgen -W steward -- "\${COMP_WORDS[COMP_CWORD]}"))
+      return
+    fi
+  fi
+  words=("\${COMP_WORDS[@]:first}")
+  cword=$((COMP_CWORD - first))
+  cur="\${words[cword]}"
+  prev="\${words[cword-1]}"
+  if [ "$cword" -eq 1 ]; then
     COMPREPLY=($(compgen -W '${commands.map((command) => command.name).join(' ')} --help --version' -- "$cur"))
     return
   fi
-  case "\${COMP_WORDS[1]}" in
+  case "\${words[1]}" in
 ${cases}
     *) return ;;
   esac
   COMPREPLY=($(compgen -W "$options" -- "$cur"))
 }
 complete -o filenames -F _steward steward
+complete -o default -F _steward npx
 `;
 }
 
@@ -135,10 +150,20 @@ function zshScript(commands: CommandInfo[]): string {
     })
     .join('\n');
   const described = commands.map((command) => `    '${command.name}:${zshText(command.description)}'`).join('\n');
-  return `#compdef steward
+  return `#compdef steward npx
 # steward completion for zsh. Load it in this shell:  source <(npx steward completion zsh)
-# (after compinit), or save it as _steward in a directory of $fpath.
+# (after compinit), or save it as _steward in a directory of $fpath. It completes \`steward\`
+# and \`npx steward\` (after npx it offers steward, then completes steward's words).
 _steward() {
+  if [[ $words[1] == npx ]]; then
+    local at=\${words[(i)steward]}
+    if (( at >= CURRENT )); then
+      compadd steward
+      return
+    fi
+    shift $(( at - 1 )) words
+    (( CURRENT -= at - 1 ))
+  fi
   local -a commands
   commands=(
 ${described}
@@ -157,7 +182,7 @@ ${cases}
 if [ "$funcstack[1]" = "_steward" ]; then
   _steward "$@"
 else
-  compdef _steward steward
+  compdef _steward steward npx
 fi
 `;
 }
@@ -169,21 +194,30 @@ function fishText(text: string): string {
 
 function fishScript(commands: CommandInfo[]): string {
   const names = commands.map((command) => command.name).join(' ');
+  // `steward …`, and `npx steward …` once steward is typed: the same lines, for each program.
+  const programs = [
+    { program: 'steward', when: '' },
+    { program: 'npx', when: '__fish_seen_subcommand_from steward; and ' },
+  ];
   const lines = [
     '# steward completion for fish. Load it in this shell:  npx steward completion fish | source',
     '# or for every shell:  npx steward completion fish > ~/.config/fish/completions/steward.fish',
+    '# It completes `steward` and `npx steward` (after npx it offers steward).',
     'complete -c steward -f',
-    ...commands.map((command) => `complete -c steward -n 'not __fish_seen_subcommand_from ${names}' -a ${command.name} -d '${fishText(command.description)}'`),
+    "complete -c npx -n 'not __fish_seen_subcommand_from steward' -a steward -d 'declarative configuration for the analytics platform'",
   ];
-  for (const command of commands) {
-    const when = `-n '__fish_seen_subcommand_from ${command.name}'`;
-    for (const option of command.options) {
-      const flags = [option.long === undefined ? '' : `-l ${option.long.slice(2)}`, option.short === undefined ? '' : `-s ${option.short.slice(1)}`].filter((flag) => flag !== '').join(' ');
-      const value = option.value === 'file' ? ' -r -F' : option.value === 'kind' ? ` -x -a '${KINDS.join(' ')}'` : option.value === 'other' ? ' -x' : '';
-      lines.push(`complete -c steward ${when} ${flags}${value} -d '${fishText(option.description)}'`);
+  for (const { program, when: seen } of programs) {
+    lines.push(...commands.map((command) => `complete -c ${program} -n '${seen}not __fish_seen_subcommand_from ${names}' -f -a ${command.name} -d '${fishText(command.description)}'`));
+    for (const command of commands) {
+      const when = `-n '${seen}__fish_seen_subcommand_from ${command.name}'`;
+      for (const option of command.options) {
+        const flags = [option.long === undefined ? '' : `-l ${option.long.slice(2)}`, option.short === undefined ? '' : `-s ${option.short.slice(1)}`].filter((flag) => flag !== '').join(' ');
+        const value = option.value === 'file' ? ' -r -F' : option.value === 'kind' ? ` -x -a '${KINDS.join(' ')}'` : option.value === 'other' ? ' -x' : '';
+        lines.push(`complete -c ${program} ${when} ${flags}${value} -d '${fishText(option.description)}'`);
+      }
+      if (command.choices.length > 0) lines.push(`complete -c ${program} ${when} -a '${command.choices.join(' ')}'`);
+      else if (command.takesPath) lines.push(`complete -c ${program} ${when} -F`);
     }
-    if (command.choices.length > 0) lines.push(`complete -c steward ${when} -a '${command.choices.join(' ')}'`);
-    else if (command.takesPath) lines.push(`complete -c steward ${when} -F`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -13,7 +13,8 @@ import { makePlan } from '../engine/planner.js';
 import type { Plan } from '../model/plan.js';
 import { readPromotion, sourceEnvironment } from '../promote/source.js';
 import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, sameTarget, STEWARD_VERSION, type CommandIo, type ConnectionOptions } from './context.js';
-import { connectionOptions, emitPlan, planExitCode } from './plan.js';
+import { connectionOptions, emitPlan, planExitCode, strictOption } from './plan.js';
+import { refuseUnderStrict } from '../engine/strict.js';
 
 export interface DiffOptions extends ConnectionOptions {
   /** The source environment, whose live state the target is planned to match. */
@@ -26,6 +27,8 @@ export interface DiffOptions extends ConnectionOptions {
   showAll?: boolean;
   /** Refuse to promote while a routine carried is disabled by the platform or its last run failed. */
   requireHealthy?: boolean;
+  /** Warnings that the config names something missing are an error (refuseUnderStrict). */
+  strict?: boolean;
 }
 
 /** Runs the promotion diff; returns the exit code of `steward plan` for the same plan. */
@@ -40,7 +43,7 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
     clients.push(target.client);
     const requireHealthy = options.requireHealthy === true;
     const promotion = await readPromotion(loaded, { name: options.against, api: source.api }, { requireHealthy });
-    const { plan: targetPlan } = await makePlan({
+    const { plan: targetPlan, models } = await makePlan({
       loaded: promotion.loaded,
       api: target.api,
       baseUrl: baseUrlOf(loaded, options),
@@ -63,8 +66,9 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
         ...(promotion.held.length === 0 ? {} : { held: promotion.held }),
       },
     };
+    if (options.strict === true) refuseUnderStrict(plan.warnings);
     if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out), io.env[loaded.environment.tokenEnv]);
-    await emitPlan(plan, options, io);
+    await emitPlan(plan, { ...options, models }, io);
     if (options.out !== undefined && !options.json) {
       io.stderr(`Saved the promotion plan to ${options.out}. Apply it with: steward apply --env ${plan.environment} ${options.out}${sameTarget(options)}\n`);
     }
@@ -136,14 +140,14 @@ function connectSource(io: CommandIo, loaded: LoadedConfig, name: string, option
 
 /** Registers `steward diff` (promotion). */
 export function registerDiff(program: Command, io: () => CommandIo = processIo): void {
-  connectionOptions(program.command('diff'))
+  strictOption(connectionOptions(program.command('diff')))
     .description('promotion: what --env would change to match the live state of --against, as a plan')
     .requiredOption('-a, --against <name>', 'the environment to promote from (e.g. playground)')
     .option('--against-base-url <url>', "override the --against environment's base URL (e.g. a local emulator)")
     .option('-o, --out <file>', 'save the plan for `steward apply --env NAME FILE`')
     .option('--json', 'print the plan as JSON (the plan-file format)')
     .option('--markdown [file]', 'print the plan as Markdown (or append it to FILE, e.g. $GITHUB_STEP_SUMMARY)')
-    .option('--detailed-exitcode', 'exit 0 when there are no differences, 2 when there are, 3 when something is deleted or replaced')
+    .option('--detailed-exitcode', 'exit 0 when there are no differences, 2 when there are, 3 when something is deleted or replaced, 4 when a policy rule is broken (without it: 0, or 1 on an error or a broken policy rule)')
     .option('--show-all', 'list every step of large bulk changes')
     .option('--require-healthy', 'refuse to promote while a routine carried is disabled by the platform or its last run failed in --against')
     .action(async (options: DiffOptions) => {

@@ -5,7 +5,7 @@
 // applying it would need an override, but drift applies nothing.
 import type { Command } from 'commander';
 import { processIo, type CommandIo } from './context.js';
-import { connectionOptions, EXIT, runPlan, targetOptions, type PlanOptions } from './plan.js';
+import { connectionOptions, EXIT, runPlan, strictOption, targetOptions, type PlanOptions } from './plan.js';
 
 export type DriftOptions = Omit<PlanOptions, 'detailedExitcode' | 'purpose'>;
 
@@ -16,7 +16,7 @@ export async function runDrift(options: DriftOptions, io: CommandIo): Promise<nu
 }
 
 export function registerDrift(program: Command, io: () => CommandIo = processIo): void {
-  targetOptions(connectionOptions(program.command('drift')))
+  strictOption(targetOptions(connectionOptions(program.command('drift'))))
     .description('report where the live state differs from the configuration (exit 2 when it does)')
     .option('-o, --out <file>', 'save the reconciling plan for `steward apply FILE`')
     .option('--json', 'print the reconciling plan as JSON (the plan-file format)')

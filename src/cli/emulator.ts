@@ -1,7 +1,10 @@
 // `steward emulator`: runs the platform API emulator in the foreground until Ctrl+C, so users can
 // try steward without an account and other tools can test against it. The first output line is
-// always `listening on http://HOST:PORT`, which scripts wait for. `--profile other` (and one flag
-// per open point of gaps.md) makes it answer the open questions the other way.
+// always `listening on http://HOST:PORT`, which scripts wait for; the banner ends with the exact
+// `export …` and `--base-url …` lines that point steward at it. `--profile other` (and one flag
+// per open point of gaps.md) makes it answer the open questions the other way. It stops on
+// SIGINT, SIGTERM, or when the process that started it exits: `npx steward emulator` runs it as
+// npx's child through a shell, and a SIGTERM to npx reaches neither, which left it holding the port.
 import { Command, Option } from 'commander';
 import {
   allowedValues,
@@ -27,6 +30,7 @@ import {
 } from '../emulator/index.js';
 import { StewardError } from '../errors.js';
 import { processIo, reportError, type CommandIo } from './context.js';
+import { tokenVariable } from './init.js';
 
 /** The options as commander hands them over (strings until checked). */
 export interface EmulatorCommandOptions {
@@ -138,6 +142,7 @@ function banner(emulator: RunningEmulator, options: EmulatorOptions): string[] {
   } else {
     lines.push(`API tokens in the seed: ${description.tokens.map((token) => `"${token.name}" (${token.summary})`).join(', ')}`);
   }
+  lines.push(...usage(emulator));
   if (options.statePath !== undefined) {
     lines.push(`state file: ${options.statePath} (${description.stateLoaded ? 'loaded' : 'written on the first change'})`);
   }
@@ -164,6 +169,23 @@ function banner(emulator: RunningEmulator, options: EmulatorOptions): string[] {
   return lines;
 }
 
+/**
+ * The lines to paste in another terminal: the token variable of the environment the dataset
+ * stands for (as `steward init` and the examples name it) set to its organization admin key,
+ * and a plan with `--base-url`. A seed file's token values are not printed: its author has them.
+ */
+function usage(emulator: RunningEmulator): string[] {
+  const { description } = emulator;
+  const environment = description.source.kind === 'dataset' && description.source.name.includes('playground') ? 'playground' : 'production';
+  const admin = description.tokens.find((token) => token.type === 'organization' && token.role === 'ORG_ADMIN') ?? description.tokens[0];
+  const value = admin?.demoToken ?? `… # the value of "${admin?.name ?? 'an organization admin key'}" in the seed`;
+  return [
+    `to use it, in another terminal (${tokenVariable(environment)} being the tokenEnv of your environment):`,
+    `  export ${tokenVariable(environment)}=${value}`,
+    `  npx steward plan --env ${environment} --base-url ${emulator.url}`,
+  ];
+}
+
 /** Starts the emulator and prints `listening on URL` first, then the banner; returns it running. */
 export async function runEmulatorCommand(raw: EmulatorCommandOptions, io: Pick<CommandIo, 'stdout'>): Promise<RunningEmulator> {
   const options = emulatorOptionsFrom(raw);
@@ -184,6 +206,35 @@ export function stopSignal(): Promise<NodeJS.Signals> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+/**
+ * Resolves once the process that started this one has exited (its parent id changes: the orphan
+ * is adopted by init or a subreaper). Polls, since no signal says so; the timer never keeps the
+ * process alive. `parentId` is for tests.
+ */
+export function parentExited(everyMs = 500, parentId: () => number = () => process.ppid): { exited: Promise<string>; cancel: () => void } {
+  const parent = parentId();
+  let timer: NodeJS.Timeout | undefined;
+  const exited = new Promise<string>((resolve) => {
+    timer = setInterval(() => {
+      if (parentId() === parent) return;
+      clearInterval(timer);
+      resolve(`the process that started it, ${parent}, exited`);
+    }, everyMs);
+    timer.unref();
+  });
+  return { exited, cancel: () => clearInterval(timer) };
+}
+
+/** The first of SIGINT, SIGTERM and the exit of the parent process (`npx`, a shell, a test runner). */
+async function stopOrOrphaned(): Promise<string> {
+  const parent = parentExited();
+  try {
+    return await Promise.race([stopSignal(), parent.exited]);
+  } finally {
+    parent.cancel();
+  }
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -270,7 +321,7 @@ export function registerEmulator(
         process.exitCode = reportError(io, error, false);
         return;
       }
-      const signal = await (dependencies.waitForStop ?? stopSignal)();
+      const signal = await (dependencies.waitForStop ?? stopOrOrphaned)();
       await emulator.close();
       io.stderr(`emulator stopped (${signal})\n`);
     });

@@ -143,6 +143,9 @@ version: 1
 environments:
 ${declared}
 
+# Every kind steward manages, commented out: uncomment what this config should manage.
+# Each is explained in the README's field reference.
+
 # Organization-wide AI credit controls (absent = not managed, null = off or unlimited):
 # creditControls:
 #   downgradeCredits: 8000
@@ -159,10 +162,47 @@ ${declared}
 #   - group: Finance
 #     creditLimit: 1500
 
-# Labels, by name:
+# Embedded analytics credit limits, by embed entity name:
+# entityGroupCreditLimits:
+#   - entity: embed-partners
+#     creditLimit: 2500
+
+# AI routines: a prompt run on a schedule against a shared model (by name), its output mailed
+# or posted to Slack. Schedules are six-field cron: minute hour day-of-month month day-of-week year.
+# routines:
+#   - name: Weekly revenue digest
+#     prompt: Summarise last week's revenue by region and call out anomalies.
+#     schedule: "0 8 ? * MON *"
+#     timezone: Europe/Berlin
+#     model: Sales
+#     destination:
+#       type: email
+#       recipientEmails: [ada@acme.example]
+#     paused: true
+
+# Labels, by name, and the documents (by identifier) and folders (by path) that carry them:
 # labels:
 #   - name: finance
 #     color: "#0366d6"
+#     documents: ["5e4d3c2b"]
+#     folders: [finance]
+
+# Delete or reset what the config does not declare (default: never; plan shows each as a - step):
+# prune:
+#   userCreditLimits: true
+#   userGroupCreditLimits: true
+#   entityGroupCreditLimits: true
+#   routines: true
+#   labels: true
+
+# Rules every plan must pass; apply refuses a plan that breaks one (see the README's Policies):
+# policies:
+#   maxDestroy: 5
+#   creditLimits:
+#     max: 20000
+#     allowUnlimited: false
+#   routines:
+#     recipientDomains: [acme.example]
 `;
 }
 

@@ -26,6 +26,7 @@ export const COMMANDS: readonly (readonly [string, () => Promise<Register>])[] =
   }],
   ['demo', async () => (await import('./demo.js')).registerDemo],
   ['schema', async () => (await import('./schema.js')).registerSchema],
+  ['version', async () => (await import('./version.js')).registerVersion],
 ];
 
 /** Commands that read the whole program (completion scripts list every command): built in full. */

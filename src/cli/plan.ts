@@ -1,7 +1,8 @@
 // `steward plan`: what apply would change, as text, JSON or Markdown; optionally saved to a file.
 // Exit codes with --detailed-exitcode: 0 no changes, 2 changes, 3 changes that delete or
-// replace something, 1 error. Without it: 0 unless something went wrong. Either way 4 when the
-// plan breaks a policy rule (src/policy/): apply would refuse it.
+// replace something, 4 the plan breaks a policy rule (src/policy/: apply would refuse it), 1
+// error. Without it, 0 or 1 only, as Terraform's wrappers expect: a plan that breaks a policy
+// rule exits 1, since applying it would fail.
 import { InvalidArgumentError, type Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -9,11 +10,12 @@ import { StewardError } from '../errors.js';
 import { makePlan } from '../engine/planner.js';
 import { savePlan } from '../engine/planFile.js';
 import { checkTargets, parseSelectors, type Targeting } from '../engine/targeting.js';
-import { isDestructive, type Plan } from '../model/plan.js';
+import { isDestructive, type Plan, type PlanModel } from '../model/plan.js';
 import { applyCost } from '../engine/cost.js';
 import { RESOLUTION_ROUTES } from '../resolve/identities.js';
 import { POLICY_EXIT_CODE, violationDiagnostics } from '../policy/evaluate.js';
 import { renderPlan } from '../render/human.js';
+import { refuseUnderStrict } from '../engine/strict.js';
 import type { ApplyCost } from '../engine/cost.js';
 import { ReadProgress } from '../render/progress.js';
 import { inertJson } from '../render/inert.js';
@@ -33,9 +35,11 @@ export interface PlanOptions extends ConnectionOptions, TargetOptions {
   showAll?: boolean;
   /** `drift` reports the same plan as drift (steward drift). */
   purpose?: 'plan' | 'drift';
+  /** Warnings that the config names something missing are an error (refuseUnderStrict). */
+  strict?: boolean;
 }
 
-/** `policy`: the plan breaks a policy rule (src/policy/), whatever --detailed-exitcode says. */
+/** `changes`, `destructive` and `policy` only with --detailed-exitcode (a policy violation is `error` without it). */
 export const EXIT = { ok: 0, error: 1, changes: 2, destructive: 3, policy: POLICY_EXIT_CODE } as const;
 
 /** Runs `steward plan`; returns the exit code. */
@@ -51,10 +55,11 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
     const progress = new ReadProgress({ write: io.stderr, live: io.isTTY && !options.json, color: useColor(io, options.color) });
     const { client, api } = connect(io, loaded, options, (event) => progress.clientEvent(event));
     let plan: Plan;
+    let models: PlanModel[];
     let cost: ApplyCost;
     progress.start();
     try {
-      ({ plan } = await makePlan({
+      ({ plan, models } = await makePlan({
         loaded,
         api,
         baseUrl: baseUrlOf(loaded, options),
@@ -78,8 +83,9 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
       progress.stop();
       await client.close();
     }
+    if (options.strict === true) refuseUnderStrict(plan.warnings);
     if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out), io.env[loaded.environment.tokenEnv]);
-    await emitPlan(plan, { ...options, applyCost: cost }, io);
+    await emitPlan(plan, { ...options, applyCost: cost, models }, io);
     if (options.out !== undefined && !options.json) io.stderr(`Saved the plan to ${options.out}. Apply it with: steward apply ${options.out}${sameTarget(options)}\n`);
     return planExitCode(plan, options.detailedExitcode === true);
   } catch (error) {
@@ -90,7 +96,8 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
 /** Prints the plan in the chosen form; `--markdown FILE` also writes it (e.g. a CI job summary). */
 export async function emitPlan(
   plan: Plan,
-  options: Pick<PlanOptions, 'json' | 'markdown' | 'color' | 'showAll' | 'purpose'> & { applyCost?: ApplyCost },
+  /** `models`: what the plan resolved, shown by name in text and Markdown (the JSON keeps the ids). */
+  options: Pick<PlanOptions, 'json' | 'markdown' | 'color' | 'showAll' | 'purpose'> & { applyCost?: ApplyCost; models?: readonly PlanModel[] },
   io: CommandIo,
 ): Promise<void> {
   // On GitHub Actions each violation is also an annotation at the rule in the config (stderr when stdout is data).
@@ -100,10 +107,10 @@ export async function emitPlan(
     return;
   }
   if (typeof options.markdown === 'string') {
-    const markdown = renderPlanMarkdown(plan, options.purpose);
+    const markdown = renderPlanMarkdown(plan, options.purpose, options.models ?? plan.identities?.models);
     await writeFile(resolve(io.cwd, options.markdown), io.redact === undefined ? markdown : io.redact(markdown), { flag: 'a' });
   } else if (options.markdown) {
-    io.stdout(renderPlanMarkdown(plan, options.purpose));
+    io.stdout(renderPlanMarkdown(plan, options.purpose, options.models ?? plan.identities?.models));
     return;
   }
   io.stdout(
@@ -112,13 +119,17 @@ export async function emitPlan(
       showAll: options.showAll === true,
       purpose: options.purpose ?? 'plan',
       ...(options.applyCost === undefined ? {} : { applyCost: options.applyCost }),
+      ...(options.models === undefined ? {} : { models: options.models }),
     }),
   );
 }
 
-/** 4 when the plan breaks a policy rule; else 0 no changes, and with detailed codes 2 changes and 3 destructive changes. */
+/**
+ * Without detailed codes 0, or 1 when the plan breaks a policy rule (apply would refuse it); with
+ * them 0 no changes, 2 changes, 3 destructive changes, 4 a policy rule broken.
+ */
 export function planExitCode(plan: Plan, detailed: boolean): number {
-  if ((plan.policyViolations?.length ?? 0) > 0) return EXIT.policy;
+  if ((plan.policyViolations?.length ?? 0) > 0) return detailed ? EXIT.policy : EXIT.error;
   if (!detailed || plan.steps.length === 0) return EXIT.ok;
   return isDestructive(plan) ? EXIT.destructive : EXIT.changes;
 }
@@ -151,6 +162,11 @@ function positiveSeconds(value: string): number {
   return number;
 }
 
+/** `--strict`, for plan, apply, diff and drift (validate has its own words for it). */
+export function strictOption(command: Command): Command {
+  return command.option('--strict', 'fail (exit 1) when the config names something this deployment does not have, e.g. a label\'s missing document, instead of warning');
+}
+
 /** Options every plan-like command takes. */
 export function connectionOptions(command: Command): Command {
   return command
@@ -164,12 +180,12 @@ export function connectionOptions(command: Command): Command {
 }
 
 export function registerPlan(program: Command, io: () => CommandIo = processIo): void {
-  targetOptions(connectionOptions(program.command('plan')))
+  strictOption(targetOptions(connectionOptions(program.command('plan'))))
     .description('show what apply would change, without changing anything')
     .option('-o, --out <file>', 'save the plan for `steward apply FILE`')
     .option('--json', 'print the plan as JSON (the plan-file format)')
     .option('--markdown [file]', 'print the plan as Markdown (or append it to FILE, e.g. $GITHUB_STEP_SUMMARY)')
-    .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 3 when something is deleted or replaced (4 when a policy rule is broken, with or without it)')
+    .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 3 when something is deleted or replaced, 4 when a policy rule is broken (without it: 0, or 1 on an error or a broken policy rule)')
     .option('--show-all', 'list every step of large bulk changes')
     .action(async (options: PlanOptions) => {
       process.exitCode = await runPlan(options, io());

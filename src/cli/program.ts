@@ -17,6 +17,7 @@ import { registerSchedule } from './schedule.js';
 import { registerSchema } from './schema.js';
 import { registerShow } from './show.js';
 import { registerValidate } from './validate.js';
+import { registerVersion } from './version.js';
 
 /** The program; `io` is where commands read and write (tests pass their own). */
 export function buildProgram(io: () => CommandIo = processIo): Command {
@@ -34,6 +35,7 @@ export function buildProgram(io: () => CommandIo = processIo): Command {
   registerEmulator(program, { io });
   registerDemo(program, io);
   registerSchema(program, io);
+  registerVersion(program, io);
   registerCompletion(program, io);
   return withJsonUsageErrors(program, io);
 }

@@ -1,18 +1,24 @@
 // What every build of the program shares: its description and version, and usage errors as
 // JSON under --json. Kept apart from program.ts (which imports every command) so that the
 // launcher can build a program holding only the command being run.
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import type { EventEmitter } from 'node:events';
 import { STEWARD_VERSION, type CommandIo } from './io.js';
 import { inertJson } from '../render/inert.js';
 
 /** The program before any command is registered. */
 export function newProgram(): Command {
-  return new Command('steward')
+  const program = new Command('steward')
     .description(
       'Declarative configuration for an analytics platform: AI credit controls, per-user ' +
         'credit limits, AI routines and labels, kept in git and applied through the REST API.',
     )
-    .version(STEWARD_VERSION);
+    // -v as most CLIs have it (and `steward version`); -V, commander's default, keeps working for scripts that use it.
+    .version(STEWARD_VERSION, '-v, --version', "print steward's version")
+    .addOption(new Option('-V', 'the same as --version').hideHelp());
+  // Commander is an EventEmitter (its typings declare only `on`): -V fires what --version does.
+  program.on('option:V', () => (program as unknown as EventEmitter).emit('option:version'));
+  return program;
 }
 
 /**

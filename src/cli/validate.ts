@@ -1,6 +1,7 @@
 // `steward validate [PATH] [--config PATH] [--env NAME] [--json]`: checks a configuration without
 // talking to any server, in the editor's pre-commit hook or in CI. Exit 0 when valid (warnings
-// allowed), 1 not.
+// allowed, unless --strict: then a warning that the config names something that does not exist
+// fails, as in plan), 1 not.
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -22,6 +23,8 @@ export interface ValidateOptions {
   json?: boolean;
   /** false with --no-color. */
   color?: boolean;
+  /** A warning that the config names something that does not exist makes it invalid. */
+  strict?: boolean;
 }
 
 /** Runs `steward validate`; returns the exit code (0 valid, 1 invalid). */
@@ -50,7 +53,8 @@ async function validate(positional: string | undefined, options: ValidateOptions
   if (wrongEnvironment !== undefined) throw wrongEnvironment;
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
   const warnings = diagnostics.length - errors;
-  const valid = errors === 0;
+  const strictErrors = options.strict === true ? diagnostics.filter((diagnostic) => diagnostic.severity === 'warning' && diagnostic.namesMissing === true).length : 0;
+  const valid = errors === 0 && strictErrors === 0;
   annotate(io, diagnostics, options.json === true);
   // With one environment chosen, the exposure the config alone allows (the plan counts the rest).
   const exposure = valid && analysis.selected !== undefined ? offlineExposure(analysis.selected.config as unknown as StewardConfig) : undefined;
@@ -89,7 +93,8 @@ async function validate(positional: string | undefined, options: ValidateOptions
     io.stdout(`The configuration at ${shown} is valid${withWarnings} (${files}${environments}).\n`);
     if (exposure !== undefined) io.stdout(`${[exposureHeadline(exposure), ...exposureDetails(exposure).map((line) => `  ${line}`)].map(terminalText).join('\n')}\n`);
   } else {
-    io.stderr(`The configuration at ${shown} is not valid: ${count(errors, 'error')}${warnings === 0 ? '' : `, ${count(warnings, 'warning')}`}.\n`);
+    const strictly = strictErrors === 0 ? '' : ` (under --strict, ${count(strictErrors, 'warning')} that name${strictErrors === 1 ? 's' : ''} something that does not exist)`;
+    io.stderr(`The configuration at ${shown} is not valid${strictly}: ${count(errors, 'error')}${warnings === 0 ? '' : `, ${count(warnings, 'warning')}`}.\n`);
   }
   return valid ? 0 : 1;
 }
@@ -107,6 +112,7 @@ export function registerValidate(program: Command, io: () => CommandIo = process
     .option('-c, --config <path>', 'config file or directory (default: ./steward.yaml, else ./steward/; --config . for this directory)')
     .option('-e, --env <name>', 'check references against this environment only (default: every environment)')
     .option('--json', 'print the findings as JSON')
+    .option('--strict', 'fail (exit 1) on a warning that the config names something that does not exist, e.g. a protected label nobody declares')
     .option('--no-color', 'do not colour the output')
     .action(async (path: string | undefined, options: ValidateOptions) => {
       process.exitCode = await runValidate(path, options, io());

@@ -35,7 +35,7 @@ export class Findings {
   }
 
   /** Records one finding at `path`. */
-  add(code: string, path: ConfigPath, summary: string, options: { hint?: string; severity?: Severity; target?: PositionTarget } = {}): void {
+  add(code: string, path: ConfigPath, summary: string, options: { hint?: string; severity?: Severity; target?: PositionTarget; namesMissing?: true } = {}): void {
     if (this.context.invalid(path) || this.#tainted.has(JSON.stringify(path.map(String)))) return;
     const location = this.context.locate(path, options.target);
     this.diagnostics.push({
@@ -44,6 +44,7 @@ export class Findings {
       summary,
       ...(options.hint === undefined ? {} : { hint: options.hint }),
       ...(location === undefined ? {} : { location }),
+      ...(options.namesMissing === undefined ? {} : { namesMissing: options.namesMissing }),
     });
   }
 

@@ -44,6 +44,7 @@ export function checkEnvironmentSettings(config: Record<string, unknown>, labels
       if (labelsPruned) return; // protecting an undeclared label from pruning is the point
       findings.add('protect.undeclaredLabel', itemPath, `environment \`${name}\` protects label \`${label}\`, which is neither declared nor renamed, and labels are not pruned`, {
         severity: 'warning',
+        namesMissing: true,
         hint: didYouMean(label, [...labels.declared.values()].map((declared) => declared.name)) ?? 'protection only matters for undeclared labels when `prune.labels` is true',
       });
     });

@@ -215,6 +215,8 @@ export interface Diagnostic {
    * location's file). Every excerpt of those lines, whatever finding it belongs to, masks it.
    */
   secretValue?: { start: SourceLocation; end: SourceLocation };
+  /** A warning that the config names something that does not exist (a protected label nobody declares): an error under `--strict`. */
+  namesMissing?: true;
 }
 
 /** A JSON-pointer-like path into the merged config: `['routines', 2, 'schedule']`. */

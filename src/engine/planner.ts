@@ -11,7 +11,7 @@ import { REGISTRY } from '../kinds/registry.js';
 import { evaluatePolicies } from '../policy/evaluate.js';
 import { effectivePolicies } from '../policy/settings.js';
 import { Directory } from '../resolve/directory.js';
-import { IdentityBook } from '../resolve/identities.js';
+import { IdentityBook, type PlanModel } from '../resolve/identities.js';
 import { recordIdentities } from './recordIdentities.js';
 import { classifyRecipients } from './recipients.js';
 import { runWeek, sharedZone } from '../domain/runWeek.js';
@@ -55,6 +55,8 @@ export interface PlanRequest {
 
 export interface PlanResult extends Observation {
   plan: Plan;
+  /** The models (and branches) the config names, as resolved: a plan's text shows them by name, even when `plan.identities` is not recorded. */
+  models: PlanModel[];
 }
 
 export interface Observation {
@@ -245,7 +247,7 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
       ? {}
       : { identities: recordIdentities(identities, { ...observation, kinds: withReadDependencies(request.registry ?? REGISTRY, observation.kinds), config: request.loaded.config, steps: diffed.steps }) }),
   };
-  return { plan, ...observation };
+  return { plan, models: identities.recordedModels, ...observation };
 }
 
 /** A plan that changes what runs on a schedule carries the week of runs of what the config schedules. Pure. */

@@ -112,6 +112,7 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
         if (live.missing?.has(document) === true) {
           warnings.push({
             code: 'documentLabels.missing-document',
+            namesMissing: true,
             message: `document ${document} does not exist in this deployment, so label "${label.name}" is not applied to it (document identifiers may differ between deployments)`,
           });
           continue;

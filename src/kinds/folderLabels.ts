@@ -120,6 +120,7 @@ export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
         if (folder === undefined) {
           warnings.push({
             code: 'folderLabels.missing-folder',
+            namesMissing: true,
             message: `folder "${entry}" is not a folder of this deployment, so label "${label.name}" is not applied to it${nearFolder(entry, live.folders)}`,
           });
           continue;

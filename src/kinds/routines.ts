@@ -107,7 +107,12 @@ export type { LiveRoutines } from './routineState.js';
 
 export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
   kind: 'routines',
-  presentation: { noun: ['routine', 'routines'], title: (step) => `routine "${step.key}"` },
+  presentation: {
+    noun: ['routine', 'routines'],
+    title: (step) => `routine "${step.key}"`,
+    // The config names them (`model: Sales`, `branch: quarter-end`); the plan shows those names.
+    namedBy: (path) => (path === 'modelId' ? 'model' : path === 'branchId' ? 'branch' : undefined),
+  },
   order: { level: 1 },
   // Routine names are unique within a configuration, whoever owns them. The model, branch and
   // e-mail user groups are ids each deployment translates.

@@ -98,6 +98,11 @@ export interface KindPresentation {
   nullMeans?(path: string): string | undefined;
   /** False where the title says it all (a limit's value, a link): no detail lines under it. */
   readonly details?: boolean;
+  /**
+   * A field holding the id of something the config names by name (a routine's `modelId`, named
+   * `model:`): what the config calls it. Text and Markdown then show the name; JSON keeps the id.
+   */
+  namedBy?(path: string): 'model' | 'branch' | undefined;
 }
 
 /** Where a kind's steps run among the others (engine/order.ts). */

@@ -120,6 +120,11 @@ export interface PlanApplyCost {
 export interface PlanWarning {
   code: string;
   message: string;
+  /**
+   * The config names something this deployment does not have (a document, a folder): likely a
+   * typo that `--strict` makes an error, where other warnings only inform.
+   */
+  namesMissing?: true;
 }
 
 /**

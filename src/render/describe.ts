@@ -4,7 +4,7 @@ import { describeRuns } from '../domain/nextRuns.js';
 import type { Kind } from '../config/types.js';
 import { REGISTRY } from '../kinds/registry.js';
 import type { ResourceKind } from '../model/kind.js';
-import { ACTION_SEVERITY, outsideTheInstance, type Action, type PlanRecipient, type PlanStep, type RecipientClass } from '../model/plan.js';
+import { ACTION_SEVERITY, outsideTheInstance, type Action, type PlanModel, type PlanRecipient, type PlanStep, type RecipientClass } from '../model/plan.js';
 import { formatValue } from '../model/present.js';
 import { terminalText } from './inert.js';
 import { grouped } from '../domain/numbers.js';
@@ -34,9 +34,42 @@ export function fieldValue(kind: Kind, path: string, value: unknown, registry: R
   return formatValue(value, kindOf(kind, registry).presentation.nullMeans?.(path));
 }
 
-/** The detail lines under a step's title: changed fields, or every field of a new object; escaped like titles. */
-export function stepDetails(step: PlanStep, registry: Registry = REGISTRY): string[] {
-  return [...rawDetails(step, registry), ...ignoredDetails(step, registry), ...untilDetail(step), ...nextRunsDetail(step), ...recipientsDetail(step)].map(terminalText);
+/** The names of the ids a plan resolved (models and their branches), to show as the config writes them. */
+export interface ResolvedNames {
+  model: ReadonlyMap<string, string>;
+  branch: ReadonlyMap<string, string>;
+}
+
+/** The names of a plan's resolved models and branches (`plan.identities.models`, or what the planner returned). */
+export function resolvedNames(models: readonly PlanModel[] | undefined): ResolvedNames {
+  const list = models ?? [];
+  return {
+    model: new Map(list.flatMap((model) => (model.name === undefined ? [] : [[model.id, model.name] as const]))),
+    branch: new Map(list.flatMap((model) => model.branches.map((branch) => [branch.id, branch.name] as const))),
+  };
+}
+
+const NO_NAMES: ResolvedNames = { model: new Map(), branch: new Map() };
+
+/**
+ * `model: Sales` for `modelId: 5f0c…` when every id shown has a name the config gave it (null
+ * stays as the kind words it); otherwise the field and its ids, so an id the config did not name is never guessed.
+ */
+function shownField(step: PlanStep, path: string, values: readonly unknown[], names: ResolvedNames, registry: Registry): { label: string; show: (value: unknown) => string } {
+  const plain = { label: path, show: (value: unknown) => fieldValue(step.kind, path, value, registry) };
+  const named = kindOf(step.kind, registry).presentation.namedBy?.(path);
+  if (named === undefined) return plain;
+  const byId = names[named];
+  if (!values.every((value) => value === null || (typeof value === 'string' && byId.has(value)))) return plain;
+  return { label: named, show: (value) => (typeof value === 'string' ? byId.get(value)! : fieldValue(step.kind, path, value, registry)) };
+}
+
+/**
+ * The detail lines under a step's title: changed fields, or every field of a new object; escaped
+ * like titles. `names`: resolved model and branch names, shown in place of their ids.
+ */
+export function stepDetails(step: PlanStep, names: ResolvedNames = NO_NAMES, registry: Registry = REGISTRY): string[] {
+  return [...rawDetails(step, names, registry), ...ignoredDetails(step, registry), ...untilDetail(step), ...nextRunsDetail(step), ...recipientsDetail(step)].map(terminalText);
 }
 
 /** `until 31 Dec 2026`: the entry is in force until then, and undone from then on. */
@@ -107,17 +140,22 @@ function nextRunsDetail(step: PlanStep): string[] {
   return [`next runs: ${describeRuns(step.nextRuns.map((run) => new Date(run)), step.after.timezone)}`];
 }
 
-function rawDetails(step: PlanStep, registry: Registry): string[] {
+function rawDetails(step: PlanStep, names: ResolvedNames, registry: Registry): string[] {
   if (kindOf(step.kind, registry).presentation.details === false) return [];
-  const value = (path: string, field: unknown) => fieldValue(step.kind, path, field, registry);
   switch (step.action) {
     case 'create':
       return flatten(step.after)
         .filter(([path]) => path !== 'name')
-        .map(([path, field]) => `${path}: ${value(path, field)}`);
+        .map(([path, value]) => {
+          const { label, show } = shownField(step, path, [value], names, registry);
+          return `${label}: ${show(value)}`;
+        });
     case 'update':
     case 'replace':
-      return step.fields.map((field) => `${field.path}: ${value(field.path, field.before)} → ${value(field.path, field.after)}`);
+      return step.fields.map((field) => {
+        const { label, show } = shownField(step, field.path, [field.before, field.after], names, registry);
+        return `${label}: ${show(field.before)} → ${show(field.after)}`;
+      });
     case 'delete':
       return [];
   }

@@ -3,9 +3,9 @@
 import { palette, type Palette } from './palette.js';
 import type { CheckedSteps, StaleStep, StepResult } from '../engine/executor.js';
 import type { StopCause } from '../engine/stop.js';
-import type { Action, Plan, PlanStep } from '../model/plan.js';
+import type { Action, Plan, PlanModel, PlanStep } from '../model/plan.js';
 import { promotionHeading, promotionNoChanges } from './promotion.js';
-import { countOf, destructiveSteps, groupSteps, outsideReach, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
+import { countOf, destructiveSteps, groupSteps, outsideReach, resolvedNames, stepDetails, stepTitle, summaryLine, SYMBOL, type ResolvedNames } from './describe.js';
 import { terminalText } from './inert.js';
 import { renderViolations } from './policy.js';
 import { renderImpacts } from './impacts.js';
@@ -21,6 +21,8 @@ export interface HumanOptions {
   purpose?: 'plan' | 'drift';
   /** What applying the plan costs, shown under the summary. */
   applyCost?: ApplyCost;
+  /** The models the plan resolved, shown by name (default: the plan's recorded identities). */
+  models?: readonly PlanModel[];
 }
 
 /** Groups larger than this are folded to their first BULK_PREVIEW steps unless showAll. */
@@ -64,8 +66,9 @@ export function renderPlan(plan: Plan, options: HumanOptions): string {
     for (const step of destructive) lines.push(`  ${paint(colors, step.action, SYMBOL[step.action].padEnd(3))} ${stepTitle(step)}${reasonOf(step)}`);
     lines.push('');
   }
+  const names = resolvedNames(options.models ?? plan.identities?.models);
   for (const group of groupSteps(plan.steps)) {
-    lines.push(...renderGroup(group, colors, options.showAll === true), '');
+    lines.push(...renderGroup(group, colors, options.showAll === true, names), '');
   }
   lines.push(colors.bold(summaryLine(plan.summary)));
   // The exposure sums up what the plan leaves allowed: beside the summary, under the steps.
@@ -75,7 +78,7 @@ export function renderPlan(plan: Plan, options: HumanOptions): string {
   return `${lines.join('\n')}\n`;
 }
 
-function renderGroup(group: PlanStep[], colors: Palette, showAll: boolean): string[] {
+function renderGroup(group: PlanStep[], colors: Palette, showAll: boolean, names: ResolvedNames): string[] {
   const first = group[0]!;
   const folded = !showAll && group.length > BULK_FOLD_OVER;
   const shown = folded ? group.slice(0, BULK_PREVIEW) : group;
@@ -84,7 +87,7 @@ function renderGroup(group: PlanStep[], colors: Palette, showAll: boolean): stri
   for (const step of shown) {
     const indent = folded ? '    ' : '';
     lines.push(`${indent}${paint(colors, step.action, SYMBOL[step.action].padEnd(3))} ${stepTitle(step)}${reasonOf(step)}`);
-    for (const detail of stepDetails(step)) lines.push(`${indent}      ${colors.dim(detail)}`);
+    for (const detail of stepDetails(step, names)) lines.push(`${indent}      ${colors.dim(detail)}`);
   }
   if (folded) lines.push(colors.dim(`    … and ${foldedWords(group.slice(shown.length))} (--show-all lists every one)`));
   return lines;

@@ -1,8 +1,8 @@
 // The plan as Markdown for a pull-request comment or a CI job summary: the summary and the
 // destructive steps up front, the details folded per kind. GitHub caps a comment at 65,536
 // characters, so the output stays under MARKDOWN_LIMIT by folding large groups harder.
-import type { Plan, PlanStep } from '../model/plan.js';
-import { countOf, destructiveSteps, groupSteps, outsideReach, stepDetails, stepTitle, summaryLine, SYMBOL } from './describe.js';
+import type { Plan, PlanModel, PlanStep } from '../model/plan.js';
+import { countOf, destructiveSteps, groupSteps, outsideReach, resolvedNames, stepDetails, stepTitle, summaryLine, SYMBOL, type ResolvedNames } from './describe.js';
 import { markdownCode, markdownCodeLine, markdownText } from './inert.js';
 import { promotionHeading, promotionNoChanges } from './promotion.js';
 import { renderViolationsMarkdown } from './policy.js';
@@ -13,16 +13,20 @@ import { grouped } from '../domain/numbers.js';
 
 export const MARKDOWN_LIMIT = 60_000;
 
-/** Renders the plan; guarantees the result is shorter than MARKDOWN_LIMIT characters. */
-export function renderPlanMarkdown(plan: Plan, purpose: 'plan' | 'drift' = 'plan'): string {
+/**
+ * Renders the plan; guarantees the result is shorter than MARKDOWN_LIMIT characters. `models`:
+ * the models the plan resolved, shown by name (default: the plan's recorded identities).
+ */
+export function renderPlanMarkdown(plan: Plan, purpose: 'plan' | 'drift' = 'plan', models: readonly PlanModel[] | undefined = plan.identities?.models): string {
+  const names = resolvedNames(models);
   for (const perGroup of [Infinity, 50, 10, 3, 0]) {
-    const text = render(plan, perGroup, purpose);
+    const text = render(plan, perGroup, purpose, names);
     if (text.length < MARKDOWN_LIMIT) return text;
   }
-  return `${render(plan, 0, purpose).slice(0, MARKDOWN_LIMIT - 200)}\n\n… (truncated; the plan file has every step)\n`;
+  return `${render(plan, 0, purpose, names).slice(0, MARKDOWN_LIMIT - 200)}\n\n… (truncated; the plan file has every step)\n`;
 }
 
-function render(plan: Plan, perGroup: number, purpose: 'plan' | 'drift'): string {
+function render(plan: Plan, perGroup: number, purpose: 'plan' | 'drift', names: ResolvedNames): string {
   const lines: string[] = [];
   const drift = purpose === 'drift';
   lines.push(`### ${promotionHeading(plan, 'markdown') ?? `steward ${drift ? 'drift check' : 'plan'} for ${markdownCode(plan.environment)}`}`, '');
@@ -47,14 +51,14 @@ function render(plan: Plan, perGroup: number, purpose: 'plan' | 'drift'): string
     if (shown.length < destructive.length) lines.push(`- … and ${destructive.length - shown.length} more`);
     lines.push('');
   }
-  for (const group of groupSteps(plan.steps)) lines.push(...renderGroup(group, perGroup));
+  for (const group of groupSteps(plan.steps)) lines.push(...renderGroup(group, perGroup, names));
   // When the routines run once this applies: a crowded hour is easier to see than to compute.
   if (plan.routineRuns !== undefined) lines.push('<details><summary>When routines run</summary>', '', ...renderRunWeekMarkdown(plan.routineRuns, plan.routineRuns.maxRunsPerHour), '</details>', '');
   lines.push(`<sub>Environment ${markdownCode(plan.environment)} at ${escape(plan.baseUrl)} · ${plan.requests} API requests · ${plan.createdAt}</sub>`, '');
   return lines.join('\n');
 }
 
-function renderGroup(group: PlanStep[], perGroup: number): string[] {
+function renderGroup(group: PlanStep[], perGroup: number, names: ResolvedNames): string[] {
   const first = group[0]!;
   const shown = group.slice(0, perGroup);
   const lines = [`<details><summary><code>${SYMBOL[first.action]}</code> ${countOf(first.kind, group.length)}</summary>`, ''];
@@ -62,7 +66,7 @@ function renderGroup(group: PlanStep[], perGroup: number): string[] {
     lines.push('```diff');
     for (const step of shown) {
       lines.push(markdownCodeLine(`${diffMarker(step)} ${stepTitle(step)}${step.reason ? ` (${step.reason})` : ''}`));
-      for (const detail of stepDetails(step)) lines.push(markdownCodeLine(`${diffMarker(step)}     ${detail}`));
+      for (const detail of stepDetails(step, names)) lines.push(markdownCodeLine(`${diffMarker(step)}     ${detail}`));
     }
     lines.push('```');
   }

@@ -79,7 +79,7 @@ describe('a toy kind registered beside the others', () => {
     // Creates and changes before deletes, as for every kind of its level.
     expect(ordered.map((step) => `${step.action} ${step.key}`)).toEqual(['create ball', 'update kite', 'delete yo-yo']);
     expect(ordered.map((step) => stepTitle(step, registry))).toEqual(['toy "ball"', 'toy "kite"', 'toy "yo-yo"']);
-    expect(stepDetails(ordered[1]!, registry)).toEqual(['size: 4 → 5']);
+    expect(stepDetails(ordered[1]!, undefined, registry)).toEqual(['size: 4 → 5']);
 
     const targeted = filterSteps(ordered, { include: [{ kind: TOYS, name: 'kite' }], exclude: [] }, registry);
     expect(targeted.steps.map((step) => step.key)).toEqual(['kite']);

@@ -40,10 +40,25 @@ describe('steward completion', () => {
     expect(await bashComplete(['steward', 'plan', '--env', ''])).toEqual([]);
   });
 
+  it('bash completes `npx steward` as it completes `steward`, and offers steward after npx', async () => {
+    expect(await bashComplete(['npx', 'st'])).toEqual(['steward']);
+    expect(await bashComplete(['npx', 'steward', 'pl'])).toEqual(['plan']);
+    expect(await bashComplete(['npx', 'steward', 'plan', '--de'])).toEqual(['--debug', '--detailed-exitcode']);
+    expect(await bashComplete(['npx', '--yes', 'steward', 'apply', '--target', 'rou'])).toEqual(['routines']);
+    expect(await bashComplete(['npx', 'steward', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+  });
+
+  it('zsh and fish complete `npx steward` too', () => {
+    expect(completionScript('zsh', program)).toContain('compdef _steward steward npx');
+    const fish = completionScript('fish', program);
+    expect(fish).toContain("complete -c npx -n 'not __fish_seen_subcommand_from steward' -a steward");
+    expect(fish).toContain("complete -c npx -n '__fish_seen_subcommand_from steward; and __fish_seen_subcommand_from plan' -l detailed-exitcode");
+  });
+
   it('zsh and fish cover every command and option', () => {
     const zsh = completionScript('zsh', program);
     const fish = completionScript('fish', program);
-    expect(zsh.startsWith('#compdef steward\n')).toBe(true);
+    expect(zsh.startsWith('#compdef steward npx\n')).toBe(true);
     for (const command of program.commands) {
       expect(zsh).toContain(`    ${command.name()})\n`);
       expect(fish).toContain(`-a ${command.name()} -d '`);

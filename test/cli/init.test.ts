@@ -9,8 +9,10 @@ import { runInit, tokenVariable } from '../../src/cli/init.js';
 import { SCHEMA_FILE, schemaReferenceFrom } from '../../src/cli/schema.js';
 import { runValidate } from '../../src/cli/validate.js';
 import { loadConfig } from '../../src/config/load.js';
+import { PRUNABLE_KINDS } from '../../src/config/types.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { captureIo } from '../e2e/helpers.js';
+import { REGISTRY } from '../../src/kinds/registry.js';
 
 const directories: string[] = [];
 async function emptyDirectory(): Promise<string> {
@@ -22,7 +24,31 @@ afterAll(async () => {
   await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
 });
 
+/** The template with its commented-out YAML uncommented (prose comments stay comments). */
+function uncommented(template: string): string {
+  return template
+    .split('\n')
+    .map((line) => (/^# (\s+\S|[a-zA-Z]+:)/.test(line) ? line.slice(2) : line))
+    .join('\n');
+}
+
 describe('steward init', () => {
+  it("shows every kind, prune: and policies: in comments, and they validate once uncommented", async () => {
+    const cwd = await emptyDirectory();
+    expect(await runInit(undefined, { env: ['production=https://acme.example.com'] }, captureIo({}, cwd))).toBe(0);
+    const template = await readFile(join(cwd, 'steward.yaml'), 'utf8');
+    await writeFile(join(cwd, 'steward.yaml'), uncommented(template));
+    const io = captureIo({}, cwd);
+    const code = await runValidate(undefined, {}, io);
+    expect(code, io.result(code).err).toBe(0);
+    const loaded = await loadConfig(join(cwd, 'steward.yaml'), { environment: 'production', processEnv: {} });
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.diagnostics));
+    const { config } = loaded.loaded;
+    for (const kind of REGISTRY.values()) expect(kind.declared(config), kind.kind).toBe(true);
+    expect(Object.keys(config.prune ?? {}).sort()).toEqual([...PRUNABLE_KINDS].sort());
+    expect(config.policies).toHaveProperty('maxDestroy');
+  });
+
   it('writes a config that validates, its schema beside it, and a .gitignore for plan files', async () => {
     const cwd = await emptyDirectory();
     const io = captureIo({}, cwd);

@@ -224,6 +224,6 @@ describe('steward validate', () => {
 
   it('is registered on the program with its options', () => {
     const command = buildProgram().commands.find((candidate) => candidate.name() === 'validate');
-    expect(command?.options.map((option) => option.long)).toEqual(['--config', '--env', '--json', '--no-color']);
+    expect(command?.options.map((option) => option.long)).toEqual(['--config', '--env', '--json', '--strict', '--no-color']);
   });
 });

@@ -58,11 +58,13 @@ describe.each(PROFILES)('folder labels (%s profile)', (profile) => {
     expect(plan.steps.filter((step) => step.kind === 'folderLabels' && step.action === 'create').map((step) => step.key)).toContain('marketing @ marketing');
     expect(plan.warnings).toContainEqual({
       code: 'folderLabels.missing-folder',
+      namesMissing: true,
       message: 'folder "finance/no-such-folder" is not a folder of this deployment, so label "marketing" is not applied to it',
     });
     // A folder's name where its path belongs: the path is suggested.
     expect(plan.warnings).toContainEqual({
       code: 'folderLabels.missing-folder',
+      namesMissing: true,
       message: 'folder "Sandbox" is not a folder of this deployment, so label "marketing" is not applied to it (did you mean "sandbox"? folders are named by path)',
     });
     expect((await steward.apply()).code).toBe(0);

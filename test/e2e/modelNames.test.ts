@@ -122,6 +122,26 @@ describe.each(PROFILES)('routines name their model (%s profile)', (profile) => {
     expect(again.code).toBe(0);
   });
 
+  it('the plan shows a routine\'s model and branch by the names the config gives them, its JSON by id', async () => {
+    deployments = await Deployments.start({ profile });
+    await editRoutines((text) => text.replace('    model: Sales\n    topicName: orders\n    destination:\n      type: slack', '    model: Sales\n    branch: forecast-v2\n    topicName: orders\n    destination:\n      type: slack'));
+    const marketing = modelId('demo', 'Marketing');
+    const branch = datasetSeed('demo').models!.find((model) => model.name === 'Sales')!.branches!.find((candidate) => candidate.name === 'forecast-v2')!.id;
+    const text = await deployments!.plan('production');
+    expect(text.out).toContain('\n      model: Marketing\n');
+    expect(text.out).toContain('\n      branch: null → forecast-v2\n');
+    expect(text.out).not.toContain(marketing);
+    expect(text.out).not.toContain(branch);
+    const markdown = await deployments!.plan('production', { markdown: true });
+    expect(markdown.out).toContain('model: Marketing');
+    expect(markdown.out).not.toContain(marketing);
+    const json = await deployments!.plan('production', { json: true });
+    const steps = (JSON.parse(json.out) as Plan).steps;
+    const created = steps.find((step) => step.key === creatorRoutineKey({ profile }, 'Monthly marketing recap'));
+    expect(created?.action === 'create' ? created.after.modelId : undefined).toBe(marketing);
+    expect(json.out).not.toContain('"model": "Marketing"');
+  });
+
   it('a model, branch or topic the deployment lacks stops the plan at its position, listing what it has', async () => {
     deployments = await Deployments.start({ profile });
     // "Sale" is contained in "Sales": a server whose name= matches loosely answers with it, and

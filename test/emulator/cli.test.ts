@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { emulatorOptionsFrom, registerEmulator, runEmulatorCommand } from '../../src/cli/emulator.js';
+import { emulatorOptionsFrom, parentExited, registerEmulator, runEmulatorCommand } from '../../src/cli/emulator.js';
 import type { CommandIo } from '../../src/cli/context.js';
 import { Api, aSeed, TOKENS } from './helpers.js';
 
@@ -42,6 +42,9 @@ describe('runEmulatorCommand', () => {
         '  demo-org-member-token      organization key, MEMBER',
         '  demo-ada-personal-token    personal token of ada@acme.example (ORG_ADMIN)',
         '  demo-grace-personal-token  personal token of grace@acme.example (MEMBER)',
+        'to use it, in another terminal (STEWARD_PRODUCTION_TOKEN being the tokenEnv of your environment):',
+        '  export STEWARD_PRODUCTION_TOKEN=demo-org-admin-token',
+        `  npx steward plan --env production --base-url ${emulator.url}`,
         'profile vendor: the platform as the vendor documents it (--profile other answers most open points the other way)',
         `stats: GET ${emulator.url}/__emulator/stats, reset: POST ${emulator.url}/__emulator/reset`,
         'press Ctrl+C to stop',
@@ -64,6 +67,7 @@ describe('runEmulatorCommand', () => {
       expect(text).toContain(`state file: ${join(directory, 'state.json')} (written on the first change)`);
       expect(text).not.toContain('tiny-org-admin');
       expect(text).not.toContain('tiny-bob-personal');
+      expect(text).toContain(`  export STEWARD_PRODUCTION_TOKEN=… # the value of "admin key" in the seed\n  npx steward plan --env production --base-url ${emulator.url}`);
     } finally {
       await emulator.close();
     }
@@ -202,6 +206,32 @@ describe('emulatorOptionsFrom', () => {
     [{ documentIdentifiers: 'same' }, '--document-identifiers must be shared or per-deployment, got `same`'],
   ])('rejects %j', (raw, message) => {
     expect(() => emulatorOptionsFrom(raw)).toThrow(message);
+  });
+});
+
+describe('the lines to use it', () => {
+  it("name the playground's variable for the playground dataset", async () => {
+    const output = sink();
+    const emulator = await runEmulatorCommand({ port: '0', dataset: 'demo-playground' }, output.io);
+    try {
+      expect(output.lines()).toContain('  export STEWARD_PLAYGROUND_TOKEN=playground-org-admin-token');
+      expect(output.lines()).toContain(`  npx steward plan --env playground --base-url ${emulator.url}`);
+    } finally {
+      await emulator.close();
+    }
+  });
+});
+
+describe('parentExited', () => {
+  it('resolves once the parent process id changes (npx stopped: the emulator was orphaned), not before', async () => {
+    let parent = 4242;
+    const watch = parentExited(5, () => parent);
+    let said: string | undefined;
+    void watch.exited.then((words) => (said = words));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(said).toBeUndefined();
+    parent = 1;
+    await expect.poll(() => said, { timeout: 1000 }).toBe('the process that started it, 4242, exited');
   });
 });
 

@@ -142,6 +142,7 @@ describe('document links to documents the deployment lacks', () => {
     expect(warnings).toEqual([
       {
         code: 'documentLabels.missing-document',
+        namesMissing: true,
         message: 'document d-elsewhere does not exist in this deployment, so label "marketing" is not applied to it (document identifiers may differ between deployments)',
       },
     ]);

@@ -1,0 +1,24 @@
+// The real program run in-process, as a user types a command: its output captured, its exit code
+// returned (commander's usage errors included), tokens for the demo datasets in its environment.
+import { CommanderError } from 'commander';
+import { buildProgram } from '../../src/cli/program.js';
+import { captureIo, PRODUCTION_TOKEN, type Result } from '../e2e/helpers.js';
+
+const TOKENS = { STEWARD_PRODUCTION_TOKEN: PRODUCTION_TOKEN, STEWARD_PLAYGROUND_TOKEN: 'playground-org-admin-token' };
+
+/** `steward ARGS` through the real program, in `cwd`, as a user types it. */
+export async function steward(args: string[], cwd: string = process.cwd()): Promise<Result> {
+  const io = captureIo({ ...TOKENS }, cwd);
+  const program = buildProgram(() => io);
+  for (const command of [program, ...program.commands]) command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  process.exitCode = undefined;
+  try {
+    await program.parseAsync(['node', 'steward', ...args]);
+    return io.result(Number(process.exitCode ?? 0));
+  } catch (error) {
+    if (error instanceof CommanderError) return io.result(error.exitCode);
+    throw error;
+  } finally {
+    process.exitCode = undefined;
+  }
+}
