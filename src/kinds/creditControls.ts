@@ -6,6 +6,7 @@
 import type { CreditControls, CreditControlSettings } from '../api/types.js';
 import { CREDIT_CONTROL_FIELDS } from '../api/types.js';
 import { StewardError } from '../errors.js';
+import { grouped } from '../domain/numbers.js';
 import { changedFields, pick } from '../model/fields.js';
 import type { PlanStep } from '../model/plan.js';
 import { type ResourceKind } from '../model/kind.js';
@@ -63,11 +64,18 @@ export const creditControls: ResourceKind<DesiredCreditControls, CreditControls>
       merged.shutoffCredits !== null &&
       merged.downgradeCredits > merged.shutoffCredits
     ) {
+      // One of the two comes from the live settings (the config declares both in order, or
+      // validation would have said so): say which, with its live value.
+      const from = (field: 'downgradeCredits' | 'shutoffCredits') => (field in desired ? 'in the config' : `live; the config leaves it out`);
+      const missing = 'downgradeCredits' in desired ? 'shutoffCredits' : 'downgradeCredits';
       throw new StewardError(
         'plan.credit-thresholds',
-        `creditControls: downgradeCredits (${merged.downgradeCredits}) would exceed shutoffCredits (${merged.shutoffCredits}) once merged with the live settings`,
+        `creditControls: downgradeCredits ${grouped(merged.downgradeCredits)} (${from('downgradeCredits')}) would exceed shutoffCredits ${grouped(merged.shutoffCredits)} (${from('shutoffCredits')}), and the server refuses that`,
         'user',
-        { hint: 'declare both thresholds so they move together', details: { configPath: ['creditControls', 'downgradeCredits' in desired ? 'downgradeCredits' : 'shutoffCredits'] } },
+        {
+          hint: `declare \`${missing}\` too (live: ${grouped(live[missing] as number)}), so the two thresholds move together`,
+          details: { configPath: ['creditControls', 'downgradeCredits' in desired ? 'downgradeCredits' : 'shutoffCredits'] },
+        },
       );
     }
     const changed = fields.map((field) => field.path);

@@ -67,7 +67,10 @@ export async function resolveRoutineModels(api: PlatformApi, loaded: Pick<Loaded
   const byName = new Map<string, KnownModel[]>();
   const names = [...new Set(routines.flatMap((routine) => (routine.model === undefined ? [] : [routine.model])))];
   const byId = new Map<string, KnownModel | undefined>();
-  const ids = [...new Set(routines.flatMap((routine) => (routine.modelId !== undefined && typeof routine.branch === 'string' ? [routine.modelId] : [])))];
+  // A branch by literal id is checked against its model's branches too: one that does not exist
+  // would pass the plan and fail the apply.
+  const literalBranch = (routine: RoutineConfig) => routine.branch === undefined && typeof routine.branchId === 'string';
+  const ids = [...new Set(routines.flatMap((routine) => (routine.model === undefined && routine.modelId !== undefined && (typeof routine.branch === 'string' || literalBranch(routine)) ? [routine.modelId] : [])))];
   const lookUps: (() => Promise<void>)[] = [
     ...names.map((name) => async () => {
       const saved = identities?.modelNamed(name, branchesOf((routine) => routine.model === name));
@@ -83,7 +86,8 @@ export async function resolveRoutineModels(api: PlatformApi, loaded: Pick<Loaded
     }),
     ...ids.map((modelId) => async () => {
       const saved = identities?.modelWithId(modelId, branchesOf((routine) => routine.model === undefined && routine.modelId === modelId));
-      if (saved !== undefined) {
+      const literalIds = routines.flatMap((routine) => (routine.model === undefined && routine.modelId === modelId && literalBranch(routine) ? [routine.branchId as string] : []));
+      if (saved !== undefined && literalIds.every((id) => saved.branches.some((branch) => branch.id === id))) {
         byId.set(modelId, { id: saved.id, name: saved.name ?? null, branches: saved.branches });
         return;
       }
@@ -174,8 +178,32 @@ function resolveOne(
     if (branchId !== undefined) resolved.branchId = branchId;
   } else if (routine.branch === null) {
     resolved.branchId = null;
+  } else if (typeof routine.branchId === 'string') {
+    checkBranchId(routine, routine.branchId, model, at('branchId'), problems);
   }
   return resolved;
+}
+
+/** A branch named by literal id: one of its model's active branches, else a problem at `branchId:`. */
+function checkBranchId(routine: RoutineConfig, branchId: string, model: KnownModel | undefined, path: ConfigPath, problems: ModelProblem[]): void {
+  if (model === undefined) {
+    // A model named by name and not found is reported at `model:` already.
+    if (routine.model === undefined) {
+      problems.push({ code: 'plan.unknown-model', routine: routine.name, path: ['routines', path[1]!, 'modelId'], message: `model ${routine.modelId} is not a model of this deployment, so branch ${branchId} cannot be found` });
+    }
+    return;
+  }
+  const branches = model.branches ?? [];
+  if (branches.some((branch) => branch.id === branchId)) return;
+  const which = model.name ?? routine.model ?? routine.modelId;
+  const shown = branches.map((branch) => (branch.name === null ? branch.id : `${branch.name} (${branch.id})`));
+  problems.push({
+    code: 'plan.unknown-branch',
+    routine: routine.name,
+    path,
+    message: `branch ${branchId} is not an active branch of model "${which}"; ${shown.length === 0 ? 'the model has no active branches' : `its branches: ${listed(shown)}`}`,
+    hint: 'branch ids differ per deployment: name the branch by `branch:` (its name), or set the id of this deployment\'s branch',
+  });
 }
 
 function resolveBranch(routine: RoutineConfig, name: string, model: KnownModel | undefined, path: ConfigPath, problems: ModelProblem[]): string | undefined {

@@ -163,6 +163,24 @@ describe.each(PROFILES)('routines name their model (%s profile)', (profile) => {
     expect(deployments!.production.stats().writes).toBe(0);
   });
 
+  it('a branch given by a literal id the model lacks stops the plan at `branchId:`; one it has plans', async () => {
+    deployments = await Deployments.start({ profile });
+    const slackRoutine = '    model: Sales\n    topicName: orders\n    destination:\n      type: slack';
+    const missing = '7e57b0a1-0000-4000-8000-00000000b0a1';
+    await editRoutines((text) => text.replace(slackRoutine, slackRoutine.replace('    model: Sales\n', `    model: Sales\n    branchId: ${missing}\n`)));
+    const plan = await deployments!.plan('production');
+    expect(plan.code).toBe(1);
+    expect(plan.err).toContain(`${await at(`    branchId: ${missing}`)}: routine "Daily pipeline check": branch ${missing} is not an active branch of model "Sales"; its branches: "forecast-v2 (`);
+    expect(plan.err).toContain('name the branch by `branch:` (its name)');
+    expect(deployments!.production.stats().writes).toBe(0);
+
+    const existing = datasetSeed('demo').models!.find((model) => model.name === 'Sales')!.branches!.find((candidate) => candidate.name === 'forecast-v2')!.id;
+    await editRoutines((text) => text.replace(`branchId: ${missing}`, `branchId: ${existing}`));
+    const fixed = await deployments!.plan('production');
+    expect(fixed.err).not.toContain('is not an active branch');
+    expect([0, 2, 3]).toContain(fixed.code);
+  });
+
   it('a topic is checked when a routine is created with it, and not read again once the routine is live', async () => {
     deployments = await Deployments.start({ profile });
     await editRoutines((text) => text.replace('topicName: campaigns', 'topicName: campaign'));

@@ -23,7 +23,7 @@ describe('credit controls', () => {
         { creditControls: { downgradeCredits: 900 } },
         { creditControls: { ...CONTROLS, downgradeCredits: 100, shutoffCredits: 500, userDefaultCredits: null, entityGroupDefaultCredits: null } },
       ),
-    ).toThrow('downgradeCredits (900) would exceed shutoffCredits (500)');
+    ).toThrow('downgradeCredits 900 (in the config) would exceed shutoffCredits 500 (live; the config leaves it out)');
   });
 
   it('plans nothing when live already matches, including null = off', () => {
