@@ -48,7 +48,7 @@ export async function runDemo(io: CommandIo): Promise<number> {
     const stats = emulator.stats();
     io.stdout(
       `\nDone in ${((Date.now() - started) / 1000).toFixed(1)} s: the emulator served ${stats.reads} reads and ${stats.writes} writes.\n` +
-        'Point steward at a real instance by setting the environment\'s baseUrl and token variable (see README).\n',
+        'Point steward at a real instance by setting the environment\'s baseUrl and token variable (see docs/getting-started.md).\n',
     );
     return 0;
   } finally {

@@ -144,7 +144,7 @@ environments:
 ${declared}
 
 # Every kind steward manages, commented out: uncomment what this config should manage.
-# Each is explained in the README's field reference.
+# Each is explained in steward's docs/configuration.md and docs/kinds/.
 
 # Organization-wide AI credit controls (absent = not managed, null = off or unlimited):
 # creditControls:
@@ -195,7 +195,7 @@ ${declared}
 #   routines: true
 #   labels: true
 
-# Rules every plan must pass; apply refuses a plan that breaks one (see the README's Policies):
+# Rules every plan must pass; apply refuses a plan that breaks one (see steward's docs/policies.md):
 # policies:
 #   maxDestroy: 5
 #   creditLimits:

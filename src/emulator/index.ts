@@ -75,7 +75,7 @@ export { SEED_SCHEMA_FILE } from './seedFile.js';
  * `vendor`); each knob given here overrides its profile's answer.
  */
 export interface EmulatorOptions extends Partial<EmulatorKnobs> {
-  /** `vendor` (default: the vendor's documented contract) or `other`: the opposite answer to most open points (the README's profile table says which). */
+  /** `vendor` (default: the vendor's documented contract) or `other`: the opposite answer to most open points (docs/emulator.md's profile table says which). */
   profile?: EmulatorProfile;
   /** Interface to listen on; default 127.0.0.1. */
   host?: string;

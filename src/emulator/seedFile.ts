@@ -76,6 +76,6 @@ export function invalidSeed(source: string, problems: string[]): StewardError {
     'emulator.seed.invalid',
     `seed ${source} is invalid:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
     'user',
-    { hint: `the seed format is described by ${SEED_SCHEMA_FILE} and in the README (The emulator)` },
+    { hint: `the seed format is described by ${SEED_SCHEMA_FILE} and in docs/emulator.md (Seed files)` },
   );
 }

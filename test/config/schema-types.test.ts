@@ -218,13 +218,12 @@ describe('examples', () => {
   });
 });
 
-describe('the README', () => {
+describe('the configuration page', () => {
   it('documents a complete configuration that validates and uses every field of the schema', async () => {
-    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-    const section = readme.slice(readme.indexOf('## Configuration'));
-    const example = /### A complete example[\s\S]*?```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    const page = readFileSync(fileURLToPath(new URL('../../docs/configuration.md', import.meta.url)), 'utf8');
+    const example = /## A complete example[\s\S]*?```yaml\n([\s\S]*?)```/.exec(page)?.[1];
     expect(example).toBeDefined();
-    const directory = await mkdtemp(join(tmpdir(), 'steward-readme-'));
+    const directory = await mkdtemp(join(tmpdir(), 'steward-docs-example-'));
     try {
       await writeFile(join(directory, 'steward.yaml'), example!);
       const diagnostics = await validateConfig(directory, { processEnv: { PLAYGROUND_URL: 'https://acme-playground.example.com' } });
@@ -244,7 +243,7 @@ describe('the README', () => {
         }
       }
     };
-    collect(parseSource(example!, 'README.md', 'README.md', 'README.md').source.value);
+    collect(parseSource(example!, 'configuration.md', 'configuration.md', 'configuration.md').source.value);
     const declared = new Set<string>();
     const gather = (node: unknown): void => {
       if (Array.isArray(node)) node.forEach(gather);

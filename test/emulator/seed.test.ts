@@ -97,12 +97,11 @@ describe('seed files', () => {
     });
   });
 
-  it('loads the seed example of the README, with every field it shows', async () => {
-    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-    const section = readme.slice(readme.indexOf('## The emulator'));
-    const example = /### Seed files[\s\S]*?```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+  it('loads the seed example of docs/emulator.md, with every field it shows', async () => {
+    const page = readFileSync(fileURLToPath(new URL('../../docs/emulator.md', import.meta.url)), 'utf8');
+    const example = /## Seed files[\s\S]*?```yaml\n([\s\S]*?)```/.exec(page)?.[1];
     expect(example).toBeDefined();
-    const path = join(directory, 'readme-example.yaml');
+    const path = join(directory, 'docs-example.yaml');
     writeFileSync(path, example!);
     await using(startEmulator({ data: path }), async (emulator) => {
       const digest = emulator.state.routines('admin@example.org')[0]!;
