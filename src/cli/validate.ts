@@ -11,7 +11,7 @@ import { StewardError } from '../errors.js';
 import { diagnosticToJson, renderDiagnostics } from '../render/diagnostics.js';
 import { annotate, configPath, environmentError, processIo, reportError, useColor, type CommandIo } from './io.js';
 import { inertJson, terminalText } from '../render/inert.js';
-import type { StewardConfig } from '../config/types.js';
+import { checkedConfig } from '../config/load.js';
 import { offlineExposure } from '../engine/exposure.js';
 import { exposureDetails, exposureHeadline } from '../render/exposure.js';
 
@@ -57,7 +57,7 @@ async function validate(positional: string | undefined, options: ValidateOptions
   const valid = errors === 0 && strictErrors === 0;
   annotate(io, diagnostics, options.json === true);
   // With one environment chosen, the exposure the config alone allows (the plan counts the rest).
-  const exposure = valid && analysis.selected !== undefined ? offlineExposure(analysis.selected.config as unknown as StewardConfig) : undefined;
+  const exposure = valid && analysis.selected !== undefined ? offlineExposure(checkedConfig(analysis.selected.config)) : undefined;
 
   if (options.json) {
     const report = {

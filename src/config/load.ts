@@ -28,7 +28,7 @@ export async function loadConfig(path: string, options: LoadOptions = {}): Promi
   if (analysis.diagnostics.some((diagnostic) => diagnostic.severity === 'error') || selected === undefined || merged === undefined) {
     return { ok: false, diagnostics: analysis.diagnostics, environments: analysis.environments };
   }
-  const config = selected.config as unknown as StewardConfig;
+  const config = checkedConfig(selected.config);
   return {
     ok: true,
     diagnostics: analysis.diagnostics,
@@ -50,4 +50,13 @@ export async function loadConfig(path: string, options: LoadOptions = {}): Promi
  */
 export async function validateConfig(path: string, options: LoadOptions = {}): Promise<Diagnostic[]> {
   return (await analyzeConfig(path, { ...options, selectionRequired: false })).diagnostics;
+}
+
+/**
+ * The selected environment's configuration, once every check has passed: the one place the
+ * checked value (plain data the schema and the semantic checks vouch for) becomes a
+ * StewardConfig. Call it only when the analysis has no error.
+ */
+export function checkedConfig(value: Record<string, unknown>): StewardConfig {
+  return value as unknown as StewardConfig;
 }
