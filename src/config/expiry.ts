@@ -18,13 +18,15 @@ export function checkExpiry(config: Record<string, unknown>, findings: Findings,
     const entries = config[section];
     if (!Array.isArray(entries)) continue;
     entries.forEach((entry, index) => {
-      if (isRecord(entry)) checkEntry(section, entry, [section, index], findings, now);
+      // Most entries expire never: no path is built for them (a config may hold ten thousand).
+      if (isRecord(entry) && (entry.until !== undefined || entry.then !== undefined || entry.onExpiry !== undefined)) checkEntry(section, entry, [section, index], findings, now);
     });
   }
 }
 
 function checkEntry(section: (typeof LIMIT_SECTIONS)[number] | 'routines', entry: Record<string, unknown>, path: ConfigPath, findings: Findings, now: Date): void {
   const companion = section === 'routines' ? 'onExpiry' : 'then';
+  if (entry.until === undefined && entry[companion] === undefined) return;
   const text = findings.text(entry, 'until', path);
   if (entry.until === undefined) {
     if (entry[companion] !== undefined) {

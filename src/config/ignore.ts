@@ -103,7 +103,7 @@ export function checkIgnore(config: Record<string, unknown>, findings: Findings)
   const kinds = Object.keys(IGNORE_RULES) as PrunableKind[];
   for (const kind of kinds) {
     const section = config[kind];
-    if (Array.isArray(section)) section.forEach((entry, index) => isRecord(entry) && check(kind, entry.ignore, [kind, index, 'ignore']));
+    if (Array.isArray(section)) section.forEach((entry, index) => isRecord(entry) && entry.ignore !== undefined && check(kind, entry.ignore, [kind, index, 'ignore']));
   }
   if (isRecord(config.ignore)) for (const kind of kinds) check(kind, config.ignore[kind], ['ignore', kind]);
 }
