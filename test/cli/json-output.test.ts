@@ -1,13 +1,12 @@
 // Machine output is pure: with --json, whatever happens (a valid or invalid config, a wrong
 // --env, a missing token, a refused plan file, a target that names nothing), stdout is exactly
 // one JSON document, also under GitHub Actions, whose workflow commands go to stderr instead.
-import { CommanderError } from 'commander';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli/program.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { captureIo, copyExample, PRODUCTION_TOKEN, type Result } from '../e2e/helpers.js';
+import { copyExample, type Result } from '../e2e/helpers.js';
+import { runProgram, TOKENS } from './run.js';
 
 let production: RunningEmulator;
 let playground: RunningEmulator;
@@ -25,23 +24,9 @@ afterAll(async () => {
   await Promise.all([good, broken].map((directory) => rm(directory, { recursive: true, force: true })));
 });
 
-const TOKENS = { STEWARD_PRODUCTION_TOKEN: PRODUCTION_TOKEN, STEWARD_PLAYGROUND_TOKEN: 'playground-org-admin-token' };
-
 /** `steward ARGS` through the real program, under GitHub Actions, in `cwd`. */
 async function steward(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Result> {
-  const io = captureIo({ GITHUB_ACTIONS: 'true', CI: 'true', ...TOKENS, ...options.env }, options.cwd ?? good);
-  const program = buildProgram(() => io);
-  for (const command of [program, ...program.commands]) command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-  process.exitCode = undefined;
-  try {
-    await program.parseAsync(['node', 'steward', ...args]);
-    return io.result(Number(process.exitCode ?? 0));
-  } catch (error) {
-    if (error instanceof CommanderError) return io.result(error.exitCode);
-    throw error;
-  } finally {
-    process.exitCode = undefined;
-  }
+  return runProgram(args, { GITHUB_ACTIONS: 'true', CI: 'true', ...TOKENS, ...options.env }, options.cwd ?? good);
 }
 
 /** Exactly one JSON document on stdout (JSON.parse refuses anything before or after it). */

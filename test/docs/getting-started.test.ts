@@ -8,11 +8,10 @@
 import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CommanderError } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli/program.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { captureIo, type Result } from '../e2e/helpers.js';
+import type { Result } from '../e2e/helpers.js';
+import { runProgram } from '../cli/run.js';
 import { codeBlocks, read, wordsOf } from './markdown.js';
 
 const PAGE = 'docs/getting-started.md';
@@ -40,20 +39,8 @@ afterAll(async () => {
 });
 
 /** `steward ARGS` through the real program, in the page's directory, with the page's exports. */
-async function steward(args: string[], env: Record<string, string>): Promise<Result> {
-  const io = captureIo({ ...env, STEWARD_CACHE_DIR: process.env.STEWARD_CACHE_DIR }, directory);
-  const program = buildProgram(() => io);
-  for (const command of [program, ...program.commands]) command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-  process.exitCode = undefined;
-  try {
-    await program.parseAsync(['node', 'steward', ...args]);
-    return io.result(Number(process.exitCode ?? 0));
-  } catch (error) {
-    if (error instanceof CommanderError) return io.result(error.exitCode);
-    throw error;
-  } finally {
-    process.exitCode = undefined;
-  }
+function steward(args: string[], env: Record<string, string>): Promise<Result> {
+  return runProgram(args, { ...env, STEWARD_CACHE_DIR: process.env.STEWARD_CACHE_DIR }, directory);
 }
 
 describe('docs/getting-started.md, followed literally', () => {
