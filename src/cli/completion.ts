@@ -1,7 +1,7 @@
 // `steward completion bash|zsh|fish`: a shell completion script, generated from the commander
 // program itself, so every command and option steward has is completed and none it lacks.
 // File-taking options complete paths; --target/--exclude complete kinds. Both `steward` (a global
-// install) and `npx steward` (the project's own install, as the docs run it) are completed.
+// install) and `npx --no-install steward` (the project's own install, as the docs run it) are completed.
 import { InvalidArgumentError, type Command, type Option } from 'commander';
 import { KINDS } from '../config/types.js';
 import { processIo, type CommandIo } from './context.js';
@@ -97,9 +97,9 @@ function bashScript(commands: CommandInfo[]): string {
         .join('\n');
     })
     .join('\n');
-  return `# steward completion for bash. Load it in this shell:  source <(npx steward completion bash)
-# or for every shell:  npx steward completion bash > ~/.local/share/bash-completion/completions/steward
-# It completes \`steward\` (a global install, npm link) and \`npx steward\` (a project's own
+  return `# steward completion for bash. Load it in this shell:  source <(npx --no-install steward completion bash)
+# or for every shell:  npx --no-install steward completion bash > ~/.local/share/bash-completion/completions/steward
+# It completes \`steward\` (a global install, npm link) and \`npx --no-install steward\` (a project's own
 # install): after npx it offers steward, and completes steward's words once it is typed.
 _steward() {
   local cur prev options words cword first=0 i
@@ -151,9 +151,9 @@ function zshScript(commands: CommandInfo[]): string {
     .join('\n');
   const described = commands.map((command) => `    '${command.name}:${zshText(command.description)}'`).join('\n');
   return `#compdef steward npx
-# steward completion for zsh. Load it in this shell:  source <(npx steward completion zsh)
+# steward completion for zsh. Load it in this shell:  source <(npx --no-install steward completion zsh)
 # (after compinit), or save it as _steward in a directory of $fpath. It completes \`steward\`
-# and \`npx steward\` (after npx it offers steward, then completes steward's words).
+# and \`npx --no-install steward\` (after npx it offers steward, then completes steward's words).
 _steward() {
   if [[ $words[1] == npx ]]; then
     local at=\${words[(i)steward]}
@@ -194,15 +194,15 @@ function fishText(text: string): string {
 
 function fishScript(commands: CommandInfo[]): string {
   const names = commands.map((command) => command.name).join(' ');
-  // `steward …`, and `npx steward …` once steward is typed: the same lines, for each program.
+  // `steward …`, and `npx --no-install steward …` once steward is typed: the same lines, for each program.
   const programs = [
     { program: 'steward', when: '' },
     { program: 'npx', when: '__fish_seen_subcommand_from steward; and ' },
   ];
   const lines = [
-    '# steward completion for fish. Load it in this shell:  npx steward completion fish | source',
-    '# or for every shell:  npx steward completion fish > ~/.config/fish/completions/steward.fish',
-    '# It completes `steward` and `npx steward` (after npx it offers steward).',
+    '# steward completion for fish. Load it in this shell:  npx --no-install steward completion fish | source',
+    '# or for every shell:  npx --no-install steward completion fish > ~/.config/fish/completions/steward.fish',
+    '# It completes `steward` and `npx --no-install steward` (after npx it offers steward).',
     'complete -c steward -f',
     "complete -c npx -n 'not __fish_seen_subcommand_from steward' -a steward -d 'declarative configuration for the analytics platform'",
   ];

@@ -11,7 +11,7 @@ import { StewardError } from '../errors.js';
 import { diagnosticToJson, renderDiagnostics } from '../render/diagnostics.js';
 import { annotate, configPath, environmentError, useColor, type CommandIo } from './io.js';
 
-export { annotate, configPath, environmentError, positionPrefix, processIo, reportError, STEWARD_VERSION, useColor, type CommandIo } from './io.js';
+export { annotate, configPath, environmentError, PACKAGE_NAME, positionPrefix, processIo, reportError, STEWARD_VERSION, useColor, type CommandIo } from './io.js';
 
 export interface ConnectionOptions {
   config?: string;

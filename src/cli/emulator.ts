@@ -3,7 +3,7 @@
 // always `listening on http://HOST:PORT`, which scripts wait for; the banner ends with the exact
 // `export …` and `--base-url …` lines that point steward at it. `--profile other` (and one flag
 // per open point of gaps.md) makes it answer the open questions the other way. It stops on
-// SIGINT, SIGTERM, or when the process that started it exits: `npx steward emulator` runs it as
+// SIGINT, SIGTERM, or when the process that started it exits: `npx --no-install steward emulator` runs it as
 // npx's child through a shell, and a SIGTERM to npx reaches neither, which left it holding the port.
 import { Command, Option } from 'commander';
 import {
@@ -182,7 +182,7 @@ function usage(emulator: RunningEmulator): string[] {
   return [
     `to use it, in another terminal (${tokenVariable(environment)} being the tokenEnv of your environment):`,
     `  export ${tokenVariable(environment)}=${value}`,
-    `  npx steward plan --env ${environment} --base-url ${emulator.url}`,
+    `  npx --no-install steward plan --env ${environment} --base-url ${emulator.url}`,
   ];
 }
 

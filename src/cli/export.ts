@@ -43,7 +43,7 @@ export async function runExport(options: ExportOptions, io: CommandIo): Promise<
     }
     for (const warning of result.warnings) io.stderr(`Warning: ${warning}\n`);
     const note = schema === undefined
-      ? `Note: no steward.schema.json in ${destination} or above it, so the YAML has no $schema line for editors; add one with: npx steward schema > ${join(destination, SCHEMA_COPY)}\n`
+      ? `Note: no steward.schema.json in ${destination} or above it, so the YAML has no $schema line for editors; add one with: npx --no-install steward schema > ${join(destination, SCHEMA_COPY)}\n`
       : '';
     const requests = client.stats().requests;
     if (out === undefined) {

@@ -60,9 +60,9 @@ export async function runInit(dir: string | undefined, options: InitOptions, io:
       `Wrote ${shown(io, configFile)} and ${shown(io, join(directory, SCHEMA_COPY))} (editors find it through the modeline on the first line); ` +
         `${ignore === 'kept' ? 'kept' : ignore} ${shown(io, join(directory, '.gitignore'))}${ignore === 'kept' ? ', which already ignores plan files' : ' to keep plan files out of git'}.\n\n` +
         'Next:\n' +
-        `  npx steward validate${config}\n` +
+        `  npx --no-install steward validate${config}\n` +
         `  export ${first.tokenEnv}=…   # an API key of ${first.name}; in CI, from a secret\n` +
-        `  npx steward plan${config}${envOption}\n`,
+        `  npx --no-install steward plan${config}${envOption}\n`,
     );
     return 0;
   } catch (error) {
@@ -137,7 +137,7 @@ export function configText(environments: readonly InitEnvironment[]): string {
     .join('\n');
   return `${modeline(`./${SCHEMA_COPY}`)}
 # steward configuration. Only what is declared here is managed; everything else is left alone.
-# Check it with \`npx steward validate\`, see what would change with \`npx steward plan\`.
+# Check it with \`npx --no-install steward validate\`, see what would change with \`npx --no-install steward plan\`.
 version: 1
 
 environments:

@@ -28,9 +28,11 @@ export interface CommandIo {
 }
 
 
-export const STEWARD_VERSION = (
-  JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string }
-).version;
+const PACKAGE = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { name: string; version: string };
+
+export const STEWARD_VERSION = PACKAGE.version;
+/** The name steward is installed under (`node_modules/<name>`); the command is `steward` whatever it is. */
+export const PACKAGE_NAME = PACKAGE.name;
 
 /**
  * The config path: as given (`--config .` for the working directory itself), else
@@ -44,7 +46,7 @@ export function configPath(given: string | undefined, cwd: string): string {
   const directory = resolve(cwd, 'steward');
   if (existsSync(directory) && statSync(directory).isDirectory()) return directory;
   throw new StewardError('config.not-found', `no configuration here: neither ./steward.yaml nor a ./steward/ directory exists in ${cwd}`, 'user', {
-    hint: 'pass --config PATH (a file, or a directory of *.yaml files; --config . for this directory), or create one with `npx steward init`',
+    hint: 'pass --config PATH (a file, or a directory of *.yaml files; --config . for this directory), or create one with `npx --no-install steward init`',
   });
 }
 

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { processIo, type CommandIo } from './context.js';
+import { PACKAGE_NAME, processIo, type CommandIo } from './context.js';
 
 /** The schema file shipped in the package. */
 export const SCHEMA_FILE = fileURLToPath(new URL('../../schemas/steward.schema.json', import.meta.url));
@@ -35,7 +35,7 @@ export function modeline(reference: string): string {
  */
 export function schemaReferenceFrom(directory: string): string | undefined {
   for (let current = directory; ; current = dirname(current)) {
-    for (const candidate of [join(current, SCHEMA_COPY), join(current, 'node_modules', 'steward', 'schemas', 'steward.schema.json')]) {
+    for (const candidate of [join(current, SCHEMA_COPY), join(current, 'node_modules', ...PACKAGE_NAME.split('/'), 'schemas', 'steward.schema.json')]) {
       if (existsSync(candidate)) {
         const path = relative(directory, candidate).split(sep).join('/');
         return path.startsWith('.') ? path : `./${path}`;
@@ -49,7 +49,7 @@ export function schemaReferenceFrom(directory: string): string | undefined {
 export function registerSchema(program: Command, io: () => CommandIo = processIo): void {
   program
     .command('schema')
-    .description('print the JSON Schema of the configuration (for editors: npx steward schema > steward.schema.json)')
+    .description('print the JSON Schema of the configuration (for editors: npx --no-install steward schema > steward.schema.json)')
     .option('--plan', 'print the JSON Schema of the plan instead (plan --json, plan files), for policy engines')
     .action((options: { plan?: boolean }) => {
       io().stdout(options.plan ? readFileSync(PLAN_SCHEMA_FILE, 'utf8') : schemaText());

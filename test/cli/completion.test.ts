@@ -40,15 +40,17 @@ describe('steward completion', () => {
     expect(await bashComplete(['steward', 'plan', '--env', ''])).toEqual([]);
   });
 
-  it('bash completes `npx steward` as it completes `steward`, and offers steward after npx', async () => {
+  it('bash completes `npx --no-install steward` as it completes `steward`, and offers steward after npx', async () => {
     expect(await bashComplete(['npx', 'st'])).toEqual(['steward']);
+    expect(await bashComplete(['npx', '--no-install', 'st'])).toEqual(['steward']);
+    expect(await bashComplete(['npx', '--no-install', 'steward', 'pl'])).toEqual(['plan']);
     expect(await bashComplete(['npx', 'steward', 'pl'])).toEqual(['plan']);
     expect(await bashComplete(['npx', 'steward', 'plan', '--de'])).toEqual(['--debug', '--detailed-exitcode']);
     expect(await bashComplete(['npx', '--yes', 'steward', 'apply', '--target', 'rou'])).toEqual(['routines']);
     expect(await bashComplete(['npx', 'steward', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
   });
 
-  it('zsh and fish complete `npx steward` too', () => {
+  it('zsh and fish complete `npx --no-install steward` too', () => {
     expect(completionScript('zsh', program)).toContain('compdef _steward steward npx');
     const fish = completionScript('fish', program);
     expect(fish).toContain("complete -c npx -n 'not __fish_seen_subcommand_from steward' -a steward");

@@ -75,7 +75,7 @@ describe('finding the config', () => {
     expect(await runValidate(undefined, {}, io)).toBe(1);
     expect(io.result(1).err).toBe(
       `Error: no configuration here: neither ./steward.yaml nor a ./steward/ directory exists in ${root}\n` +
-        'Hint: pass --config PATH (a file, or a directory of *.yaml files; --config . for this directory), or create one with `npx steward init`\n',
+        'Hint: pass --config PATH (a file, or a directory of *.yaml files; --config . for this directory), or create one with `npx --no-install steward init`\n',
     );
     const json = captureIo({}, root);
     expect(await runValidate(undefined, { json: true }, json)).toBe(1);

@@ -1,6 +1,6 @@
 // `steward init` and `steward schema`: a scaffold that validates, a schema beside it that its
 // modeline resolves to, a .gitignore for plan files, environments from flags or a terminal.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -58,7 +58,7 @@ describe('steward init', () => {
     expect(code).toBe(0);
     expect(out).toBe(
       'Wrote steward.yaml and steward.schema.json (editors find it through the modeline on the first line); created .gitignore to keep plan files out of git.\n\n' +
-        'Next:\n  npx steward validate\n  export STEWARD_PRODUCTION_TOKEN=…   # an API key of production; in CI, from a secret\n  npx steward plan --env production\n',
+        'Next:\n  npx --no-install steward validate\n  export STEWARD_PRODUCTION_TOKEN=…   # an API key of production; in CI, from a secret\n  npx --no-install steward plan --env production\n',
     );
     const config = await readFile(join(cwd, 'steward.yaml'), 'utf8');
     const [first] = config.split('\n');
@@ -82,12 +82,12 @@ describe('steward init', () => {
     await writeFile(join(cwd, '.gitignore'), 'node_modules\nplan.json');
     const io = captureIo({}, cwd);
     expect(await runInit('config/steward', { env: ['prod=https://acme.example.com'] }, io)).toBe(0);
-    expect(io.result(0).out).toContain('npx steward validate --config config/steward\n');
+    expect(io.result(0).out).toContain('npx --no-install steward validate --config config/steward\n');
     expect(existsSync(join(cwd, 'config/steward/steward.schema.json'))).toBe(true);
     const again = captureIo({}, cwd);
     expect(await runInit('steward', { env: ['prod=https://acme.example.com'] }, again)).toBe(0);
     // ./steward/ is found without --config.
-    expect(again.result(0).out).toContain('  npx steward validate\n');
+    expect(again.result(0).out).toContain('  npx --no-install steward validate\n');
     await writeFile(join(cwd, 'steward/.gitignore'), 'node_modules\nplan.json');
     expect(await runInit('steward', { env: ['prod=https://acme.example.com'], force: true }, captureIo({}, cwd))).toBe(0);
     expect(await readFile(join(cwd, 'steward/.gitignore'), 'utf8')).toBe(
@@ -167,5 +167,12 @@ describe('steward schema', () => {
     expect(schemaReferenceFrom(join(root, 'a', 'b'))).toBe('../../steward.schema.json');
     expect(schemaReferenceFrom(root)).toBe('./steward.schema.json');
     expect(dirname(SCHEMA_FILE).endsWith('schemas')).toBe(true);
+  });
+
+  it('is found in steward installed as a project dependency, under its scoped package name', async () => {
+    const root = await emptyDirectory();
+    await mkdir(join(root, 'node_modules', '@steward-cli', 'steward', 'schemas'), { recursive: true });
+    await writeFile(join(root, 'node_modules', '@steward-cli', 'steward', 'schemas', 'steward.schema.json'), '{}');
+    expect(schemaReferenceFrom(join(root, 'environments'))).toBe('../node_modules/@steward-cli/steward/schemas/steward.schema.json');
   });
 });

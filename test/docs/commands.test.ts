@@ -62,24 +62,32 @@ describe('the command lines of README.md and docs/', () => {
   it.each(documented.map((line) => [`${line.file}:${line.line}: ${line.text}`, line] as const))('%s', async (_, line) => {
     expect(await parseProblem(wordsOf(line.text))).toBeUndefined();
   });
+
+  it('run steward through npx only as `npx --no-install steward`, which never installs a package from the registry', () => {
+    // A bare `npx steward` outside an installed project offers to install whatever the registry
+    // holds under that name, and that package would run with the API token in its environment.
+    const unsafe = documented.filter((line) => line.text.startsWith('npx ') && !line.text.startsWith('npx --no-install steward'));
+    expect(unsafe.map((line) => `${line.file}:${line.line}: ${line.text}`)).toEqual([]);
+  });
 });
 
 describe('reading a documented line', () => {
   it('takes the synopsis notation out and stops where steward stops', () => {
-    expect(wordsOf('npx steward plan [--config PATH] [--json | --markdown [FILE]] [--target K[/N]]')).toEqual(['plan', '--config', 'PATH', '--json', '--markdown', 'FILE', '--target', 'K[/N']);
-    expect(wordsOf('npx steward export --env NAME [--kind KIND]... --out FILE')).toEqual(['export', '--env', 'NAME', '--kind', 'KIND', '--out', 'FILE']);
-    expect(wordsOf('npx steward schema > steward.schema.json')).toEqual(['schema']);
-    expect(wordsOf('npx steward plan --json | jq')).toEqual(['plan', '--json']);
+    expect(wordsOf('npx --no-install steward plan [--config PATH] [--json | --markdown [FILE]] [--target K[/N]]')).toEqual(['plan', '--config', 'PATH', '--json', '--markdown', 'FILE', '--target', 'K[/N']);
+    expect(wordsOf('npx --no-install steward export --env NAME [--kind KIND]... --out FILE')).toEqual(['export', '--env', 'NAME', '--kind', 'KIND', '--out', 'FILE']);
+    expect(wordsOf('npx --no-install steward schema > steward.schema.json')).toEqual(['schema']);
+    expect(wordsOf('npx --no-install steward plan --json | jq')).toEqual(['plan', '--json']);
     expect(wordsOf('steward plan --env production    # No changes.')).toEqual(['plan', '--env', 'production']);
-    expect(wordsOf(`npx steward emulator --fault 'write:3=drop-after-commit' --fault "POST /api/v1/ai/routines=500x2"`)).toEqual(['emulator', '--fault', 'write:3=drop-after-commit', '--fault', 'POST /api/v1/ai/routines=500x2']);
+    expect(wordsOf('npx steward plan --env production')).toEqual(['plan', '--env', 'production']);
+    expect(wordsOf(`npx --no-install steward emulator --fault 'write:3=drop-after-commit' --fault "POST /api/v1/ai/routines=500x2"`)).toEqual(['emulator', '--fault', 'write:3=drop-after-commit', '--fault', 'POST /api/v1/ai/routines=500x2']);
   });
 
   it('fails on a renamed flag, an unknown command and a missing value, and takes placeholders', async () => {
-    expect(await parseProblem(wordsOf('npx steward plan --detailed-exit-code'))).toMatch(/unknown option '--detailed-exit-code'/);
-    expect(await parseProblem(wordsOf('npx steward planify --env production'))).toMatch(/unknown command planify/);
-    expect(await parseProblem(wordsOf('npx steward plan --env'))).toMatch(/argument missing/);
-    expect(await parseProblem(wordsOf('npx steward plan --requests-per-minute N --out FILE'))).toBeUndefined();
-    expect(await parseProblem(wordsOf('npx steward plan --requests-per-minute many'))).toMatch(/invalid/);
+    expect(await parseProblem(wordsOf('npx --no-install steward plan --detailed-exit-code'))).toMatch(/unknown option '--detailed-exit-code'/);
+    expect(await parseProblem(wordsOf('npx --no-install steward planify --env production'))).toMatch(/unknown command planify/);
+    expect(await parseProblem(wordsOf('npx --no-install steward plan --env'))).toMatch(/argument missing/);
+    expect(await parseProblem(wordsOf('npx --no-install steward plan --requests-per-minute N --out FILE'))).toBeUndefined();
+    expect(await parseProblem(wordsOf('npx --no-install steward plan --requests-per-minute many'))).toMatch(/invalid/);
   });
 });
 

@@ -1,9 +1,9 @@
 // docs/getting-started.md, followed literally: its shell blocks, line by line and in order, in
 // an empty directory, must end with a plan that says "No changes". The lines are run by a small
-// interpreter that knows only what the page uses (npx steward, export, cat with a heredoc, and
+// interpreter that knows only what the page uses (npx --no-install steward, export, cat with a heredoc, and
 // the install and build, which this checkout has done), so a line it cannot follow fails the
 // test instead of being skipped. steward runs through the real program, in this process.
-// `npx steward emulator` is started here as the page starts it (the demo dataset, every other
+// `npx --no-install steward emulator` is started here as the page starts it (the demo dataset, every other
 // option at its default), on a free port rather than 4010, which the page's URLs are pointed at.
 import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -66,11 +66,11 @@ describe('docs/getting-started.md, followed literally', () => {
         env[exported[1]!] = exported[2]!;
         continue;
       }
-      if (line === 'npx steward emulator') {
+      if (line === 'npx --no-install steward emulator') {
         emulator = await startEmulator({ dataset: 'demo' });
         continue;
       }
-      expect(line, 'a line this test can follow').toMatch(/^npx steward /);
+      expect(line, 'a line this test can follow').toMatch(/^npx --no-install steward /);
       expect(emulator === undefined || !line.includes('--port'), 'the emulator is started before it is used').toBe(true);
       const words = wordsOf(emulator === undefined ? line : line.replaceAll(PAGE_EMULATOR_URL, emulator.url));
       const result = await steward(words, env);
@@ -78,12 +78,12 @@ describe('docs/getting-started.md, followed literally', () => {
       expect(result.code, `${line}\n${result.out}\n${result.err}`).toBe(0);
     }
 
-    expect(results.map(({ line }) => line.split(' ').slice(0, 3).join(' '))).toEqual([
-      'npx steward init',
-      'npx steward validate',
-      'npx steward plan',
-      'npx steward apply',
-      'npx steward plan',
+    expect(results.map(({ line }) => line.split(' ').slice(0, 4).join(' '))).toEqual([
+      'npx --no-install steward init',
+      'npx --no-install steward validate',
+      'npx --no-install steward plan',
+      'npx --no-install steward apply',
+      'npx --no-install steward plan',
     ]);
     const [, , first, apply, last] = results;
     expect(first!.result.out).toContain('Plan: 1 to add, 1 to change, 0 to replace, 0 to destroy.');

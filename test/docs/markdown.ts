@@ -25,6 +25,7 @@ export function documentationFiles(): string[] {
     }
   };
   walk('docs');
+  walk('examples');
   return files.sort();
 }
 
@@ -65,9 +66,11 @@ export interface CommandLine {
 }
 
 /**
- * Every line of a shell or console block that runs steward: `steward …`, `npx steward …`,
- * `$ npx steward …` in a console block, and `source <(npx steward …)`. Output blocks (`text`)
- * and unlabelled blocks are not read: the docs label every block.
+ * Every line of a shell or console block that runs steward: `steward …`, `npx --no-install steward …`,
+ * `$ npx --no-install steward …` in a console block, and `source <(npx --no-install steward …)`. Output blocks (`text`)
+ * and unlabelled blocks are not read: the docs label every block. A line that runs steward through
+ * npx in any other way (`npx steward …`, which may install a package of that name from the
+ * registry) is found too, so that the test can refuse it.
  */
 export function commandLines(file: string, markdown: string): CommandLine[] {
   const found: CommandLine[] = [];
@@ -84,7 +87,7 @@ export function commandLines(file: string, markdown: string): CommandLine[] {
       }
       const sourced = /^source <\((.*)\)\s*(#.*)?$/.exec(text);
       if (sourced !== null) text = sourced[1]!;
-      if (/^(npx )?steward( |$)/.test(text)) found.push({ file, line: block.line + start, text });
+      if (/^(npx (\S+ )*)?steward( |$)/.test(text)) found.push({ file, line: block.line + start, text });
     }
   }
   return found;
@@ -180,5 +183,5 @@ export function wordsOf(text: string): string[] {
     const bare = raw.replace(/^\[+/, '').replace(/(\.\.\.|…)$/, '').replace(/\]+$/, '');
     if (bare !== '' && bare !== '...' && bare !== '…') steward.push(bare);
   }
-  return steward[0] === 'npx' ? steward.slice(2) : steward.slice(1);
+  return steward.slice(steward.indexOf('steward') + 1);
 }

@@ -53,7 +53,7 @@ describe.each(PROFILES)('steward export (%s profile)', (profile) => {
     const exported = await deployments.export('production', { owner: owners });
     expect(exported.code).toBe(0);
     // No steward.schema.json beside the config (a temporary copy): no $schema line, and a note says how to add one.
-    expect(exported.err).toMatch(/^Note: no steward.schema.json in \S+ or above it, so the YAML has no \$schema line for editors; add one with: npx steward schema > \S+steward.schema.json\nExported creditControls, userCreditLimits, userGroupCreditLimits, entityGroupCreditLimits, routines, labels, documentLabels, folderLabels of production with \d+ API requests\.\n$/);
+    expect(exported.err).toMatch(/^Note: no steward.schema.json in \S+ or above it, so the YAML has no \$schema line for editors; add one with: npx --no-install steward schema > \S+steward.schema.json\nExported creditControls, userCreditLimits, userGroupCreditLimits, entityGroupCreditLimits, routines, labels, documentLabels, folderLabels of production with \d+ API requests\.\n$/);
     expect(stable(exported.out, 'production')).toBe(`# Exported by steward 0.1.0 from environment production (http://emulator) at TIME.
 # It holds credit controls, individual user credit limits, user group credit limits, entity group
 # credit limits, the routines of ada@acme.example, grace@acme.example, labels with the documents

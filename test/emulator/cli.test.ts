@@ -44,7 +44,7 @@ describe('runEmulatorCommand', () => {
         '  demo-grace-personal-token  personal token of grace@acme.example (MEMBER)',
         'to use it, in another terminal (STEWARD_PRODUCTION_TOKEN being the tokenEnv of your environment):',
         '  export STEWARD_PRODUCTION_TOKEN=demo-org-admin-token',
-        `  npx steward plan --env production --base-url ${emulator.url}`,
+        `  npx --no-install steward plan --env production --base-url ${emulator.url}`,
         'profile vendor: the platform as the vendor documents it (--profile other answers most open points the other way)',
         `stats: GET ${emulator.url}/__emulator/stats, reset: POST ${emulator.url}/__emulator/reset`,
         'press Ctrl+C to stop',
@@ -67,7 +67,7 @@ describe('runEmulatorCommand', () => {
       expect(text).toContain(`state file: ${join(directory, 'state.json')} (written on the first change)`);
       expect(text).not.toContain('tiny-org-admin');
       expect(text).not.toContain('tiny-bob-personal');
-      expect(text).toContain(`  export STEWARD_PRODUCTION_TOKEN=… # the value of "admin key" in the seed\n  npx steward plan --env production --base-url ${emulator.url}`);
+      expect(text).toContain(`  export STEWARD_PRODUCTION_TOKEN=… # the value of "admin key" in the seed\n  npx --no-install steward plan --env production --base-url ${emulator.url}`);
     } finally {
       await emulator.close();
     }
@@ -215,7 +215,7 @@ describe('the lines to use it', () => {
     const emulator = await runEmulatorCommand({ port: '0', dataset: 'demo-playground' }, output.io);
     try {
       expect(output.lines()).toContain('  export STEWARD_PLAYGROUND_TOKEN=playground-org-admin-token');
-      expect(output.lines()).toContain(`  npx steward plan --env playground --base-url ${emulator.url}`);
+      expect(output.lines()).toContain(`  npx --no-install steward plan --env playground --base-url ${emulator.url}`);
     } finally {
       await emulator.close();
     }
