@@ -15,7 +15,7 @@ import type {
 } from '../config/types.js';
 import { labelKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
-import { liveState } from '../kinds/routineState.js';
+import { liveState } from '../kinds/routines/routineState.js';
 import type { LiveEntityLimit, LiveGroupLimit, LiveOwnerRoutines, LiveSnapshot, LiveUserLimit } from './snapshot.js';
 
 /** The kind sections of a configuration (everything but `version`, `environments` and `prune`). */

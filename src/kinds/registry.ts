@@ -1,15 +1,15 @@
 // Every resource kind, registered once. Adding a kind is one module and one line here; the
 // registry refuses two modules for one kind.
 import type { Kind } from '../config/types.js';
-import { creditControls } from './creditControls.js';
-import { documentLabels } from './documentLabels.js';
-import { entityGroupCreditLimits } from './entityGroupCreditLimits.js';
-import { folderLabels } from './folderLabels.js';
+import { creditControls } from './creditControls/creditControls.js';
+import { documentLabels } from './labels/documentLabels.js';
+import { entityGroupCreditLimits } from './limits/entityGroupCreditLimits.js';
+import { folderLabels } from './labels/folderLabels.js';
 import type { ResourceKind } from '../model/kind.js';
-import { labels } from './labels.js';
-import { routines } from './routines.js';
-import { userCreditLimits } from './userCreditLimits.js';
-import { userGroupCreditLimits } from './userGroupCreditLimits.js';
+import { labels } from './labels/labels.js';
+import { routines } from './routines/routines.js';
+import { userCreditLimits } from './limits/userCreditLimits.js';
+import { userGroupCreditLimits } from './limits/userGroupCreditLimits.js';
 
 /** Builds a registry from modules, refusing duplicates and unknown read dependencies. */
 export function createRegistry(modules: readonly ResourceKind<any, any>[]): ReadonlyMap<Kind, ResourceKind> {

@@ -3,7 +3,7 @@
 // read them.
 import { describe, expect, it } from 'vitest';
 import { describeRun, describeRuns, instantOf, nextRuns } from '../../src/domain/nextRuns.js';
-import { withNextRuns } from '../../src/kinds/routineSchedule.js';
+import { withNextRuns } from '../../src/kinds/routines/routineSchedule.js';
 import type { PlanStep } from '../../src/model/plan.js';
 
 const iso = (runs: Date[]) => runs.map((run) => run.toISOString());

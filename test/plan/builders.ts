@@ -1,7 +1,7 @@
 // Builders for engine tests: a config, a directory of users, and live objects as the API returns them.
 import type { Label, Routine } from '../../src/api/types.js';
 import type { EnvironmentConfig, StewardConfig } from '../../src/config/types.js';
-import type { LiveFolderLabels } from '../../src/kinds/folderLabels.js';
+import type { LiveFolderLabels } from '../../src/kinds/labels/folderLabels.js';
 import type { DesiredInput, ResourceKind } from '../../src/model/kind.js';
 import { REGISTRY } from '../../src/kinds/registry.js';
 import { Directory } from '../../src/resolve/directory.js';

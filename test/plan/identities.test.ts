@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScimList, ScimUser } from '../../src/api/types.js';
 import type { StewardConfig } from '../../src/config/types.js';
-import { userCreditLimits } from '../../src/kinds/userCreditLimits.js';
+import { userCreditLimits } from '../../src/kinds/limits/userCreditLimits.js';
 import { Directory } from '../../src/resolve/directory.js';
 import { ApiError } from '../../src/api/errors.js';
 import { IdentityBook } from '../../src/resolve/identities.js';

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Routine } from '../../src/api/types.js';
 import type { RoutineConfig } from '../../src/config/types.js';
-import { olderFirst, settleRace } from '../../src/kinds/routineDuplicates.js';
-import { desiredState } from '../../src/kinds/routineState.js';
+import { olderFirst, settleRace } from '../../src/kinds/routines/routineDuplicates.js';
+import { desiredState } from '../../src/kinds/routines/routineState.js';
 import { StewardError } from '../../src/errors.js';
 import { liveRoutine, planOffline } from './builders.js';
 

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { PlatformApi } from '../../src/api/platform.js';
 import type { Routine } from '../../src/api/types.js';
 import type { ApplyContext } from '../../src/model/kind.js';
-import { settleRaces, type CreatedByStep } from '../../src/kinds/routineRaces.js';
-import { desiredState } from '../../src/kinds/routineState.js';
+import { settleRaces, type CreatedByStep } from '../../src/kinds/routines/routineRaces.js';
+import { desiredState } from '../../src/kinds/routines/routineState.js';
 import type { PlanStep } from '../../src/model/plan.js';
 import { liveRoutine } from './builders.js';
 

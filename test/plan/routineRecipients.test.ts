@@ -1,6 +1,6 @@
 // The recipients a routine step adds and removes, read off its destination before and after.
 import { describe, expect, it } from 'vitest';
-import { routineRecipientChanges } from '../../src/kinds/routineRecipients.js';
+import { routineRecipientChanges } from '../../src/kinds/routines/routineRecipients.js';
 import type { PlanStep } from '../../src/model/plan.js';
 
 const base = { id: 'routines//Digest', kind: 'routines' as const, key: 'Digest', dependsOn: [], ref: {} };

@@ -4,7 +4,7 @@
 // never pruned as undeclared.
 import { describe, expect, it } from 'vitest';
 import type { RoutineConfig } from '../../src/config/types.js';
-import { routines } from '../../src/kinds/routines.js';
+import { routines } from '../../src/kinds/routines/routines.js';
 import { liveRoutine, planOffline } from './builders.js';
 
 const digest: RoutineConfig = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routineStateOf } from '../../src/kinds/routineState.js';
+import { routineStateOf } from '../../src/kinds/routines/routineState.js';
 
 const AFTER = {
   name: 'Digest',

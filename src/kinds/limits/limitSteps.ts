@@ -2,12 +2,12 @@
 // `null` (explicit unlimited) or "default" (no limit of its own); a live limit the config does not
 // declare is reset when the kind is pruned, unless protected. A reset is a `delete` step whose
 // write is `useDefaultLimit: true`. Pure.
-import type { Kind } from '../config/types.js';
-import type { KindPresentation } from '../model/kind.js';
-import type { PlanStep } from '../model/plan.js';
-import { formatValue } from '../model/present.js';
-import { protectedError, PRUNED_REASON } from './protection.js';
-import { expiryOf, untilOf, type EntryExpiry } from './expiry.js';
+import type { Kind } from '../../config/types.js';
+import type { KindPresentation } from '../../model/kind.js';
+import type { PlanStep } from '../../model/plan.js';
+import { formatValue } from '../../model/present.js';
+import { protectedError, PRUNED_REASON } from '../protection.js';
+import { expiryOf, untilOf, type EntryExpiry } from '../expiry.js';
 
 /** One declared limit, its subject already an id the API takes. */
 export interface DesiredLimit {

@@ -1,15 +1,15 @@
 // Label definitions. Identity is the name, case-insensitively (as on the server). A declared
 // `renamedFrom` turns a live label of a former name into a rename (PUT with a new name), so the
 // documents that carry it keep it; a delete + create would strip them.
-import type { Label, LabelCreate, LabelUpdate, Whoami } from '../api/types.js';
-import type { StewardConfig } from '../config/types.js';
-import { labelKey } from '../domain/rules.js';
-import { changedFields, holdIgnored, pick } from '../model/fields.js';
-import type { FieldChange, PlanStep, PlanWarning } from '../model/plan.js';
-import { ignoredFields } from '../config/ignore.js';
-import { type DesiredInput, type ResourceKind } from '../model/kind.js';
-import { expectTaken, textOf } from './shared.js';
-import { protectedInEnvironment, PRUNED_REASON } from './protection.js';
+import type { Label, LabelCreate, LabelUpdate, Whoami } from '../../api/types.js';
+import type { StewardConfig } from '../../config/types.js';
+import { labelKey } from '../../domain/rules.js';
+import { changedFields, holdIgnored, pick } from '../../model/fields.js';
+import type { FieldChange, PlanStep, PlanWarning } from '../../model/plan.js';
+import { ignoredFields } from '../../config/ignore.js';
+import { type DesiredInput, type ResourceKind } from '../../model/kind.js';
+import { expectTaken, textOf } from '../shared.js';
+import { protectedInEnvironment, PRUNED_REASON } from '../protection.js';
 
 export const LABEL_FIELDS = ['color', 'description', 'verified', 'homepage'] as const;
 

@@ -1,8 +1,8 @@
 // "When will it run?": every routine a plan creates, updates or replaces carries its next runs,
 // computed from the plan's own time (so a plan is a pure function of its inputs and its clock),
 // and a schedule whose next run is more than a year away, or that never runs again, is a warning.
-import { describeRun, nextRuns } from '../domain/nextRuns.js';
-import type { PlanStep, PlanWarning } from '../model/plan.js';
+import { describeRun, nextRuns } from '../../domain/nextRuns.js';
+import type { PlanStep, PlanWarning } from '../../model/plan.js';
 
 /** How many runs a step shows. */
 export const NEXT_RUNS_SHOWN = 3;

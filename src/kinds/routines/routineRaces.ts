@@ -3,11 +3,11 @@
 // names. Each deletion is a step of its own, sent through the executor's `attempt` like any
 // write: it is reported the moment it is done, it starts only while the run is not stopped, and
 // a 404 (the other run deleted it first) is read back and judged already done.
-import type { Routine } from '../api/types.js';
-import { StewardError } from '../errors.js';
-import { pick } from '../model/fields.js';
-import type { DeleteStep, PlanStep } from '../model/plan.js';
-import type { ApplyContext } from '../model/kind.js';
+import type { Routine } from '../../api/types.js';
+import { StewardError } from '../../errors.js';
+import { pick } from '../../model/fields.js';
+import type { DeleteStep, PlanStep } from '../../model/plan.js';
+import type { ApplyContext } from '../../model/kind.js';
 import { settleRace, type CreatedRoutine } from './routineDuplicates.js';
 import { liveState } from './routineState.js';
 

@@ -1,8 +1,8 @@
 // Who a routine's output reaches: the recipients a step adds and removes, read off its destination
 // before and after (a new routine adds all of its own). E-mails are looked up by the planner
 // (engine/recipients.ts); user groups and Slack ids are what their destination says they are.
-import type { AudienceChange } from '../model/kind.js';
-import type { PlanStep } from '../model/plan.js';
+import type { AudienceChange } from '../../model/kind.js';
+import type { PlanStep } from '../../model/plan.js';
 
 type Recipient = Omit<AudienceChange, 'change'>;
 

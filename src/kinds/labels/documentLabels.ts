@@ -7,17 +7,17 @@
 // the queries are made (at most one request above the cheaper read). Written as one PATCH
 // {add, remove} per document. A label about to be deleted is
 // first taken off every document, because the server refuses to delete a label in use.
-import { ApiError } from '../api/errors.js';
-import type { Label } from '../api/types.js';
-import type { Kind } from '../config/types.js';
-import { labelKey } from '../domain/rules.js';
-import { MAX_PAGE_SIZE } from '../api/pagination.js';
-import { inParallel } from '../api/parallel.js';
-import type { PlatformApi } from '../api/platform.js';
-import type { PlanStep, PlanWarning } from '../model/plan.js';
-import type { ResourceKind } from '../model/kind.js';
+import { ApiError } from '../../api/errors.js';
+import type { Label } from '../../api/types.js';
+import type { Kind } from '../../config/types.js';
+import { labelKey } from '../../domain/rules.js';
+import { MAX_PAGE_SIZE } from '../../api/pagination.js';
+import { inParallel } from '../../api/parallel.js';
+import type { PlatformApi } from '../../api/platform.js';
+import type { PlanStep, PlanWarning } from '../../model/plan.js';
+import type { ResourceKind } from '../../model/kind.js';
 import { desiredLabels, labelFates, labelNames, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
-import { UNLISTED_DOCUMENT_REASON } from './protection.js';
+import { UNLISTED_DOCUMENT_REASON } from '../protection.js';
 
 /**
  * Label key (of the label's name once the plan has run) → the documents carrying it; `missing`:

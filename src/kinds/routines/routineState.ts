@@ -1,10 +1,10 @@
 // The compared state of a routine, from config or from the API. Server-managed fields
 // (lastRun, recipientCount, systemDisabled, timestamps) are not part of it, so they never diff.
-import type { Routine, RoutineDestination } from '../api/types.js';
-import type { RoutineConfig } from '../config/types.js';
-import { emailKey } from '../domain/rules.js';
-import { StewardError } from '../errors.js';
-import type { FieldChange } from '../model/plan.js';
+import type { Routine, RoutineDestination } from '../../api/types.js';
+import type { RoutineConfig } from '../../config/types.js';
+import { emailKey } from '../../domain/rules.js';
+import { StewardError } from '../../errors.js';
+import type { FieldChange } from '../../model/plan.js';
 
 /** Live routines per owner, keyed by listKey (the userId passed, or ''). */
 export type LiveRoutines = Map<string, Routine[]>;

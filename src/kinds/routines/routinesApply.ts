@@ -3,14 +3,14 @@
 // client's PATCH for what it carries and PUT for model and pause), never probing for the other;
 // and a create whose response was lost is looked up by name before it is ever sent again, so it
 // cannot become a duplicate.
-import type { PlatformApi } from '../api/platform.js';
-import { isMethodNotAllowed, isNotFound, isOutcomeUnknown, type ApiError } from '../api/errors.js';
-import type { Routine, RoutineCreate, RoutinePatch, RoutinePut } from '../api/types.js';
-import { StewardError } from '../errors.js';
-import type { CreateStep, PlanStep, ReplaceStep } from '../model/plan.js';
-import { matches, pick } from '../model/fields.js';
-import { type ApplyContext, type ReadBackVerdict } from '../model/kind.js';
-import { createOnceMore, expectTaken } from './shared.js';
+import type { PlatformApi } from '../../api/platform.js';
+import { isMethodNotAllowed, isNotFound, isOutcomeUnknown, type ApiError } from '../../api/errors.js';
+import type { Routine, RoutineCreate, RoutinePatch, RoutinePut } from '../../api/types.js';
+import { StewardError } from '../../errors.js';
+import type { CreateStep, PlanStep, ReplaceStep } from '../../model/plan.js';
+import { matches, pick } from '../../model/fields.js';
+import { type ApplyContext, type ReadBackVerdict } from '../../model/kind.js';
+import { createOnceMore, expectTaken } from '../shared.js';
 import { settleRaces, type CreatedByStep } from './routineRaces.js';
 import { liveState, MODEL_PARTS, PATCH_CARRIES, PUT_CARRIES, routineStateOf, type LiveRoutines, type RoutineState } from './routineState.js';
 

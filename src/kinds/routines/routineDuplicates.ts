@@ -54,8 +54,8 @@
 // differs (from the config, or from the kept one in a field the config does not manage) is never
 // deleted this way: it stays an ambiguity, named by id.
 import { isDeepStrictEqual } from 'node:util';
-import type { Routine } from '../api/types.js';
-import { matches, pick } from '../model/fields.js';
+import type { Routine } from '../../api/types.js';
+import { matches, pick } from '../../model/fields.js';
 import { liveState, type RoutineState } from './routineState.js';
 
 /** Orders routines oldest first: createdAt, then id, so every run sorts namesakes alike. */

@@ -1,17 +1,17 @@
 // Per-user credit limits. Identity is the user id (the config names users by e-mail, resolved
 // through SCIM). A limit is a number, `null` (explicit unlimited override) or "default" (no
 // individual limit). Writes go in bulk PATCHes of up to 1000 users, each applied atomically.
-import type { PlatformApi } from '../api/platform.js';
-import type { UserCreditLimitWrite } from '../api/types.js';
-import { CREDIT_LIMIT_BATCH_MAX, emailKey } from '../domain/rules.js';
-import type { PlanStep, PlanWarning } from '../model/plan.js';
-import { type ResourceKind } from '../model/kind.js';
-import { creditLimitValues, expectLimitsTaken, textOf } from './shared.js';
-import { requireDistinctUsers } from '../config/declared.js';
+import type { PlatformApi } from '../../api/platform.js';
+import type { UserCreditLimitWrite } from '../../api/types.js';
+import { CREDIT_LIMIT_BATCH_MAX, emailKey } from '../../domain/rules.js';
+import type { PlanStep, PlanWarning } from '../../model/plan.js';
+import { type ResourceKind } from '../../model/kind.js';
+import { creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
+import { requireDistinctUsers } from '../../config/declared.js';
 import { limitPresentation, limitsAfter } from './limitSteps.js';
-import { liveCreditControls, loweredLimit } from './lowered.js';
-import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
-import { expiryOf, type EntryExpiry } from './expiry.js';
+import { liveCreditControls, loweredLimit } from '../lowered.js';
+import { protectedError, protectedInEnvironment, PRUNED_REASON } from '../protection.js';
+import { expiryOf, type EntryExpiry } from '../expiry.js';
 
 export interface DesiredUserLimit {
   userId: string;

@@ -7,18 +7,18 @@
 // Whether the API's `userGroupId` is the SCIM id or a uuid is OPEN (gaps.md). steward sends the
 // SCIM id for a group named by display name; a server that wants uuids answers 404, and the
 // failure says so (and the plan warns when the live list already shows uuids).
-import { ApiError } from '../api/errors.js';
-import type { PlatformApi } from '../api/platform.js';
-import type { UserGroupCreditLimitWrite } from '../api/types.js';
-import { CREDIT_LIMIT_BATCH_MAX, idKey, UUID_PATTERN } from '../domain/rules.js';
-import type { PlanStep, PlanWarning } from '../model/plan.js';
-import { type ResourceKind } from '../model/kind.js';
-import { creditLimitValues, expectLimitsTaken, textOf } from './shared.js';
+import { ApiError } from '../../api/errors.js';
+import type { PlatformApi } from '../../api/platform.js';
+import type { UserGroupCreditLimitWrite } from '../../api/types.js';
+import { CREDIT_LIMIT_BATCH_MAX, idKey, UUID_PATTERN } from '../../domain/rules.js';
+import type { PlanStep, PlanWarning } from '../../model/plan.js';
+import { type ResourceKind } from '../../model/kind.js';
+import { creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
 import { limitInForce, limitPresentation, limitsAfter, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
-import { resolveUserGroups } from '../resolve/groups.js';
-import { groupLowered, liveCreditControls } from './lowered.js';
-import { protectedInEnvironment } from './protection.js';
-import { ignoredFields } from '../config/ignore.js';
+import { resolveUserGroups } from '../../resolve/groups.js';
+import { groupLowered, liveCreditControls } from '../lowered.js';
+import { protectedInEnvironment } from '../protection.js';
+import { ignoredFields } from '../../config/ignore.js';
 
 export interface DesiredUserGroupLimits {
   limits: (DesiredLimit & { byName: boolean })[];

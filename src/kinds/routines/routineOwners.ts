@@ -1,9 +1,9 @@
 // Whose routines an owner-less routine is: the key's own user, which an organization key tied to
 // no user does not have (gaps.md). Checked before anything is read.
-import type { Whoami } from '../api/types.js';
-import type { LoadedConfig, SourceLocation } from '../config/types.js';
-import { StewardError } from '../errors.js';
-import { keyUser } from '../resolve/preflight.js';
+import type { Whoami } from '../../api/types.js';
+import type { LoadedConfig, SourceLocation } from '../../config/types.js';
+import { StewardError } from '../../errors.js';
+import { keyUser } from '../../resolve/preflight.js';
 
 /**
  * With an organization key tied to no user, nothing is "the key's own routines": every routine

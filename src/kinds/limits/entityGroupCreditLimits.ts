@@ -3,15 +3,15 @@
 // `entityGroupDefaultCredits`). Writes are bulk PATCHes of up to 1000 entities, sets and resets in
 // one body, each applied atomically. An entity the deployment does not know answers 404 at apply:
 // no endpoint lists entities without a limit, so a plan cannot check them.
-import type { EntityGroupCreditLimitWrite } from '../api/types.js';
-import { CREDIT_LIMIT_BATCH_MAX } from '../domain/rules.js';
-import type { PlanStep } from '../model/plan.js';
-import { type ResourceKind } from '../model/kind.js';
-import { creditLimitValues, expectLimitsTaken, textOf } from './shared.js';
+import type { EntityGroupCreditLimitWrite } from '../../api/types.js';
+import { CREDIT_LIMIT_BATCH_MAX } from '../../domain/rules.js';
+import type { PlanStep } from '../../model/plan.js';
+import { type ResourceKind } from '../../model/kind.js';
+import { creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
 import { limitInForce, limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
-import { protectedInEnvironment } from './protection.js';
-import { ignoredFields } from '../config/ignore.js';
-import { groupLowered, liveCreditControls } from './lowered.js';
+import { protectedInEnvironment } from '../protection.js';
+import { ignoredFields } from '../../config/ignore.js';
+import { groupLowered, liveCreditControls } from '../lowered.js';
 
 export interface DesiredEntityGroupLimits {
   limits: DesiredLimit[];

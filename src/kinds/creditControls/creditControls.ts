@@ -3,16 +3,16 @@
 // downgrade <= shutoff on the merged result (moving both in two requests could fail halfway).
 // The vendor documents three settings; `entityGroupDefaultCredits` (the generated client's) is
 // planned only where the instance shows it, and is otherwise an error before anything is written.
-import type { CreditControls, CreditControlSettings } from '../api/types.js';
-import { CREDIT_CONTROL_FIELDS } from '../api/types.js';
-import { StewardError } from '../errors.js';
-import { grouped } from '../domain/numbers.js';
-import { changedFields, pick } from '../model/fields.js';
-import type { PlanStep } from '../model/plan.js';
-import { type ResourceKind } from '../model/kind.js';
-import { expectTaken } from './shared.js';
-import { isLower, organizationUsage } from './lowered.js';
-import type { LoweredLimit } from '../model/kind.js';
+import type { CreditControls, CreditControlSettings } from '../../api/types.js';
+import { CREDIT_CONTROL_FIELDS } from '../../api/types.js';
+import { StewardError } from '../../errors.js';
+import { grouped } from '../../domain/numbers.js';
+import { changedFields, pick } from '../../model/fields.js';
+import type { PlanStep } from '../../model/plan.js';
+import { type ResourceKind } from '../../model/kind.js';
+import { expectTaken } from '../shared.js';
+import { isLower, organizationUsage } from '../lowered.js';
+import type { LoweredLimit } from '../../model/kind.js';
 
 export type DesiredCreditControls = Partial<CreditControlSettings>;
 

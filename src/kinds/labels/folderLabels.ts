@@ -5,15 +5,15 @@
 // delete a label in use (a label on a folder counts in its usage). Restricted (personal) folders
 // are listed only by their owner: where a deleted label's usage is more than the documents and
 // folders steward sees, the plan says the delete may be refused.
-import type { FolderRecord, Label } from '../api/types.js';
-import type { Kind } from '../config/types.js';
-import { closest } from '../config/suggest.js';
-import { labelKey, UUID_PATTERN } from '../domain/rules.js';
-import type { PlanStep, PlanWarning } from '../model/plan.js';
+import type { FolderRecord, Label } from '../../api/types.js';
+import type { Kind } from '../../config/types.js';
+import { closest } from '../../config/suggest.js';
+import { labelKey, UUID_PATTERN } from '../../domain/rules.js';
+import type { PlanStep, PlanWarning } from '../../model/plan.js';
 import type { LiveDocumentLabels } from './documentLabels.js';
-import type { ResourceKind } from '../model/kind.js';
+import type { ResourceKind } from '../../model/kind.js';
 import { desiredLabels, labelFates, labelNames, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
-import { UNLISTED_FOLDER_REASON } from './protection.js';
+import { UNLISTED_FOLDER_REASON } from '../protection.js';
 
 /** The folders the listing showed, and which of them carry each label (by label key). */
 export interface LiveFolderLabels {

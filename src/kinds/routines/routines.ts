@@ -2,20 +2,20 @@
 // live routines with one name are an ambiguity the user resolves). A change the deployment's
 // update cannot carry (routineState.ts: the documented PUT has no timezone, destination, branch
 // or topic) replaces the routine: the new one is created before the old one is deleted.
-import type { Routine, Whoami } from '../api/types.js';
-import type { StewardConfig } from '../config/types.js';
-import { emailKey } from '../domain/rules.js';
-import { textOf } from './shared.js';
-import { StewardError } from '../errors.js';
-import { changedFields, holdIgnored, matches, pick } from '../model/fields.js';
-import { ignoredFields } from '../config/ignore.js';
-import { expiryOf, untilOf, type EntryExpiry } from './expiry.js';
-import { inParallel } from '../api/parallel.js';
+import type { Routine, Whoami } from '../../api/types.js';
+import type { StewardConfig } from '../../config/types.js';
+import { emailKey } from '../../domain/rules.js';
+import { textOf } from '../shared.js';
+import { StewardError } from '../../errors.js';
+import { changedFields, holdIgnored, matches, pick } from '../../model/fields.js';
+import { ignoredFields } from '../../config/ignore.js';
+import { expiryOf, untilOf, type EntryExpiry } from '../expiry.js';
+import { inParallel } from '../../api/parallel.js';
 import { sortNamesakes, type Namesakes } from './routineDuplicates.js';
-import type { PlanStep, PlanWarning } from '../model/plan.js';
-import type { ResourceKind } from '../model/kind.js';
-import { protectedError, protectedInEnvironment, PRUNED_REASON } from './protection.js';
-import { checkRoutineTopics, resolveRoutineModels } from '../resolve/models.js';
+import type { PlanStep, PlanWarning } from '../../model/plan.js';
+import type { ResourceKind } from '../../model/kind.js';
+import { protectedError, protectedInEnvironment, PRUNED_REASON } from '../protection.js';
+import { checkRoutineTopics, resolveRoutineModels } from '../../resolve/models.js';
 import { requireRoutineOwners } from './routineOwners.js';
 import { withNextRuns } from './routineSchedule.js';
 import { routineRecipientChanges } from './routineRecipients.js';
