@@ -2,7 +2,7 @@
 // JSON under --json. Kept apart from program.ts (which imports every command) so that the
 // launcher can build a program holding only the command being run.
 import { Command, Option } from 'commander';
-import type { EventEmitter } from 'node:events';
+import { EventEmitter } from 'node:events';
 import { STEWARD_VERSION, type CommandIo } from './io.js';
 import { inertJson } from '../render/inert.js';
 
@@ -17,7 +17,9 @@ export function newProgram(): Command {
     .version(STEWARD_VERSION, '-v, --version', "print steward's version")
     .addOption(new Option('-V', 'the same as --version').hideHelp());
   // Commander is an EventEmitter (its typings declare only `on`): -V fires what --version does.
-  program.on('option:V', () => (program as unknown as EventEmitter).emit('option:version'));
+  program.on('option:V', () => {
+    if (program instanceof EventEmitter) program.emit('option:version');
+  });
   return program;
 }
 
@@ -33,7 +35,8 @@ export function withJsonUsageErrors(program: Command, io: () => CommandIo): Comm
       outputError: (text, write) => {
         write(text.replace(/^error: /, 'Error: '));
         // rawArgs: what parse() was given (commander keeps it; its typings do not declare it).
-        if ((program as unknown as { rawArgs: string[] }).rawArgs.includes('--json')) {
+        const given = 'rawArgs' in program && Array.isArray(program.rawArgs) ? program.rawArgs : [];
+        if (given.includes('--json')) {
           const envelope = { error: { code: 'cli.usage', fault: 'user', message: text.replace(/^error: /, '').trim() } };
           io().stdout(`${inertJson(JSON.stringify(envelope, null, 2))}\n`);
         }

@@ -207,11 +207,13 @@ export function checkProfileOptions(options: { profile?: unknown } & Partial<Rec
 /** The profile's knobs with every knob given in `overrides` taking precedence. */
 export function resolveKnobs(profile: EmulatorProfile, overrides: Partial<EmulatorKnobs>): EmulatorKnobs {
   const knobs: EmulatorKnobs = { ...PROFILE_KNOBS[profile] };
-  for (const name of KNOB_NAMES) {
-    const value = overrides[name];
-    if (value !== undefined) (knobs as unknown as Record<string, unknown>)[name] = value;
-  }
+  for (const name of KNOB_NAMES) override(knobs, overrides, name);
   return knobs;
+}
+
+function override<K extends keyof EmulatorKnobs>(knobs: EmulatorKnobs, overrides: Partial<EmulatorKnobs>, name: K): void {
+  const value = overrides[name];
+  if (value !== undefined) knobs[name] = value;
 }
 
 /** One phrase per knob, saying what the emulator does with that answer. */

@@ -53,7 +53,7 @@ function positiveIntegerParam(query: URLSearchParams, name: string, fallback: nu
 }
 
 /** One page of `resources` (`startIndex`, `count`), each turned into its SCIM form only if on the page. */
-function listResponse<T, R = T>(resources: T[], query: URLSearchParams, form: (resource: T) => R = (resource) => resource as unknown as R): ScimList<R> {
+function listResponse<T, R>(resources: T[], query: URLSearchParams, form: (resource: T) => R): ScimList<R> {
   const startIndex = Math.max(1, positiveIntegerParam(query, 'startIndex', 1));
   const count = Math.min(MAX_COUNT, Math.max(0, positiveIntegerParam(query, 'count', DEFAULT_COUNT)));
   const page = resources.slice(startIndex - 1, startIndex - 1 + count).map(form);
@@ -140,7 +140,7 @@ function listGroups(context: RequestContext) {
   const groups = [...context.state.groups]
     .sort(byText((group) => group.displayName.toLowerCase()))
     .filter((group) => !filter || matches(group.displayName, filter));
-  return json(listResponse(groups.map((group) => toScimGroup(group, context.state, context.knobs.scimUserIds, withMembers)), context.query));
+  return json(listResponse(groups, context.query, (group) => toScimGroup(group, context.state, context.knobs.scimUserIds, withMembers)));
 }
 
 const scimRouteTable: Route[] = [
