@@ -3,23 +3,18 @@
 // environment or an edited config, and refusing stale steps; without one it plans, shows the plan and asks (or needs --auto-approve).
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { checkSteps, runSteps, type StepResult } from '../engine/executor.js';
-import type { Kind, LoadedConfig } from '../config/types.js';
+import type { StepResult } from '../engine/executor.js';
+import type { LoadedConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
-import { ApiError, isNotFound } from '../api/errors.js';
 import { DEFAULT_REQUESTS_PER_MINUTE, type ApiClient, type ClientEvent } from '../api/client.js';
 import { applyCost, writeRequests } from '../engine/cost.js';
 import { ApplyStop, SIGNAL_EXIT_CODE } from '../engine/stop.js';
 import { stopOnSignals } from './signals.js';
 import type { PlatformApi } from '../api/platform.js';
-import { REGISTRY } from '../kinds/registry.js';
 import { checkTargets } from '../engine/targeting.js';
 import { checkPlanFits, loadPlan, trustedIdentities, type ApplyingHere } from '../engine/planFile.js';
 import { IdentityBook } from '../resolve/identities.js';
-import { diffAll, makePlan, observe, readLive, withReadDependencies, type LiveState, type Observation } from '../engine/planner.js';
-import { refuseUnfounded } from '../engine/planFile.js';
-import { expiriesBetween } from '../config/expiry.js';
-import { classifyRecipients } from '../engine/recipients.js';
+import type { LiveState } from '../engine/planner.js';
 import type { Plan, PlanStep } from '../model/plan.js';
 import { applyCostLine, foldedStepCount, renderApplyReport, renderDryRun, renderPlan, renderStale } from '../render/human.js';
 import { ApplyProgress, ReadProgress, type ProgressOutput } from '../render/progress.js';
@@ -27,11 +22,12 @@ import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, sameTar
 import { connectionOptions, strictOption, targetingOf, targetOptions, type TargetOptions } from './plan.js';
 import { refuseUnderStrict } from '../engine/strict.js';
 import { reloadPromotion } from './diff.js';
-import { evaluatePolicies, judge, parseOverrides, policyRefusal, POLICY_EXIT_CODE } from '../policy/evaluate.js';
+import { parseOverrides, POLICY_EXIT_CODE } from '../policy/evaluate.js';
 import type { PolicyRuleName, PolicyViolation } from '../model/policy.js';
 import { renderViolations } from '../render/policy.js';
 import { inertJson, terminalText } from '../render/inert.js';
 import { grouped } from '../domain/numbers.js';
+import { applySteps, enforcePolicies, judgeSavedPlan, planToApply, type AppliedSteps, type Rereader } from '../app/apply.js';
 
 export interface ApplyOptions extends ConnectionOptions, TargetOptions {
   autoApprove?: boolean;
@@ -170,88 +166,31 @@ function savedIdentities(plan: Plan, io: CommandIo, token: string | undefined): 
   return undefined;
 }
 
-/**
- * A saved plan (already checked to fit): read the live state again, refuse stale steps, run the
- * rest. The names the plan resolved are not resolved again (`identities`): the live state is read
- * by those ids, so an object that changed since is stale, and one deleted since fails its write.
- * The topics of routines to create are checked again (a topic is not an identity the file holds).
- */
+/** A saved plan (already checked to fit): judged against the live state now, then run unless stale. */
 async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connection, options: ApplyOptions, io: CommandIo, identities: IdentityBook | undefined): Promise<number> {
-  refuseExpiredSince(plan, loaded);
-  const { client, api } = connection;
-  const observation = await observe({ loaded, api, kinds: plan.kinds, requestCount: () => client.stats().requests, ...(identities === undefined ? {} : { identities }) }).catch((error: unknown) => {
-    throw identities === undefined ? error : identityGone(error, identities);
-  });
-  const { live } = observation;
-  const checked = checkSteps(plan.steps, live);
+  const { client } = connection;
+  const verdict = await judgeSavedPlan(plan, loaded, connection, { overrides: connection.session.overrides, ...(identities === undefined ? {} : { identities }) });
   const color = useColor(io, options.color);
-  // A step that the planner no longer derives is refused as edited; one it derives writing the
-  // same values, while its object changed in other fields, is stale like those checkSteps found.
-  const { steps: derived } = diffAll(observation.kinds, observation.desired, live);
-  const stale = [...checked.stale, ...refuseUnfounded(checked.runnable, derived)];
-  if (stale.length > 0) {
+  if (verdict.stale !== undefined) {
     if (!options.json) {
-      io.stderr(renderStale(stale, { color }));
+      io.stderr(renderStale(verdict.stale, { color }));
       return 1;
     }
+    const { stale } = verdict;
     throw new StewardError('plan.stale', `the plan is stale: ${stale.length} object${stale.length === 1 ? '' : 's'} changed since it was made; nothing was applied`, 'user', {
       hint: 'make a new plan, review it, and apply that one',
       details: { stale: stale.map(({ step, detail }) => ({ id: step.id, detail })) },
     });
   }
-  // A topic taken off its model since the plan would fail a create after other steps were
-  // written: the topics of the routines this apply creates are read again, before any write.
-  for (const kind of observation.kinds) {
-    const desired = observation.desired[kind.kind];
-    if (kind.checkPlanned !== undefined && desired !== undefined) await kind.checkPlanned({ api, steps: checked.runnable.filter((step) => step.kind === kind.kind), desired, loaded });
-  }
-  // Judged again here, on the steps about to run: the config's policies may be newer than the plan,
-  // and who a routine's output reaches is looked up again (the file's classification proves nothing).
-  // The impacts and the exposure are the plan's, as reviewed: the steps about to run are judged with theirs.
-  const { steps: judged } = await classifyRecipients(checked.runnable, (kind) => REGISTRY.get(kind)?.audience, observation.directory);
-  const running = new Set(checked.runnable.map((step) => step.id));
-  const impacts = (plan.impacts ?? []).filter((impact) => running.has(impact.step));
-  const overridden = enforcePolicies(evaluatePolicies(judged, loaded, { impacts, exposure: plan.exposure }), connection.session.overrides);
+  const { overridden } = verdict;
   // Nobody saw this plan's violations yet in this run: they are shown before anything is written.
   if (!options.json && overridden.length > 0) io.stdout(renderViolations(overridden, color, `${overrideLine(overridden)} Applying anyway:`).join('\n'));
   if (options.dryRun) {
-    io.stdout(options.json ? dryRunJson(checked, client.stats().requests) : renderDryRun(checked, client.stats().requests, { color }));
+    io.stdout(options.json ? dryRunJson(verdict, client.stats().requests) : renderDryRun({ ...verdict, stale: [] }, client.stats().requests, { color }));
     return 0;
   }
-  if (!options.json && checked.runnable.length > 0) io.stdout(`${applyCostLine(applyCost(checked.runnable, client))}\n`);
-  return execute(checked.runnable, checked.alreadyApplied, { ...connection, live, reread: rereader(observation, api), overridden }, options, io);
-}
-
-/**
- * An entry whose `until` passed after the plan was made: the plan still writes it as in force,
- * and applying it would undo what the expiry undid, so it is stale.
- */
-function refuseExpiredSince(plan: Plan, loaded: LoadedConfig): void {
-  const passed = expiriesBetween(loaded.config, new Date(plan.createdAt), new Date());
-  if (passed.length === 0) return;
-  const first = passed[0]!;
-  throw new StewardError(
-    'plan.stale',
-    `the plan is stale: ${passed.map((entry) => `${entry.entry} expired on ${entry.day}`).join(', ')}, after the plan was made (${plan.createdAt}); nothing was applied`,
-    'user',
-    { hint: 'make a new plan, which undoes what expired, review it, and apply that one', details: { configPath: first.path } },
-  );
-}
-
-/**
- * A read by an id the saved plan resolved that answers 404 (a user's routines, whoami's models):
- * the object was deleted, or deleted and created again under a new id, since the plan. That is
- * the plan being stale, said as such; any other error is left as it is.
- */
-function identityGone(error: unknown, identities: IdentityBook): unknown {
-  // The ids the failed read named: a request's, or the models whoami was asked about.
-  const named = error instanceof ApiError ? error.subjects : error instanceof StewardError && error.code === 'preflight.model' ? textList(error.details?.modelIds) : undefined;
-  const notFound = isNotFound(error) || (error instanceof StewardError && error.code === 'preflight.model');
-  if (!notFound || named === undefined || !identities.namesSavedId(named)) return error;
-  return new StewardError('plan.stale-identity', `${(error as Error).message}; an id this plan resolved no longer exists, so nothing was applied`, 'user', {
-    cause: error,
-    hint: 'a user, group or model the plan names was deleted (or deleted and created again) since it was made: make a new plan, review it, and apply that one',
-  });
+  if (!options.json && verdict.runnable.length > 0) io.stdout(`${applyCostLine(applyCost(verdict.runnable, client))}\n`);
+  return execute(verdict.runnable, verdict.alreadyApplied, { ...connection, live: verdict.live, reread: verdict.reread, overridden }, options, io);
 }
 
 /** No plan file: plan now, show it, get approval, apply. */
@@ -263,20 +202,21 @@ async function applyFresh(loaded: LoadedConfig, connection: Connection, options:
       hint: 'pass --auto-approve, or apply a reviewed plan file: steward plan --out plan.json && steward apply plan.json',
     });
   }
-  const { plan, live, ...observation } = await makePlan({
-    loaded,
-    api,
-    baseUrl: baseUrlOf(loaded, options),
-    requestsPerMinute: client.requestsPerMinute,
-    stewardVersion: STEWARD_VERSION,
-    requestCount: () => client.stats().requests,
-    targeting: checkTargets(targetingOf(options), loaded.config),
-    recordIdentities: false, // applied here, not saved: neither the report nor its JSON shows them
-  });
-  if (options.strict === true) refuseUnderStrict(plan.warnings);
+  const { plan, models, live, reread } = await planToApply(
+    {
+      loaded,
+      api,
+      baseUrl: baseUrlOf(loaded, options),
+      requestsPerMinute: client.requestsPerMinute,
+      stewardVersion: STEWARD_VERSION,
+      requestCount: () => client.stats().requests,
+      targeting: checkTargets(targetingOf(options), loaded.config),
+    },
+    { strict: options.strict === true },
+  );
   const color = useColor(io, options.color);
   connection.reading.stop();
-  if (!options.json) io.stdout(renderPlan(plan, { color, showAll: options.showAll === true, models: observation.models }));
+  if (!options.json) io.stdout(renderPlan(plan, { color, showAll: options.showAll === true, models }));
   if (plan.steps.length === 0) return 0;
   const overridden = enforcePolicies(plan.policyViolations ?? [], connection.session.overrides);
   // The violations are listed above the plan; the approver is told they are overridden before approving.
@@ -306,19 +246,19 @@ async function applyFresh(loaded: LoadedConfig, connection: Connection, options:
   } else if (!options.json) {
     io.stdout(`${applyCostLine(applyCost(plan.steps, client))}\n`);
   }
-  return execute(plan.steps, [], { ...connection, live, reread: rereader({ ...observation, live }, api), overridden }, options, io);
+  return execute(plan.steps, [], { ...connection, live, reread, overridden }, options, io);
 }
 
 async function execute(
   steps: PlanStep[],
   alreadyApplied: PlanStep[],
-  context: Connection & { live: LiveState; reread: (kind: Kind) => Promise<unknown>; overridden: PolicyViolation[] },
+  context: Connection & { live: LiveState; reread: Rereader; overridden: PolicyViolation[] },
   options: ApplyOptions,
   io: CommandIo,
 ): Promise<number> {
   const { client, session } = context;
   context.reading.stop();
-  // Stopped already (before any write): runSteps starts nothing and the report says so.
+  // Stopped already (before any write): applySteps starts nothing and the report says so.
   const stop = session.stop;
   const color = useColor(io, options.color);
   // Human output: the step lines on stdout as they happen; with --json they go to stderr.
@@ -328,53 +268,34 @@ async function execute(
     color,
     ...session.hooks.progress,
   });
-  const reading = client.stats().requests;
-  // Whether the step being written may have changed something yet: a write answered other
-  // than 429 (a refused or lost one counts too). Until then, a stop drops its writes still
-  // waiting to be sent (a minute-long 429 wait, say) rather than sending them after all; after,
-  // the step is finished, so that it is never left half done.
-  let touched = false;
-  session.listener = (event) => {
-    if (event.type === 'response' && event.method !== 'GET' && event.status !== 429) {
-      touched = true;
-      // Stopped while this write was on the wire: the rest of its step is sent after all.
-      client.sendUnsentWrites();
-    }
-    progress.clientEvent(event);
-  };
-  stop.onStop(() => {
-    if (!touched) client.dropUnsentWrites();
-  });
-  stop.beginWriting();
   progress.start();
-  let results: StepResult[];
+  let applied: AppliedSteps;
   try {
-    results = await runSteps(
-      steps,
-      {
-        api: context.api,
-        live: context.live,
-        reread: context.reread,
-        stop,
-        observer: {
-          started: (started) => {
-            touched = false;
-            session.hooks.ledger?.started(started);
-            progress.started(started);
-          },
-          settled: (result) => {
-            session.hooks.ledger?.settle(result);
-            progress.settledStep(result);
-          },
+    applied = await applySteps(steps, {
+      client,
+      api: context.api,
+      live: context.live,
+      reread: context.reread,
+      stop,
+      hear: (listener) => {
+        session.listener = listener;
+      },
+      onEvent: (event) => progress.clientEvent(event),
+      observer: {
+        started: (started) => {
+          session.hooks.ledger?.started(started);
+          progress.started(started);
+        },
+        settled: (result) => {
+          session.hooks.ledger?.settle(result);
+          progress.settledStep(result);
         },
       },
-      REGISTRY,
-    );
+    });
   } finally {
     progress.stop();
-    stop.endWriting();
   }
-  const requests = { reading, writing: client.stats().requests - reading };
+  const { results, requests } = applied;
   const report = { results, alreadyApplied, requests };
   if (options.json) {
     const steps = results.map(({ step, outcome }) => ({ id: step.id, action: step.action, ...outcome }));
@@ -387,16 +308,6 @@ async function execute(
   }
   if (stop.cause?.kind === 'interrupt') return SIGNAL_EXIT_CODE[stop.cause.signal];
   return results.every((result) => result.outcome.status === 'done' || result.outcome.status === 'already-applied') ? 0 : 1;
-}
-
-/**
- * Apply's verdict on a plan's violations: throws the refusal (nothing written yet) when one breaks
- * a rule nobody named; returns those the person overrode.
- */
-function enforcePolicies(violations: readonly PolicyViolation[], overrides: readonly PolicyRuleName[]): PolicyViolation[] {
-  const { refusing, overridden } = judge(violations, overrides);
-  if (refusing.length > 0) throw policyRefusal(refusing);
-  return overridden;
 }
 
 function overriddenRules(violations: readonly PolicyViolation[]): PolicyRuleName[] {
@@ -419,15 +330,6 @@ function overrideLine(violations: readonly PolicyViolation[]): string {
 function rerunCommand(options: ApplyOptions, planFile: string | undefined): string {
   const file = planFile === undefined ? '' : ` ${/^[\w@%+=:,./-]+$/.test(planFile) ? planFile : `'${planFile.replace(/'/g, "'\\''")}'`}`;
   return `steward apply${options.env === undefined ? '' : ` --env ${options.env}`}${sameTarget(options)}${file}`;
-}
-
-/** Reads one kind's live state again (and the kinds its reading needs first), to judge a write whose answer was lost. */
-function rereader(observation: Observation, api: PlatformApi): (kind: Kind) => Promise<unknown> {
-  return async (kind) => {
-    const needed = withReadDependencies(REGISTRY, [REGISTRY.get(kind)!]);
-    const live = await readLive(needed, { api, directory: observation.directory }, observation.desired);
-    return live[kind];
-  };
 }
 
 /** The dry run as JSON: the steps that would run and those already applied, by id. */
@@ -469,8 +371,4 @@ export function registerApply(program: Command, io: () => CommandIo = processIo)
         detach();
       }
     });
-}
-
-function textList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }

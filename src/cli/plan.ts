@@ -7,15 +7,12 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { StewardError } from '../errors.js';
-import { makePlan } from '../engine/planner.js';
 import { savePlan } from '../engine/planFile.js';
 import { checkTargets, parseSelectors, type Targeting } from '../engine/targeting.js';
 import { isDestructive, type Plan, type PlanModel } from '../model/plan.js';
-import { applyCost } from '../engine/cost.js';
-import { RESOLUTION_ROUTES } from '../resolve/identities.js';
 import { POLICY_EXIT_CODE, violationDiagnostics } from '../policy/evaluate.js';
 import { renderPlan } from '../render/human.js';
-import { refuseUnderStrict } from '../engine/strict.js';
+import { planChanges, type MadePlan } from '../app/plan.js';
 import type { ApplyCost } from '../engine/cost.js';
 import { ReadProgress } from '../render/progress.js';
 import { inertJson } from '../render/inert.js';
@@ -54,36 +51,29 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
     // Long reads are told on stderr after ~2 s; stdout stays the plan.
     const progress = new ReadProgress({ write: io.stderr, live: io.isTTY && !options.json, color: useColor(io, options.color) });
     const { client, api } = connect(io, loaded, options, (event) => progress.clientEvent(event));
-    let plan: Plan;
-    let models: PlanModel[];
-    let cost: ApplyCost;
+    let made: MadePlan;
     progress.start();
     try {
-      ({ plan, models } = await makePlan({
-        loaded,
-        api,
-        baseUrl: baseUrlOf(loaded, options),
-        requestsPerMinute: client.requestsPerMinute,
-        stewardVersion: STEWARD_VERSION,
-        requestCount: () => client.stats().requests,
-        targeting,
-        // The resolved ids go into a plan file and the JSON; the text of a plan does not show them.
-        recordIdentities: options.out !== undefined || options.json === true,
-        ...(io.now === undefined ? {} : { now: io.now }),
-      }));
-      // Applying reads the live state again (a saved plan is checked against it), then writes;
-      // applying the saved file skips the name lookups whose ids it holds.
-      const { byRoute } = client.stats();
-      const spared = options.out === undefined ? 0 : RESOLUTION_ROUTES.reduce((sum, route) => sum + (byRoute[route] ?? 0), 0);
-      cost = applyCost(plan.steps, client, plan.requests - spared);
-      // Kept with the plan, so that `steward show FILE` says what this run says (identities last, as a plan file reads).
-      const { identities, ...made } = plan;
-      plan = { ...made, applyCost: { requests: cost.requests, ms: cost.ms }, ...(identities === undefined ? {} : { identities }) };
+      made = await planChanges(
+        {
+          loaded,
+          api,
+          baseUrl: baseUrlOf(loaded, options),
+          requestsPerMinute: client.requestsPerMinute,
+          stewardVersion: STEWARD_VERSION,
+          targeting,
+          // The resolved ids go into a plan file and the JSON; the text of a plan does not show them.
+          recordIdentities: options.out !== undefined || options.json === true,
+          ...(io.now === undefined ? {} : { now: io.now }),
+        },
+        client,
+        { saved: options.out !== undefined, strict: options.strict === true },
+      );
     } finally {
       progress.stop();
       await client.close();
     }
-    if (options.strict === true) refuseUnderStrict(plan.warnings);
+    const { plan, models, cost } = made;
     if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out), io.env[loaded.environment.tokenEnv]);
     await emitPlan(plan, { ...options, applyCost: cost, models }, io);
     if (options.out !== undefined && !options.json) io.stderr(`Saved the plan to ${options.out}. Apply it with: steward apply ${options.out}${sameTarget(options)}\n`);

@@ -1,7 +1,7 @@
 // Who is calling: the bearer token resolved to a caller (key scope, organization role, user),
 // and the permission checks that answer 401/403 with api.md's messages. Whether an organization
 // key acts for the user who created it or for no user at all is an OPEN point (`orgKeyUser`).
-import type { KeyScope, OrgRole } from '../api/types.js';
+import type { OrgRole } from '../api/types.js';
 import { UUID_PATTERN } from '../domain/rules.js';
 import type { Caller, RequestContext } from './context.js';
 import type { OrgKeyUser } from './profiles.js';

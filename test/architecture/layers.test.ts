@@ -12,7 +12,7 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
  * From the top: a folder may import the folders after it, never one before it. The emulator sits
  * under the CLI (which starts it) and above nothing else of steward's: what it may import is BESIDE.
  */
-const LAYERS = ['cli', 'emulator', 'promote', 'export', 'render', 'engine', 'policy', 'kinds', 'model', 'resolve', 'config', 'api', 'domain', '(root)'];
+const LAYERS = ['cli', 'app', 'emulator', 'promote', 'export', 'render', 'engine', 'policy', 'kinds', 'model', 'resolve', 'config', 'api', 'domain', '(root)'];
 /** Folders outside the stack's order, with what they may import: the emulator is a server of its own. */
 const BESIDE: Readonly<Record<string, readonly string[]>> = { emulator: ['api', 'domain', '(root)'] };
 
