@@ -7,14 +7,12 @@ import { resolve } from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import type { LoadedConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
-import { PRUNED_REASON, UNLISTED_DOCUMENT_REASON, UNLISTED_FOLDER_REASON } from '../kinds/protection.js';
 import { reachableOnPlanWord, savePlan } from '../engine/planFile.js';
-import { makePlan } from '../engine/planner.js';
 import type { Plan } from '../model/plan.js';
+import { planPromotion } from '../app/promote.js';
 import { readPromotion, sourceEnvironment } from '../promote/source.js';
 import { baseUrlOf, connect, loadForEnvironment, processIo, reportError, sameTarget, STEWARD_VERSION, type CommandIo, type ConnectionOptions } from './context.js';
 import { connectionOptions, emitPlan, planExitCode, strictOption } from './plan.js';
-import { refuseUnderStrict } from '../engine/strict.js';
 
 export interface DiffOptions extends ConnectionOptions {
   /** The source environment, whose live state the target is planned to match. */
@@ -41,32 +39,16 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
     clients.push(source.client);
     const target = connect(io, loaded, options);
     clients.push(target.client);
-    const requireHealthy = options.requireHealthy === true;
-    const promotion = await readPromotion(loaded, { name: options.against, api: source.api }, { requireHealthy });
-    const { plan: targetPlan, models } = await makePlan({
-      loaded: promotion.loaded,
-      api: target.api,
-      baseUrl: baseUrlOf(loaded, options),
-      requestsPerMinute: target.client.requestsPerMinute,
+    const { plan, models } = await planPromotion({
+      loaded,
+      source: { ...source, name: options.against },
+      target: { ...target, baseUrl: baseUrlOf(loaded, options) },
       stewardVersion: STEWARD_VERSION,
-      requestCount: () => source.client.stats().requests + target.client.stats().requests,
+      requireHealthy: options.requireHealthy === true,
       // The resolved ids go into a plan file and the JSON, as for plan.
       recordIdentities: options.out !== undefined || options.json === true,
+      strict: options.strict === true,
     });
-    const plan: Plan = {
-      ...targetPlan,
-      // The desired state here is the source's, so "not in the config" would mislead an approver.
-      steps: targetPlan.steps.map((step) => ({ ...step, ...(step.reason === undefined ? {} : { reason: sourceWorded(step.reason, options.against!) }) })),
-      warnings: [...promotion.warnings, ...targetPlan.warnings],
-      promotion: {
-        from: options.against,
-        fromBaseUrl: source.baseUrl,
-        sourceDigest: promotion.sourceDigest,
-        ...(requireHealthy ? { requireHealthy } : {}),
-        ...(promotion.held.length === 0 ? {} : { held: promotion.held }),
-      },
-    };
-    if (options.strict === true) refuseUnderStrict(plan.warnings);
     if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out), io.env[loaded.environment.tokenEnv]);
     await emitPlan(plan, { ...options, models }, io);
     if (options.out !== undefined && !options.json) {
@@ -78,17 +60,6 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
   } finally {
     await Promise.all(clients.map((client) => client.close()));
   }
-}
-
-/**
- * A step's reason as a promotion says it: what the target loses, it loses because the source
- * lacks it, not because the config does not list it.
- */
-function sourceWorded(reason: string, source: string): string {
-  return reason
-    .replace(PRUNED_REASON, `not in ${source}`)
-    .replace(UNLISTED_DOCUMENT_REASON, `pruneDocuments: not on this label in ${source}`)
-    .replace(UNLISTED_FOLDER_REASON, `pruneFolders: not on this label in ${source}`);
 }
 
 /**
