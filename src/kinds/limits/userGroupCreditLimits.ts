@@ -85,7 +85,7 @@ export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUse
   access: { adminOnly: true },
   export: userGroupCreditLimitsExport,
   resolveGroups: ({ api, loaded, keyScope, identities, groups, started }) =>
-    resolveUserGroups(api, loaded, keyScope, identities, { groups, ...(started === undefined ? {} : { liveLimits: started as Promise<ReadonlyMap<string, unknown>> }) }),
+    resolveUserGroups(api, loaded, ['userGroupCreditLimits'], keyScope, identities, { groups, ...(started === undefined ? {} : { liveLimits: started as Promise<ReadonlyMap<string, unknown>> }) }),
   readAfter: [],
 
   declared: (config) => config.userGroupCreditLimits !== undefined || config.prune?.userGroupCreditLimits === true,

@@ -190,8 +190,8 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
     names: (config) => (config.routines ?? []).map((routine) => routine.name),
     pruned: (config) => config.prune?.routines === true,
   },
-  resolveNames: ({ api, loaded, identities }) => resolveRoutineModels(api, loaded, identities),
-  checkPlanned: ({ api, steps, desired, loaded, identities }) => checkRoutineTopics(api, steps, desired.routines, loaded, identities),
+  resolveNames: ({ api, loaded, identities }) => resolveRoutineModels(api, loaded, ['routines'], identities),
+  checkPlanned: ({ api, steps, desired, loaded, identities }) => checkRoutineTopics(api, createdModels(steps, desired.routines), loaded, ['routines'], identities),
   annotate: withNextRuns,
   audience: { changes: routineRecipientChanges },
   runs: (config) => (config.routines ?? []).map((routine) => ({ name: routine.name, schedule: routine.schedule, timezone: routine.timezone, paused: routine.paused === true })),
@@ -531,6 +531,16 @@ function expiredRoutineDeletes(routine: DesiredRoutine, candidates: readonly Rou
     before: { ...liveState(candidate) },
     reason: `${expired}: deleted`,
   }));
+}
+
+/** For each declared routine (config order), the model id of the routine the steps create for it (a replacement is a create), if any. */
+function createdModels(steps: readonly PlanStep[], declared: readonly DesiredRoutine[]): (string | undefined)[] {
+  const created = new Map<string, unknown>();
+  for (const step of steps) if (step.action === 'create' || step.action === 'replace') created.set(step.id, step.after.modelId);
+  return declared.map((routine) => {
+    const modelId = created.get(baseStep(routine.owner, routine.state.name).id);
+    return typeof modelId === 'string' ? modelId : undefined;
+  });
 }
 
 function baseStep(owner: RoutineOwner, name: string, routineId?: string) {
