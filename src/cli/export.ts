@@ -32,7 +32,7 @@ export async function runExport(options: ExportOptions, io: CommandIo): Promise<
         api,
         kinds,
         owners: options.owner ?? [],
-        configOwners: (loaded.config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [routine.owner])),
+        config: loaded.config,
         environment: { name: loaded.environmentName, baseUrl: baseUrlOf(loaded, options), variables: loaded.environment.variables ?? {} },
         schema,
         stewardVersion: STEWARD_VERSION,

@@ -3,13 +3,15 @@
 import type { PlatformApi } from '../api/platform.js';
 import type { VariableValue } from '../config/interpolate.js';
 import { closest } from '../config/suggest.js';
-import { KINDS, type Kind } from '../config/types.js';
+import { KINDS, type Kind, type StewardConfig } from '../config/types.js';
 import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
+import { REGISTRY } from '../kinds/registry.js';
+import type { ResourceKind } from '../model/kind.js';
 import { referGroupVariables } from './groupIds.js';
 import { escapeReferences, referVariables } from './ids.js';
-import { toConfigSections, type ConfigSections } from './mapping.js';
-import { readSnapshot, type LiveSnapshot } from './snapshot.js';
+import { inSectionOrder, toConfigSections, type ConfigSections } from './mapping.js';
+import { ownersIn, readSnapshot, type LiveSnapshot } from './snapshot.js';
 import { configYaml } from './yaml.js';
 
 /** The kinds `steward export` writes when none is named: all of them. */
@@ -18,18 +20,20 @@ export const DEFAULT_EXPORT_KINDS: readonly Kind[] = KINDS;
 export interface ExportRequest {
   api: PlatformApi;
   kinds: readonly Kind[];
-  /** E-mails of other users whose routines are exported too (with `owner:`). */
+  /** E-mails of other users whose objects (routines) are exported too (with `owner:`). */
   owners: readonly string[];
   /**
-   * The routine owners the config names: exported when the key is tied to no user (so has no
-   * routines of its own) and no `owners` are given.
+   * The configuration beside the environment: the owners it names are exported when the key is
+   * tied to no user (so has no routines of its own) and no `owners` are given.
    */
-  configOwners?: readonly string[];
+  config?: StewardConfig;
   environment: { name: string; baseUrl: string; variables?: Readonly<Record<string, VariableValue>> };
   /** The `$schema` path written on the first line; none when no schema resolves from the file. */
   schema: string | undefined;
   stewardVersion: string;
   now: Date;
+  /** The kinds there are; default: every kind steward has. */
+  registry?: ReadonlyMap<Kind, ResourceKind>;
 }
 
 export interface ExportResult {
@@ -40,11 +44,11 @@ export interface ExportResult {
 }
 
 /**
- * Parses `--kind` values (default: every kind). Labels bring their documents and folders along,
- * as `--target labels` does; `documentLabels` (`folderLabels`) alone exports label names with
- * their documents (folders).
+ * Parses `--kind` values (default: every kind). A kind brings its parts along (`targeting.partOf`),
+ * as `--target` does: labels their documents and folders; `documentLabels` (`folderLabels`) alone
+ * exports label names with their documents (folders).
  */
-export function exportKinds(requested: readonly string[] | undefined): Kind[] {
+export function exportKinds(requested: readonly string[] | undefined, registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): Kind[] {
   if (requested === undefined || requested.length === 0) return [...DEFAULT_EXPORT_KINDS];
   const kinds = new Set<Kind>();
   for (const value of requested) {
@@ -55,59 +59,52 @@ export function exportKinds(requested: readonly string[] | undefined): Kind[] {
       });
     }
     kinds.add(value as Kind);
-    if (value === 'labels') {
-      kinds.add('documentLabels');
-      kinds.add('folderLabels');
-    }
+    for (const part of registry.values()) if (part.targeting.partOf === value) kinds.add(part.kind);
   }
   return KINDS.filter((kind) => kinds.has(kind));
 }
 
 /** Reads the live state of the kinds and returns YAML that validates and plans to no changes. */
 export async function exportLive(request: ExportRequest): Promise<ExportResult> {
-  if (request.owners.length > 0 && !request.kinds.includes('routines')) {
-    throw new StewardError('cli.owner', '--owner selects whose routines are exported, but routines are not among the exported kinds', 'user', {
-      hint: 'add --kind routines, or leave --owner out',
+  const registry = request.registry ?? REGISTRY;
+  const owned = [...registry.values()].filter((kind) => kind.export?.owners !== undefined);
+  if (request.owners.length > 0 && !owned.some((kind) => request.kinds.includes(kind.kind))) {
+    const nouns = owned.map((kind) => kind.presentation.noun[1]).join(' and ');
+    throw new StewardError('cli.owner', `--owner selects whose ${nouns} are exported, but ${nouns} are not among the exported kinds`, 'user', {
+      hint: `add ${owned.map((kind) => `--kind ${kind.kind}`).join(' ')}, or leave --owner out`,
     });
   }
   const owners = [...new Set(request.owners.map(emailKey))];
-  const configOwners = [...new Set((request.configOwners ?? []).map(emailKey))];
-  const snapshot = await readSnapshot(request.api, { kinds: request.kinds, owners, ownersWithoutKeyUser: configOwners });
-  const mapped = toConfigSections(snapshot, { labelFields: request.kinds.includes('labels') });
+  const configOwners = [...new Set((request.config === undefined ? [] : ownersIn(request.config, registry)).map(emailKey))];
+  const snapshot = await readSnapshot(request.api, { kinds: request.kinds, owners, ownersWithoutKeyUser: configOwners, registry });
+  const mapped = toConfigSections(snapshot, registry);
   const routineIds = referVariables(escapeReferences(mapped), request.environment);
   const groupIds = referGroupVariables(routineIds.sections, request.environment);
   const sections = groupIds.sections;
-  const warnings = [...routineIds.warnings, ...groupIds.warnings];
-  if (snapshot.routinesNotRead !== undefined) {
-    warnings.unshift(`routines are not exported: ${snapshot.routinesNotRead}; name whose routines to export with --owner EMAIL (repeatable)`);
-  }
-  const yaml = configYaml(sections, { schema: request.schema, header: header(request, snapshot) });
+  const warnings = [...snapshot.warnings, ...routineIds.warnings, ...groupIds.warnings];
+  const yaml = configYaml(sections, { schema: request.schema, header: header(request, snapshot, registry) }, registry);
   return { yaml, sections, warnings };
 }
 
-/** Whose routines an export holds, as people read it. */
-function routineOwnersText(snapshot: LiveSnapshot): string {
-  const ownerless = snapshot.routines?.some((owner) => owner.owner === undefined) === true;
-  const self = ownerless ? [snapshot.caller?.email ?? 'the API key\'s own user'] : [];
-  const named = (snapshot.routines ?? []).flatMap((owner) => (owner.owner === undefined ? [] : [owner.owner]));
-  return [...self, ...named.filter((owner) => !self.some((email) => emailKey(email) === owner))].join(', ');
+/** What the file holds, kind by kind in the order of its sections; a part in the words of the kind it belongs to. */
+function holdings(snapshot: LiveSnapshot, registry: ReadonlyMap<Kind, ResourceKind>): string[] {
+  const ordered = inSectionOrder(registry);
+  const asked = (kind: ResourceKind) => snapshot.asked.includes(kind.kind);
+  return ordered.flatMap((kind) => {
+    const read = snapshot.read[kind.kind];
+    if (kind.targeting.partOf !== undefined || kind.export === undefined || read === undefined) return [];
+    const parts = ordered.filter((part) => part.targeting.partOf === kind.kind && asked(part) && snapshot.read[part.kind] !== undefined);
+    if (!asked(kind) && parts.length === 0) return [];
+    const words = parts.map((part) => part.export!.holds(snapshot.read[part.kind], { whole: true, parts: [], caller: snapshot.caller }));
+    return [kind.export.holds(read, { whole: asked(kind), parts: words, caller: snapshot.caller })];
+  });
 }
 
-function header(request: ExportRequest, snapshot: LiveSnapshot): string[] {
+function header(request: ExportRequest, snapshot: LiveSnapshot, registry: ReadonlyMap<Kind, ResourceKind>): string[] {
   const { name, baseUrl } = request.environment;
-  const parts: string[] = [];
-  const kinds = new Set(request.kinds);
-  if (kinds.has('creditControls')) parts.push('credit controls');
-  if (kinds.has('userCreditLimits')) parts.push('individual user credit limits');
-  if (kinds.has('userGroupCreditLimits')) parts.push('user group credit limits');
-  if (kinds.has('entityGroupCreditLimits')) parts.push('entity group credit limits');
-  if (snapshot.routines !== undefined) parts.push(`the routines of ${routineOwnersText(snapshot)}`);
-  const carriers = [kinds.has('documentLabels') ? 'documents' : undefined, kinds.has('folderLabels') ? 'folders' : undefined].filter((carrier) => carrier !== undefined).join(' and ');
-  if (kinds.has('labels')) parts.push(carriers === '' ? 'labels' : `labels with the ${carriers} that carry them`);
-  else if (carriers !== '') parts.push(`the ${carriers} that carry each label`);
   return [
     `Exported by steward ${request.stewardVersion} from environment ${name} (${baseUrl}) at ${request.now.toISOString()}.`,
-    ...wrap(`It holds ${parts.join(', ')}.`, 96),
+    ...wrap(`It holds ${holdings(snapshot, registry).join(', ')}.`, 96),
     '',
     `\`steward plan --env ${name}\` with this file beside the environments shows no changes.`,
     'Nothing is pruned: live objects this file does not list are left alone until you add',

@@ -1,10 +1,13 @@
 // Configuration sections → the YAML a person would write: the schema line first, a comment
 // saying what the file holds, `version: 1`, one blank line between sections, colours, schedules
-// and document identifiers quoted (as the examples do), short lists inline, empty recipient lists
-// left out (their default), and long text never folded.
+// and document identifiers quoted (as the examples do), short lists inline, what a default gives
+// left out (each kind says what: ResourceKind.export.written), and long text never folded.
 import { Document, isScalar, isSeq, Scalar, visit } from 'yaml';
+import type { Kind } from '../config/types.js';
+import { REGISTRY } from '../kinds/registry.js';
+import type { ResourceKind } from '../model/kind.js';
 import { holdsInvisible, inertYaml } from '../render/inert.js';
-import type { ConfigSections } from './mapping.js';
+import { sectionOf, type ConfigSections } from './mapping.js';
 
 /** Lists up to this long are written inline (`[a, b]`); longer ones one item per line, for reviewable diffs. */
 export const INLINE_LIST_MAX = 5;
@@ -12,8 +15,8 @@ export const INLINE_LIST_MAX = 5;
 const QUOTED_KEYS = new Set(['color', 'schedule']);
 
 /** The YAML text of `sections`: `header` lines become comments after the schema line. Pure. */
-export function configYaml(sections: ConfigSections, options: { schema: string | undefined; header: readonly string[] }): string {
-  const document = new Document({ version: 1, ...compact(sections) });
+export function configYaml(sections: ConfigSections, options: { schema: string | undefined; header: readonly string[] }, registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): string {
+  const document = new Document({ version: 1, ...written(sections, registry) });
   visit(document, {
     Scalar(_, scalar) {
       // Live text may hold characters a terminal would act on: written as escapes (below).
@@ -41,20 +44,12 @@ export function configYaml(sections: ConfigSections, options: { schema: string |
   return inertYaml(`${comments.join('\n')}\n${document.toString({ lineWidth: 0, flowCollectionPadding: false })}`);
 }
 
-/** Leaves out empty recipient lists of e-mail destinations, which is what absent means. */
-function compact(sections: ConfigSections): ConfigSections {
-  if (sections.routines === undefined) return sections;
-  const routines = sections.routines.map((routine) => {
-    if (routine.destination.type !== 'email') return routine;
-    const { recipientEmails, userGroupIds, ...rest } = routine.destination;
-    return {
-      ...routine,
-      destination: {
-        ...rest,
-        ...(recipientEmails.length > 0 ? { recipientEmails } : {}),
-        ...(userGroupIds.length > 0 ? { userGroupIds } : {}),
-      },
-    };
-  });
-  return { ...sections, routines: routines as ConfigSections['routines'] };
+/** Each section as a file writes it, where its kind leaves out what a default gives. */
+function written(sections: ConfigSections, registry: ReadonlyMap<Kind, ResourceKind>): ConfigSections {
+  const result: Record<string, unknown> = { ...sections };
+  for (const kind of registry.values()) {
+    const name = sectionOf(kind);
+    if (kind.export?.written !== undefined && result[name] !== undefined) result[name] = kind.export.written(result[name]);
+  }
+  return result as ConfigSections;
 }

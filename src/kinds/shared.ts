@@ -1,5 +1,6 @@
 // What the kinds share when they write: how a thrown error becomes a step's outcome, the second
-// create after a lost answer, and the checks that an answer shows what was sent.
+// create after a lost answer, and the checks that an answer shows what was sent; and the order
+// their exported entries take.
 import { ApiError, isOutcomeUnknown } from '../api/errors.js';
 import { StewardError } from '../errors.js';
 import { changedFields, pick } from '../model/fields.js';
@@ -107,4 +108,9 @@ export function expectLimitsTaken(
 /** A config value when it is text. */
 export function textOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+/** Orders text by code unit, the same on every machine: exported entries are sorted with it, so two exports of one state are equal. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

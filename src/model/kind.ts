@@ -2,10 +2,11 @@
 // read the live state, diff the two (pure), and carry out steps. Adding a kind is one module
 // implementing this plus one line in registry.ts.
 import type { PlatformApi } from '../api/platform.js';
+import type { Whoami } from '../api/types.js';
 import type { EnvironmentConfig, Kind, LoadedConfig, StewardConfig } from '../config/types.js';
 import type { PlanImpact, PlanStep, PlanWarning } from './plan.js';
 import type { ScheduledRoutine } from '../domain/runWeek.js';
-import type { Directory } from '../resolve/directory.js';
+import type { CallerUser, Directory } from '../resolve/directory.js';
 import type { UserGroups } from '../resolve/groups.js';
 import type { IdentityBook } from '../resolve/identities.js';
 import type { KindAccess } from '../resolve/preflight.js';
@@ -162,11 +163,100 @@ export interface KindEntries {
   readonly identityFields: readonly string[];
 }
 
+/**
+ * How `steward export` reads a kind whole and writes it as its config section, and how a promotion
+ * reads its source through the same snapshot: src/export/ asks each kind, never switching on kinds.
+ * The section is the inverse of `desired`: planned against the state it was read from, it plans
+ * nothing. Steps run in this order: `problems` and `start`, then `identify`, then `read`.
+ */
+export interface KindExport<Desired = unknown, Live = unknown, Snapshot = unknown, Identified = unknown> {
+  /** What this key cannot read of it, before anything is read (another user's routines with a personal token). */
+  problems?(whoami: Whoami, owners: readonly string[]): string[];
+  /**
+   * Present on kinds whose objects belong to a user (routines): the owners the config names, by
+   * e-mail. `--owner` selects whose objects are read; a kind without this takes none.
+   */
+  owners?(config: StewardConfig): string[];
+  /** Begins the part of the read that needs no identity, while owners are looked up (`read` gets it as `started`). */
+  start?(api: PlatformApi, signal: AbortSignal): Promise<unknown>;
+  /** Whether what `start` began names users: owners are then looked up by the directory's listing, which names them too. */
+  namesUsers?(started: Promise<unknown>): Promise<boolean>;
+  /** Looks up, before any kind reads, the identities its read needs (whose routines); `read` gets them as `identified`. */
+  identify?(context: ExportIdentifyContext): Promise<Identified>;
+  /**
+   * Reads everything live (`context.read` with a desired state that covers everything) and names its
+   * ids as the config does (users by e-mail, groups by display name). Undefined, after
+   * `context.warn`, when it cannot be read (routines no owner was found for).
+   */
+  read(context: ExportReadContext<Desired, Live, Identified>): Promise<Snapshot | undefined>;
+  /**
+   * Its config section, entries in a fixed order so two exports of one state are equal. A part of
+   * another kind (`targeting.partOf`) writes into that kind's section, given as `section` (a label's
+   * documents into its entry). `whole`: the kind was asked for itself, not only read for its parts. Pure.
+   */
+  section(snapshot: Snapshot, context: { section: unknown; whole: boolean }): unknown;
+  /**
+   * What the file holds of it, for the header (`user group credit limits`). A part says what it
+   * adds (`documents`); the kind it belongs to says it in its own words, given as `parts`.
+   */
+  holds(snapshot: Snapshot, context: { whole: boolean; parts: readonly string[]; caller: CallerUser | undefined }): string;
+  /** The section as a file writes it, where that leaves out what a default gives (an e-mail destination's empty lists). Pure. */
+  written?(section: unknown): unknown;
+  /** Throws where a promotion cannot carry what was read (a limit of a user SCIM names no e-mail for). */
+  refusePromotion?(snapshot: Snapshot, source: string): void;
+  /** What was read that does not work where it is (a routine the platform disabled, or whose last run failed). */
+  unhealthy?(snapshot: Snapshot): UnhealthyObject[];
+}
+
+/** What every step of a kind's export may use. */
+export interface ExportContext {
+  api: PlatformApi;
+  directory: Directory;
+  /**
+   * A promotion's configuration (none for export): a kind reads only what it manages where that
+   * reads less (the documents and folders of the labels that declare them).
+   */
+  declared?: StewardConfig;
+}
+
+/** What `KindExport.identify` is given. */
+export interface ExportIdentifyContext extends ExportContext {
+  /** E-mails of the users whose objects are read besides the key's own user's. */
+  owners: readonly string[];
+  /** Whether a read begun early (`start`) names users: looking owners up by the listing then costs nothing more. */
+  listingAhead(): Promise<boolean>;
+}
+
+/** What `KindExport.read` is given. */
+export interface ExportReadContext<Desired = unknown, Live = unknown, Identified = unknown> extends ExportContext {
+  /** What the kinds it reads after (`readAfter`) read, as their exports hold it. */
+  live: Partial<Record<Kind, unknown>>;
+  /** What its `start` began. */
+  started?: Promise<unknown>;
+  /** What its `identify` found. */
+  identified?: Identified;
+  /** The kind's own `read`, in this context. */
+  read(desired: Desired): Promise<Live>;
+  /** Says what of the kind is not exported, and why (a warning shown before the file). */
+  warn(message: string): void;
+}
+
+/** An object read that does not work where it is, and why in words. */
+export interface UnhealthyObject {
+  name: string;
+  /** The owner's e-mail where the config names one. */
+  owner?: string;
+  problem: 'platform-disabled' | 'last-run-failed';
+  detail: string;
+}
+
 export interface ResourceKind<Desired = unknown, Live = unknown> {
   readonly kind: Kind;
   readonly presentation: KindPresentation;
   /** Present on kinds the config declares as a list of entries. */
   readonly entries?: KindEntries;
+  /** How export (and a promotion's source) reads it whole and writes its config section. */
+  readonly export?: KindExport<Desired, Live>;
   /**
    * Settings of the whole account rather than of one deployment: environments that name the same
    * `account` share them, so a promotion between two of them has nothing of this kind to carry.

@@ -34,8 +34,9 @@ export function evaluatePolicies(
   const { policies, origin } = effectivePolicies(loaded.config, loaded.environmentName);
   const creditsOf = (step: PlanStep) => registry.get(step.kind)?.credits?.(step) ?? [];
   const scheduled = [...registry.values()].flatMap((kind) => kind.runs?.(loaded.config) ?? []);
+  const runsOnSchedule = (step: PlanStep) => registry.get(step.kind)?.runs !== undefined;
   return [...rules.values()].flatMap((rule) =>
-    rule.check(policies, { steps, creditsOf, scheduled, now, impacts: facts.impacts ?? [], exposure: facts.exposure }).map((finding): PolicyViolation => {
+    rule.check(policies, { steps, creditsOf, scheduled, runsOnSchedule, now, impacts: facts.impacts ?? [], exposure: facts.exposure }).map((finding): PolicyViolation => {
       const path = origin(finding.setting);
       const position = loaded.locate(path);
       return { rule: rule.name, message: finding.message, objects: finding.objects, setting: path.join('.'), ...(position === undefined ? {} : { position }) };

@@ -15,6 +15,8 @@ export interface PolicyInput {
   creditsOf(step: PlanStep): CreditValue[];
   /** What the config runs on a schedule (`ResourceKind.runs`): the routines a busy hour counts. */
   scheduled: readonly ScheduledRoutine[];
+  /** Whether a step's object runs on a schedule (its kind has `ResourceKind.runs`): the routines.* rules judge those steps. */
+  runsOnSchedule(step: PlanStep): boolean;
   /** When the plan was made: the week routines.maxRunsPerHour looks at starts that day. */
   now: Date;
   /** What the plan's lowered limits do to this period's usage (src/engine/impacts.ts). */
@@ -103,10 +105,10 @@ const creditLimits: PolicyRule = {
 
 const recipientDomains: PolicyRule = {
   name: 'routines.recipientDomains',
-  check({ routines: policy }, { steps }) {
+  check({ routines: policy }, input) {
     const domains = policy?.recipientDomains;
     if (domains === undefined || domains === null) return [];
-    return writtenRoutines(steps).flatMap(({ step, routine }) => {
+    return writtenRoutines(input).flatMap(({ step, routine }) => {
       const destination = routine.destination;
       if (destination?.type !== 'email') return [];
       const outside = (destination.recipientEmails ?? []).filter((email) => !domainAllowed(email, domains));
@@ -124,10 +126,10 @@ const recipientDomains: PolicyRule = {
 
 const slackRecipientTypes: PolicyRule = {
   name: 'routines.slackRecipientTypes',
-  check({ routines: policy }, { steps }) {
+  check({ routines: policy }, input) {
     const allowed = policy?.slackRecipientTypes;
     if (allowed === undefined || allowed === null) return [];
-    return writtenRoutines(steps).flatMap(({ step, routine }) => {
+    return writtenRoutines(input).flatMap(({ step, routine }) => {
       const destination = routine.destination;
       if (destination?.type !== 'slack' || (allowed as readonly string[]).includes(String(destination.slackRecipientType))) return [];
       return [
@@ -143,9 +145,9 @@ const slackRecipientTypes: PolicyRule = {
 
 const requirePaused: PolicyRule = {
   name: 'routines.requirePaused',
-  check({ routines: policy }, { steps }) {
+  check({ routines: policy }, input) {
     if (policy?.requirePaused !== true) return [];
-    return writtenRoutines(steps)
+    return writtenRoutines(input)
       .filter(({ routine }) => routine.paused !== true)
       .map(({ step }) => ({ setting: 'routines.requirePaused', message: `${objectOf(step)} would run on its schedule: it is not paused, and routines.requirePaused is set`, objects: [step.id] }));
   },
@@ -177,11 +179,12 @@ function wordsFor(recipients: readonly PlanRecipient[], [one, several]: [string,
 
 const maxRunsPerHour: PolicyRule = {
   name: 'routines.maxRunsPerHour',
-  check({ routines: policy }, { steps, scheduled, now }) {
+  check({ routines: policy }, input) {
+    const { scheduled, now } = input;
     const limit = policy?.maxRunsPerHour;
     if (limit === undefined || limit === null) return [];
     // Only a busy hour one of the plan's routines starts in: the rule judges what the plan writes.
-    const written = writtenRoutines(steps).filter(({ routine }) => routine.paused !== true);
+    const written = writtenRoutines(input).filter(({ routine }) => routine.paused !== true);
     if (written.length === 0) return [];
     const byNames = new Map<string, { names: string[]; hours: string[] }>();
     for (const hour of crowdedHours(scheduled, now, 'UTC', limit)) {
@@ -235,8 +238,8 @@ interface WrittenRoutine {
 }
 
 /** Routines a plan creates, updates or replaces, with the state they are given (a routine step's `after` is the whole state). */
-function writtenRoutines(steps: readonly PlanStep[]): { step: PlanStep; routine: WrittenRoutine }[] {
-  return steps.flatMap((step) => (step.kind === 'routines' && step.action !== 'delete' ? [{ step, routine: step.after as WrittenRoutine }] : []));
+function writtenRoutines({ steps, runsOnSchedule }: Pick<PolicyInput, 'steps' | 'runsOnSchedule'>): { step: PlanStep; routine: WrittenRoutine }[] {
+  return steps.flatMap((step) => (runsOnSchedule(step) && step.action !== 'delete' ? [{ step, routine: step.after as WrittenRoutine }] : []));
 }
 
 function objectOf(step: PlanStep): string {

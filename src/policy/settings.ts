@@ -10,7 +10,8 @@ export interface EffectivePolicies {
   origin(setting: string): ConfigPath;
 }
 
-const GROUPS = ['creditLimits', 'routines'] as const;
+/** The groups of settings under `policies:`; `routines` names the policy group, which shares its name with a kind. */
+const GROUPS = ['creditLimits', 'routines'] as const satisfies readonly (keyof PoliciesConfig)[];
 
 /** Resolves the policies of `environment`. Pure. */
 export function effectivePolicies(config: StewardConfig, environment: string): EffectivePolicies {

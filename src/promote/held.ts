@@ -58,9 +58,10 @@ export function fieldsToHold(
     const reason = `variable ${differing.join(', ')} differs by environment`;
     add({ kind: located.section, key: located.key, field: located.field, reason, variables: differing });
   }
+  // What runs on a schedule (`ResourceKind.runs`: the routines) stays as the target has it where the source must keep it paused.
   if (effectivePolicies(config, source.name).policies.routines?.requirePaused === true) {
-    for (const routine of config.routines ?? []) {
-      add({ kind: 'routines', key: routine.name, field: 'paused', reason: `${source.name}'s policy routines.requirePaused` });
+    for (const kind of REGISTRY.values()) {
+      for (const run of kind.runs?.(config) ?? []) add({ kind: kind.kind, key: run.name, field: 'paused', reason: `${source.name}'s policy routines.requirePaused` });
     }
   }
   return [...held.values()];

@@ -8,12 +8,12 @@ import type { EnvironmentConfig, Kind, LoadedConfig, StewardConfig } from '../co
 import { closest, listNames } from '../config/suggest.js';
 import { StewardError } from '../errors.js';
 import { toConfigSections } from '../export/mapping.js';
-import { readSnapshot, type LiveSnapshot } from '../export/snapshot.js';
+import { ownersIn, readSnapshot } from '../export/snapshot.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { selectKinds } from '../engine/planner.js';
 import { refuseUnplannable } from '../resolve/preflight.js';
 import type { PlanWarning } from '../model/plan.js';
-import { healthWarnings, unhealthyRefusal, unhealthyRoutines, type UnhealthyRoutine } from './health.js';
+import { healthWarnings, unhealthyRefusal, type UnhealthyRoutine } from './health.js';
 import { fieldsToHold, heldSummary, type HeldField } from './held.js';
 import { promotedConfig, sectionsDigest } from './promotion.js';
 
@@ -63,24 +63,25 @@ export async function readPromotion(loaded: LoadedConfig, source: { name: string
   const shared = sharedAccount(loaded, source.name);
   const selected = selectKinds(REGISTRY, loaded).filter((kind) => shared === undefined || kind.accountWide !== true);
   const kinds = selected.map((kind) => kind.kind);
-  const owners = (loaded.config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [routine.owner]));
-  const documentsOf = (loaded.config.labels ?? []).flatMap((label) => (label.documents === undefined ? [] : [label.name]));
-  const foldersOf = (loaded.config.labels ?? []).flatMap((label) => (label.folders === undefined ? [] : [label.name]));
+  const owners = ownersIn(loaded.config);
   const checkKey = (whoami: Whoami) => refuseUnplannable(selected, whoami, loaded, `the organization API key of ${source.name}`);
-  const snapshot = await readSnapshot(source.api, { kinds, owners, documentsOf, foldersOf, checkKey }).catch((error: unknown) => {
+  // Only what the config manages is read where that reads less (the documents of the labels that declare theirs).
+  const snapshot = await readSnapshot(source.api, { kinds, owners, declared: loaded.config, checkKey }).catch((error: unknown) => {
     // Say which deployment an unknown user is about: both are read in one command.
     if (!(error instanceof StewardError) || error.code !== 'plan.unknown-user') throw error;
     throw new StewardError(error.code, `${source.name}: ${error.message}`, error.fault, { hint: error.hint, details: error.details });
   });
-  requireEmails(snapshot, source.name);
-  const unhealthy = unhealthyRoutines(snapshot.routines ?? []);
+  // What a promotion cannot carry (a limit of a user SCIM names no e-mail for), and what does not work in the source.
+  const read = selected.flatMap((kind) => (kind.export === undefined || snapshot.read[kind.kind] === undefined ? [] : [{ facet: kind.export, live: snapshot.read[kind.kind] }]));
+  for (const { facet, live } of read) facet.refusePromotion?.(live, source.name);
+  const unhealthy = read.flatMap(({ facet, live }) => facet.unhealthy?.(live) ?? []);
   if (options.requireHealthy === true && unhealthy.length > 0) {
     throw new StewardError('promote.unhealthy', unhealthyRefusal(unhealthy, source.name), 'user', {
       hint: `fix the routine${unhealthy.length === 1 ? '' : 's'} in ${source.name} (or take ${unhealthy.length === 1 ? 'it' : 'them'} out of the config) and promote again; without --require-healthy the promotion is planned with a warning`,
       details: { unhealthy },
     });
   }
-  const sections = toConfigSections(snapshot, { labelFields: kinds.includes('labels') });
+  const sections = toConfigSections(snapshot);
   const sourceSide = { name: source.name, environment: sourceEnvironment(loaded, source.name) };
   const targetSide = { name: loaded.environmentName, environment: loaded.environment };
   // The digest is of the source's state as read, before anything is held back.
@@ -131,13 +132,4 @@ function locateByName(loaded: LoadedConfig, promoted: StewardConfig): LoadedConf
     const declared = key === undefined ? -1 : listOf(loaded.config, section).findIndex((candidate) => entries.hasKey(candidate, key));
     return declared < 0 ? undefined : loaded.locate([section, declared, ...rest]);
   };
-}
-
-/** Users are matched across environments by e-mail: a limit whose user SCIM cannot name cannot be promoted. */
-function requireEmails(snapshot: LiveSnapshot, source: string): void {
-  const unnamed = (snapshot.userCreditLimits ?? []).filter((limit) => limit.email === undefined).map((limit) => limit.userId);
-  if (unnamed.length === 0) return;
-  throw new StewardError('promote.unnamed-user', `${source} has individual credit limits for users whose e-mail SCIM does not give (${unnamed.join(', ')}); users are matched across environments by e-mail`, 'user', {
-    hint: `use an organization key for ${source} (SCIM needs one), or remove those limits there`,
-  });
 }

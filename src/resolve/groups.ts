@@ -108,6 +108,8 @@ interface GroupProblem {
 export async function resolveUserGroups(
   api: GroupsApi,
   loaded: Pick<LoadedConfig, 'config' | 'locate'>,
+  /** Where the config lists the group limits (errors point into it). */
+  section: ConfigPath,
   keyScope: 'user' | 'organization',
   identities?: IdentityBook,
   /**
@@ -127,7 +129,7 @@ export async function resolveUserGroups(
       if (entry.group === undefined) return;
       problems.push({
         code: 'plan.group-needs-scim',
-        path: ['userGroupCreditLimits', index, 'group'],
+        path: [...section, index, 'group'],
         message: `user group "${entry.group}" is named by display name, which steward resolves through SCIM, and SCIM needs an organization API key; this is a personal (user-scoped) token`,
       });
     });
@@ -142,7 +144,7 @@ export async function resolveUserGroups(
   await groups.lookUp(wanted);
   const resolved = entries.map((entry, index): UserGroupCreditLimitConfig => {
     if (entry.group === undefined || entry.userGroupId !== undefined) return entry;
-    const path: ConfigPath = ['userGroupCreditLimits', index, 'group'];
+    const path: ConfigPath = [...section, index, 'group'];
     const saved = identities?.groupNamed(entry.group);
     const matches = saved === undefined ? groups.named(entry.group) : [{ id: saved, displayName: entry.group }];
     if (matches.length === 1) {

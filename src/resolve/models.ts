@@ -16,14 +16,6 @@ import { StewardError } from '../errors.js';
 import type { IdentityBook } from './identities.js';
 import { inParallel } from '../api/parallel.js';
 
-/** What the topic check reads of a plan step (a routine's create or replacement). */
-interface CreatingStep {
-  id: string;
-  kind: string;
-  action: string;
-  after?: Record<string, unknown>;
-}
-
 /** The model kind routines run against (gaps.md "Models"). */
 export const ROUTINE_MODEL_KIND = 'SHARED';
 
@@ -54,10 +46,11 @@ export function isRoutineModel(model: ModelRecord): boolean {
  * resolved in the deployment `api` talks to; `model` and `branch` are kept for display. Checks
  * every `topicName` against its model's topics. Throws one StewardError listing every routine
  * that names a model, branch or topic the deployment lacks, with positions and candidates.
- * `identities`: a saved plan's models are taken from it where it holds them (with every branch
- * and topic asked for); what this resolution finds is recorded there.
+ * `section`: where the config lists the routines (errors point into it). `identities`: a saved
+ * plan's models are taken from it where it holds them (with every branch and topic asked for);
+ * what this resolution finds is recorded there.
  */
-export async function resolveRoutineModels(api: PlatformApi, loaded: Pick<LoadedConfig, 'config' | 'locate'>, identities?: IdentityBook): Promise<StewardConfig> {
+export async function resolveRoutineModels(api: PlatformApi, loaded: Pick<LoadedConfig, 'config' | 'locate'>, section: ConfigPath, identities?: IdentityBook): Promise<StewardConfig> {
   const config = loaded.config;
   const routines = config.routines ?? [];
   if (routines.length === 0) return config;
@@ -100,10 +93,10 @@ export async function resolveRoutineModels(api: PlatformApi, loaded: Pick<Loaded
   // find): they may take every connection of the client's pool, so a config's few models take one round.
   await inParallel(lookUps, (lookUp) => lookUp(), POOL_CONNECTIONS);
   const problems: ModelProblem[] = [];
-  const resolved = routines.map((routine, index) => resolveOne(routine, index, byName, byId, problems));
+  const resolved = routines.map((routine, index) => resolveOne(routine, [...section, index], byName, byId, problems));
   if (problems.length > 0) {
     // The plan stops here: every topic that can be checked is, so one error lists everything to fix.
-    await checkTopics(api, resolved, problems, identities);
+    await checkTopics(api, resolved, section, problems, identities);
     throw await problemsError(api, problems, loaded);
   }
   for (const routine of resolved) {
@@ -119,37 +112,35 @@ export async function resolveRoutineModels(api: PlatformApi, loaded: Pick<Loaded
  * request per distinct model, side by side, and none for a model whose topics a saved plan found
  * already. A routine that stays as it is needs no check, so a plan without creates reads no
  * topics. Throws one StewardError listing every topic the model lacks, at its file:line:col.
- * `steps`: the routine steps of the plan; `desired`: config order (index i is routines[i]).
+ * `created`: in config order (index i is routines[i]), the model id of the routine the plan
+ * creates for it, or undefined where it creates none; `section`: where the config lists them.
  */
 export async function checkRoutineTopics(
   api: PlatformApi,
-  steps: readonly CreatingStep[],
-  desired: readonly { owner: { key: string }; state: { name: string } }[],
+  created: readonly (string | undefined)[],
   loaded: Pick<LoadedConfig, 'config' | 'locate'>,
+  section: ConfigPath,
   identities?: IdentityBook,
 ): Promise<void> {
-  const creates = new Map(steps.filter((step) => step.kind === 'routines' && (step.action === 'create' || step.action === 'replace')).map((step) => [step.id, step]));
   const routines = (loaded.config.routines ?? []).map((routine, index): RoutineConfig => {
-    const declared = desired[index];
-    const step = declared === undefined ? undefined : creates.get(`routines/${declared.owner.key}/${declared.state.name}`);
-    const modelId = step?.after?.modelId;
+    const modelId = created[index];
     // Routines not created keep no topic to check: the check looks only at those with a model id here.
-    return step === undefined || typeof modelId !== 'string' ? { ...routine, topicName: undefined, modelId: undefined } : { ...routine, modelId };
+    return modelId === undefined ? { ...routine, topicName: undefined, modelId: undefined } : { ...routine, modelId };
   });
   const problems: ModelProblem[] = [];
-  const topics = await checkTopics(api, routines, problems, identities);
+  const topics = await checkTopics(api, routines, section, problems, identities);
   if (problems.length > 0) throw await problemsError(api, problems, loaded);
   for (const [id, found] of topics) identities?.recordModel({ id, branches: [], topics: [...found] });
 }
 
 function resolveOne(
   routine: RoutineConfig,
-  index: number,
+  entry: ConfigPath,
   byName: ReadonlyMap<string, KnownModel[]>,
   byId: ReadonlyMap<string, KnownModel | undefined>,
   problems: ModelProblem[],
 ): RoutineConfig {
-  const at = (field: string): ConfigPath => ['routines', index, field];
+  const at = (field: string): ConfigPath => [...entry, field];
   let model: KnownModel | undefined;
   let modelId = routine.modelId;
   if (routine.model !== undefined) {
@@ -189,7 +180,7 @@ function checkBranchId(routine: RoutineConfig, branchId: string, model: KnownMod
   if (model === undefined) {
     // A model named by name and not found is reported at `model:` already.
     if (routine.model === undefined) {
-      problems.push({ code: 'plan.unknown-model', routine: routine.name, path: ['routines', path[1]!, 'modelId'], message: `model ${routine.modelId} is not a model of this deployment, so branch ${branchId} cannot be found` });
+      problems.push({ code: 'plan.unknown-model', routine: routine.name, path: [...path.slice(0, -1), 'modelId'], message: `model ${routine.modelId} is not a model of this deployment, so branch ${branchId} cannot be found` });
     }
     return;
   }
@@ -210,7 +201,7 @@ function resolveBranch(routine: RoutineConfig, name: string, model: KnownModel |
   const which = model?.name ?? routine.model ?? routine.modelId;
   if (model === undefined) {
     if (routine.model === undefined) {
-      problems.push({ code: 'plan.unknown-model', routine: routine.name, path: ['routines', path[1]!, 'modelId'], message: `model ${routine.modelId} is not a model of this deployment, so branch "${name}" cannot be found` });
+      problems.push({ code: 'plan.unknown-model', routine: routine.name, path: [...path.slice(0, -1), 'modelId'], message: `model ${routine.modelId} is not a model of this deployment, so branch "${name}" cannot be found` });
     }
     return undefined;
   }
@@ -244,8 +235,8 @@ function resolveBranch(routine: RoutineConfig, name: string, model: KnownModel |
  * One topics request per distinct model a routine with a `topicName` uses, none for a model whose
  * topics a saved plan found already. Returns the topics found, by model id.
  */
-async function checkTopics(api: PlatformApi, routines: readonly RoutineConfig[], problems: ModelProblem[], identities?: IdentityBook): Promise<Map<string, Set<string>>> {
-  const failed = new Set(problems.map((problem) => problem.path[1]));
+async function checkTopics(api: PlatformApi, routines: readonly RoutineConfig[], section: ConfigPath, problems: ModelProblem[], identities?: IdentityBook): Promise<Map<string, Set<string>>> {
+  const failed = new Set(problems.map((problem) => problem.path[section.length]));
   const wanted = routines.flatMap((routine, index) =>
     typeof routine.topicName === 'string' && routine.modelId !== undefined && !failed.has(index) ? [{ routine, index, modelId: routine.modelId }] : [],
   );
@@ -270,7 +261,7 @@ async function checkTopics(api: PlatformApi, routines: readonly RoutineConfig[],
     const which = routine.model === undefined ? modelId : `"${routine.model}"`;
     if (known === undefined) {
       if (routine.model !== undefined) continue; // found by name a moment ago: a race, not the config's fault
-      problems.push({ code: 'plan.unknown-model', routine: routine.name, path: ['routines', index, 'modelId'], message: `model ${modelId} is not a model of this deployment (its topics answer 404)` });
+      problems.push({ code: 'plan.unknown-model', routine: routine.name, path: [...section, index, 'modelId'], message: `model ${modelId} is not a model of this deployment (its topics answer 404)` });
       continue;
     }
     const topic = routine.topicName as string;
@@ -282,7 +273,7 @@ async function checkTopics(api: PlatformApi, routines: readonly RoutineConfig[],
     problems.push({
       code: 'plan.unknown-topic',
       routine: routine.name,
-      path: ['routines', index, 'topicName'],
+      path: [...section, index, 'topicName'],
       message: `topic "${topic}" is not a topic of model ${which}; ${known.length === 0 ? 'the model has no topics' : `its topics: ${listed(known)}`}`,
       hint: suggestion !== undefined ? `did you mean "${suggestion}"?` : 'write one of the model\'s topics, or `topicName: null`',
     });

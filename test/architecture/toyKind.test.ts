@@ -1,14 +1,18 @@
 // A kind the house has never heard of: one module (below) and one registry line. The engine
-// diffs, orders, targets, applies, judges stale steps and describes it through the facets of
-// ResourceKind alone, without a switch on its name anywhere. What a real kind still declares
-// outside its module is its name in config/types.ts (`KINDS`, which `--target` parses) and its
-// section of the config schema: this test builds its config directly and selects by value.
+// diffs, orders, targets, applies, judges stale steps and describes it, and export writes its
+// section, through the facets of ResourceKind alone, without a switch on its name anywhere. What a
+// real kind still declares outside its module is its name in config/types.ts (`KINDS`, which
+// `--target` and `--kind` parse) and its section of the config schema: this test builds its
+// config directly and selects by value.
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import type { PlatformApi } from '../../src/api/platform.js';
+import type { Whoami } from '../../src/api/types.js';
 import type { Kind, StewardConfig } from '../../src/config/types.js';
 import { checkSteps, runSteps } from '../../src/engine/executor.js';
 import { orderSteps } from '../../src/engine/order.js';
 import { diffAll } from '../../src/engine/planner.js';
+import { exportLive } from '../../src/export/exporter.js';
 import { filterSteps } from '../../src/engine/targeting.js';
 import { createRegistry, REGISTRY } from '../../src/kinds/registry.js';
 import { changedFields } from '../../src/model/fields.js';
@@ -58,6 +62,11 @@ function toyKind(shelf: Toys): ResourceKind<Toys, Toys> {
       }
     },
     writeRequests: (steps) => steps.length,
+    export: {
+      read: (context) => context.read(new Map()),
+      section: (live: Toys) => [...live].map(([name, size]) => ({ name, size })).sort((a, b) => (a.name < b.name ? -1 : 1)),
+      holds: () => 'toys',
+    },
   };
 }
 
@@ -96,5 +105,30 @@ describe('a toy kind registered beside the others', () => {
     const step: PlanStep = { id: 'toys/kite', kind: TOYS, key: 'kite', dependsOn: [], ref: {}, action: 'update', before: { size: 4 }, after: { size: 5 }, fields: [{ path: 'size', before: 4, after: 5 }] };
     const checked = checkSteps([step], { [TOYS]: new Map([['kite', 9]]) }, registry);
     expect(checked.stale.map((stale) => stale.detail)).toEqual(['it changed since the plan (size is now 9, the plan expected 4)']);
+  });
+
+  it('is exported: its section in the file and its words in the header, which then plan nothing', async () => {
+    const shelf: Toys = new Map([['kite', 5], ['ball', 3]]);
+    const toys = toyKind(shelf);
+    const registry = createRegistry([...REGISTRY.values(), toys]);
+    const whoami: Whoami = { keyScope: 'user', orgRole: 'MEMBER', rolesByModel: {}, user: { id: 'u-1', membershipId: 'm-1' } };
+    const api = { whoami: async () => whoami } as unknown as PlatformApi;
+    const exported = await exportLive({
+      api,
+      kinds: [TOYS],
+      owners: [],
+      environment: { name: 'test', baseUrl: 'http://127.0.0.1:1' },
+      schema: undefined,
+      stewardVersion: '0.0.0',
+      now: new Date('2026-01-05T09:00:00.000Z'),
+      registry,
+    });
+    expect(exported.warnings).toEqual([]);
+    expect(exported.yaml).toContain('# It holds toys.\n');
+    expect(exported.yaml).toContain('version: 1\n\ntoys:\n  - name: ball\n    size: 3\n  - name: kite\n    size: 5\n');
+
+    const config = { ...CONFIG, ...(parse(exported.yaml) as object) } as StewardConfig;
+    const desired = toys.desired({ config, environment: CONFIG.environments.test!, directory: undefined as never });
+    expect(diffAll([toys], { [TOYS]: desired }, { [TOYS]: new Map(shelf) }, registry).steps).toEqual([]);
   });
 });

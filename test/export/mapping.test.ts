@@ -2,8 +2,12 @@
 // mapped sections, planned against the state they came from, plan nothing.
 import { describe, expect, it } from 'vitest';
 import type { CreditControls } from '../../src/api/types.js';
-import { creditControlsConfig, labelsConfig, modelReference, routineConfig, routinesConfig, toConfigSections, userCreditLimitsConfig } from '../../src/export/mapping.js';
+import { toConfigSections } from '../../src/export/mapping.js';
 import type { LiveSnapshot } from '../../src/export/snapshot.js';
+import type { Kind } from '../../src/config/types.js';
+import { creditControlsConfig } from '../../src/kinds/creditControls/creditControls.js';
+import { userCreditLimitsConfig } from '../../src/kinds/limits/userCreditLimits.js';
+import { modelReference, routineConfig, routinesConfig } from '../../src/kinds/routines/routineExport.js';
 import { labelKey } from '../../src/domain/rules.js';
 import { liveLabel, liveRoutine, planOffline, USERS } from '../plan/builders.js';
 
@@ -105,24 +109,33 @@ describe('routines', () => {
 describe('labels', () => {
   const live = [liveLabel({ name: 'marketing', color: '#d73a4a', usage_count: 2 }), liveLabel({ name: 'Draft', verified: true })];
   const documents = new Map([['marketing', ['5e4d3c2b', '3a9b7c6d']], ['Draft', []]]);
+  /** The labels section of what was read, `asked` being the kinds asked for. */
+  const section = (read: LiveSnapshot['read'], asked: Kind[]) => toConfigSections({ read, asked, caller: undefined, warnings: [] }).labels;
 
   it('writes every field and the sorted documents of each label, sorted by name case-insensitively', () => {
-    expect(labelsConfig(live, documents, true)).toEqual([
+    expect(section({ labels: live, documentLabels: documents }, ['labels', 'documentLabels'])).toEqual([
       { name: 'Draft', color: null, description: null, verified: true, homepage: false, documents: [] },
       { name: 'marketing', color: '#d73a4a', description: null, verified: false, homepage: false, documents: ['3a9b7c6d', '5e4d3c2b'] },
     ]);
   });
 
   it('writes names and documents only when label fields are not exported, and no documents when they were not read', () => {
-    expect(labelsConfig(live, documents, false)).toEqual([
+    expect(section({ labels: live, documentLabels: documents }, ['documentLabels'])).toEqual([
       { name: 'Draft', documents: [] },
       { name: 'marketing', documents: ['3a9b7c6d', '5e4d3c2b'] },
     ]);
-    expect(labelsConfig(live, undefined, true)[0]).not.toHaveProperty('documents');
+    expect(section({ labels: live }, ['labels'])![0]).not.toHaveProperty('documents');
   });
 
   it('writes documents only for the labels whose documents were read (a promotion reads those the config manages)', () => {
-    expect(labelsConfig(live, new Map([['marketing', ['5e4d3c2b']]]), false)).toEqual([{ name: 'Draft' }, { name: 'marketing', documents: ['5e4d3c2b'] }]);
+    expect(section({ labels: live, documentLabels: new Map([['marketing', ['5e4d3c2b']]]) }, ['documentLabels'])).toEqual([{ name: 'Draft' }, { name: 'marketing', documents: ['5e4d3c2b'] }]);
+  });
+
+  it('writes folders after documents, sorted, for the labels whose folders were read', () => {
+    expect(section({ labels: live, documentLabels: documents, folderLabels: new Map([['marketing', ['sales', 'finance/board']]]) }, ['documentLabels', 'folderLabels'])).toEqual([
+      { name: 'Draft', documents: [] },
+      { name: 'marketing', documents: ['3a9b7c6d', '5e4d3c2b'], folders: ['finance/board', 'sales'] },
+    ]);
   });
 });
 
@@ -136,14 +149,18 @@ describe('round trip', () => {
     const labels = [liveLabel({ name: 'finance', color: '#0366d6', verified: true, homepage: true, usage_count: 2 }), liveLabel({ name: 'unused' })];
     const snapshot: LiveSnapshot = {
       caller: ada,
-      creditControls: CONTROLS,
-      userCreditLimits: [
-        { userId: grace.id, email: grace.email, creditLimit: 500 },
-        { userId: ken.id, email: undefined, creditLimit: null },
-      ],
-      routines: [{ owner: undefined, routines: routines.own }, { owner: grace.email, routines: routines.grace }],
-      labels,
-      documents: new Map([['finance', ['9d8e7f60', '8f2e1d4c']], ['unused', []]]),
+      asked: ['creditControls', 'userCreditLimits', 'routines', 'labels', 'documentLabels'],
+      warnings: [],
+      read: {
+        creditControls: CONTROLS,
+        userCreditLimits: [
+          { userId: grace.id, email: grace.email, creditLimit: 500 },
+          { userId: ken.id, email: undefined, creditLimit: null },
+        ],
+        routines: { owners: [{ owner: undefined, routines: routines.own }, { owner: grace.email, routines: routines.grace }], models: [] },
+        labels,
+        documentLabels: new Map([['finance', ['9d8e7f60', '8f2e1d4c']], ['unused', []]]),
+      },
     };
     const live = {
       creditControls: CONTROLS,
@@ -152,7 +169,7 @@ describe('round trip', () => {
       labels,
       documentLabels: new Map([[labelKey('finance'), new Map([['8f2e1d4c', 'Revenue overview'], ['9d8e7f60', 'Board KPIs']])], ['unused', new Map()]]),
     };
-    const sections = toConfigSections(snapshot, { labelFields: true });
+    const sections = toConfigSections(snapshot);
     expect(planOffline(sections, live).steps).toEqual([]);
 
     // The same sections notice any difference: every kind is really compared.

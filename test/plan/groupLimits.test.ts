@@ -166,6 +166,8 @@ describe('resolving group names through SCIM', () => {
     return { api, requests };
   };
   const at = (line: number): SourceLocation => ({ file: 'limits.yaml', line, col: 12 });
+  /** Where the config lists the group limits, as the kind tells the resolution. */
+  const SECTION = ['userGroupCreditLimits'];
   const loaded = (groups: string[]) => ({
     config: { version: 1 as const, environments: {}, userGroupCreditLimits: groups.map((group) => ({ group, creditLimit: 1 })) },
     locate: (path: readonly (string | number)[]) => at(Number(path[1]) * 2 + 3),
@@ -173,16 +175,16 @@ describe('resolving group names through SCIM', () => {
 
   it('reads the listing for one name (the groups list documents no filter), matching names exactly', async () => {
     const { api, requests } = scim();
-    const config = await resolveUserGroups(api, loaded(['finance']), 'organization');
+    const config = await resolveUserGroups(api, loaded(['finance']), SECTION, 'organization');
     expect(config.userGroupCreditLimits?.map((entry) => entry.userGroupId)).toEqual(['fin2']);
     expect(requests).toEqual(['page 1']);
   });
 
   it('reads page 1 of the listing for more names: a deployment whose groups it holds costs one request', async () => {
     const { api, requests } = scim();
-    const config = await resolveUserGroups(api, loaded(['Finance', 'finance', 'Finance', 'Sales Ops']), 'organization').catch((error: unknown) => error);
+    const config = await resolveUserGroups(api, loaded(['Finance', 'finance', 'Finance', 'Sales Ops']), SECTION, 'organization').catch((error: unknown) => error);
     expect((config as StewardError).message).toContain('user group "Sales Ops" names 2 groups');
-    const exact = await resolveUserGroups(api, loaded(['Finance', 'finance', 'Finance']), 'organization');
+    const exact = await resolveUserGroups(api, loaded(['Finance', 'finance', 'Finance']), SECTION, 'organization');
     expect(exact.userGroupCreditLimits?.map((entry) => entry.userGroupId)).toEqual(['fin1', 'fin2', 'fin1']);
     expect(requests).toEqual(['page 1', 'page 1']);
   });
@@ -190,7 +192,7 @@ describe('resolving group names through SCIM', () => {
   it('reads the pages after page 1 side by side, whatever the number of names', async () => {
     // Two groups per page: 1 page left, 3 names.
     const { api, requests } = scim(2);
-    const config = await resolveUserGroups(api, loaded(['Finance', 'Sales Ops', 'ops-team']), 'organization').catch((error: unknown) => error);
+    const config = await resolveUserGroups(api, loaded(['Finance', 'Sales Ops', 'ops-team']), SECTION, 'organization').catch((error: unknown) => error);
     expect((config as StewardError).message).toContain('user group "Sales Ops" names 2 groups of this deployment (ids ops1, ops2)');
     expect((config as StewardError).message).toContain('user group "ops-team" is not a group of this deployment; its groups: "Finance", "Sales Ops", "finance"');
     expect(requests).toEqual(['page 1', 'page 3']);
@@ -199,7 +201,7 @@ describe('resolving group names through SCIM', () => {
   it('never takes a name seen on page 1 as answered: a namesake on a later page makes it ambiguous', async () => {
     // Three groups per page: Sales Ops is on page 1 (ops1) and on page 2 (ops2).
     const paged = scim(3);
-    const byPages = await resolveUserGroups(paged.api, loaded(['Sales Ops']), 'organization').catch((error: unknown) => error);
+    const byPages = await resolveUserGroups(paged.api, loaded(['Sales Ops']), SECTION, 'organization').catch((error: unknown) => error);
     expect((byPages as StewardError).message).toBe('user group "Sales Ops" names 2 groups of this deployment (ids ops1, ops2)');
     expect(paged.requests).toEqual(['page 1', 'page 4']);
   });
@@ -208,7 +210,7 @@ describe('resolving group names through SCIM', () => {
     // A group is added once page 1 is served: page 2 tells another total, so the pages read hold
     // as many groups as page 1's total without holding them all.
     const { api, requests } = scim(2, (groups) => groups.push({ schemas: [], id: 'new1', displayName: 'Analysts', members: [] }));
-    const config = await resolveUserGroups(api, loaded(['Analysts', 'finance']), 'organization');
+    const config = await resolveUserGroups(api, loaded(['Analysts', 'finance']), SECTION, 'organization');
     expect(config.userGroupCreditLimits?.map((entry) => entry.userGroupId)).toEqual(['new1', 'fin2']);
     expect(requests).toEqual(['page 1', 'page 3', 'listing']);
   });
@@ -217,14 +219,14 @@ describe('resolving group names through SCIM', () => {
     const { api, requests } = scim();
     const prune = { ...loaded(['finance']), config: { ...loaded(['finance']).config, prune: { userGroupCreditLimits: true } } };
     const live = new Map([['fin2', 5], ['ops1', 7]]);
-    const config = await resolveUserGroups(api, prune, 'organization', undefined, { liveLimits: Promise.resolve(live) });
+    const config = await resolveUserGroups(api, prune, SECTION, 'organization', undefined, { liveLimits: Promise.resolve(live) });
     expect(config.userGroupCreditLimits?.map((entry) => entry.userGroupId)).toEqual(['fin2']);
     expect(requests).toEqual(['page 1']);
   });
 
   it('names every unknown and ambiguous group at its position, with the groups the deployment has', async () => {
     const { api } = scim();
-    const error = await resolveUserGroups(api, loaded(['Sales Ops', 'Finanse']), 'organization').catch((thrown: unknown) => thrown);
+    const error = await resolveUserGroups(api, loaded(['Sales Ops', 'Finanse']), SECTION, 'organization').catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(StewardError);
     expect((error as StewardError).message).toBe(
       '2 user group credit limits name groups this deployment cannot resolve:\n' +
@@ -236,7 +238,7 @@ describe('resolving group names through SCIM', () => {
 
   it('refuses names with a personal token, which cannot use SCIM', async () => {
     const { api, requests } = scim();
-    await expect(resolveUserGroups(api, loaded(['Finance']), 'user')).rejects.toThrow('SCIM needs an organization API key');
+    await expect(resolveUserGroups(api, loaded(['Finance']), SECTION, 'user')).rejects.toThrow('SCIM needs an organization API key');
     expect(requests).toEqual([]);
   });
 });

@@ -4,12 +4,13 @@
 // The vendor documents three settings; `entityGroupDefaultCredits` (the generated client's) is
 // planned only where the instance shows it, and is otherwise an error before anything is written.
 import type { CreditControls, CreditControlSettings } from '../../api/types.js';
+import type { CreditControlsConfig } from '../../config/types.js';
 import { CREDIT_CONTROL_FIELDS } from '../../api/types.js';
 import { StewardError } from '../../errors.js';
 import { grouped } from '../../domain/numbers.js';
 import { changedFields, pick } from '../../model/fields.js';
 import type { PlanStep } from '../../model/plan.js';
-import { type ResourceKind } from '../../model/kind.js';
+import { type KindExport, type ResourceKind } from '../../model/kind.js';
 import { expectTaken } from '../shared.js';
 import { isLower, organizationUsage } from '../lowered.js';
 import type { LoweredLimit } from '../../model/kind.js';
@@ -17,6 +18,20 @@ import type { LoweredLimit } from '../../model/kind.js';
 export type DesiredCreditControls = Partial<CreditControlSettings>;
 
 const KEY = 'credit controls';
+
+// Export: every setting steward manages, as live.
+const creditControlsExport: KindExport<DesiredCreditControls, CreditControls, CreditControls> = {
+  read: (context) => context.read({}),
+  section: (live) => creditControlsConfig(live),
+  holds: () => 'credit controls',
+};
+
+/** Every credit-control setting steward manages, as live (the entity-group default only where the instance shows it). */
+export function creditControlsConfig(live: CreditControls): CreditControlsConfig {
+  const config: CreditControlsConfig = {};
+  for (const field of CREDIT_CONTROL_FIELDS) if (live[field] !== undefined) config[field] = live[field];
+  return config;
+}
 
 export const creditControls: ResourceKind<DesiredCreditControls, CreditControls> = {
   kind: 'creditControls',
@@ -29,6 +44,7 @@ export const creditControls: ResourceKind<DesiredCreditControls, CreditControls>
   order: { level: 0 },
   // The vendor: these settings apply to all instances of an organization.
   accountWide: true,
+  export: creditControlsExport,
   targeting: { noun: 'credit controls', names: () => undefined, pruned: () => false },
   access: { adminOnly: true },
   readAfter: [],

@@ -9,14 +9,15 @@
 // first taken off every document, because the server refuses to delete a label in use.
 import { ApiError } from '../../api/errors.js';
 import type { Label } from '../../api/types.js';
-import type { Kind } from '../../config/types.js';
+import type { Kind, LabelConfig } from '../../config/types.js';
 import { labelKey } from '../../domain/rules.js';
 import { MAX_PAGE_SIZE } from '../../api/pagination.js';
 import { inParallel } from '../../api/parallel.js';
 import type { PlatformApi } from '../../api/platform.js';
 import type { PlanStep, PlanWarning } from '../../model/plan.js';
-import type { ResourceKind } from '../../model/kind.js';
-import { desiredLabels, labelFates, labelNames, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
+import type { KindExport, ResourceKind } from '../../model/kind.js';
+import { compareText } from '../shared.js';
+import { desiredLabels, everyLabel, labelFates, labelNames, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
 import { UNLISTED_DOCUMENT_REASON } from '../protection.js';
 
 /**
@@ -59,6 +60,22 @@ function managedLabels(desired: DesiredLabels, live: readonly Label[]): ManagedL
   });
 }
 
+// Export: the documents of each label in use (none are asked for unused ones), written into the
+// label's entry; a promotion reads only those of the labels whose documents its config manages.
+const documentLabelsExport: KindExport<DesiredLabels, LiveDocumentLabels, Map<string, string[]>> = {
+  async read(context) {
+    const live = (context.live.labels ?? []) as Label[];
+    const managed = context.declared === undefined ? undefined : new Set((context.declared.labels ?? []).flatMap((label) => (label.documents === undefined ? [] : [labelKey(label.name)])));
+    const included = live.filter((label) => managed === undefined || managed.has(labelKey(label.name)));
+    const carrying = await context.read(everyLabel(included));
+    // By the label's live name: its entry in the labels section.
+    return new Map(included.map((label) => [label.name, [...(carrying.get(labelKey(label.name))?.keys() ?? [])]]));
+  },
+  section: (documents, { section }) =>
+    ((section ?? []) as LabelConfig[]).map((label) => (documents.has(label.name) ? { ...label, documents: [...documents.get(label.name)!].sort(compareText) } : label)),
+  holds: () => 'documents',
+};
+
 export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
   kind: 'documentLabels',
   presentation: {
@@ -72,6 +89,7 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
   order: { level: 2 },
   // A document's labels belong to their label: targeted by the label's name, with it.
   targeting: { noun: 'label', names: labelNames, pruned: (config) => config.prune?.labels === true, partOf: 'labels', stepName: (step) => step.ref.label ?? step.key },
+  export: documentLabelsExport,
   readAfter: ['labels'] satisfies Kind[],
 
   declared: (config) =>

@@ -6,13 +6,14 @@
 // are listed only by their owner: where a deleted label's usage is more than the documents and
 // folders steward sees, the plan says the delete may be refused.
 import type { FolderRecord, Label } from '../../api/types.js';
-import type { Kind } from '../../config/types.js';
+import type { Kind, LabelConfig } from '../../config/types.js';
 import { closest } from '../../config/suggest.js';
 import { labelKey, UUID_PATTERN } from '../../domain/rules.js';
 import type { PlanStep, PlanWarning } from '../../model/plan.js';
 import type { LiveDocumentLabels } from './documentLabels.js';
-import type { ResourceKind } from '../../model/kind.js';
-import { desiredLabels, labelFates, labelNames, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
+import type { KindExport, ResourceKind } from '../../model/kind.js';
+import { compareText } from '../shared.js';
+import { desiredLabels, everyLabel, labelFates, labelNames, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
 import { UNLISTED_FOLDER_REASON } from '../protection.js';
 
 /** The folders the listing showed, and which of them carry each label (by label key). */
@@ -69,6 +70,24 @@ function nearFolder(entry: string, folders: readonly FolderRecord[]): string {
   return near === undefined ? '' : ` (did you mean "${near}"? folders are named by path)`;
 }
 
+// Export: the folders of each label (by path, or id where the server gives no path; one listing of
+// the folders, made when some label is in use), written into the label's entry; a promotion reads
+// only those of the labels whose folders its config manages.
+const folderLabelsExport: KindExport<DesiredLabels, LiveFolderLabels, Map<string, string[]>> = {
+  async read(context) {
+    const live = (context.live.labels ?? []) as Label[];
+    const managed = context.declared === undefined ? undefined : new Set((context.declared.labels ?? []).flatMap((label) => (label.folders === undefined ? [] : [labelKey(label.name)])));
+    const included = live.filter((label) => managed === undefined || managed.has(labelKey(label.name)));
+    const found = await context.read(everyLabel(included));
+    const byId = new Map(found.folders.map((folder) => [folder.id, folder]));
+    // By the label's live name: its entry in the labels section.
+    return new Map(included.map((label) => [label.name, [...(found.carrying.get(labelKey(label.name)) ?? [])].map((id) => byId.get(id)?.path ?? id)]));
+  },
+  section: (folders, { section }) =>
+    ((section ?? []) as LabelConfig[]).map((label) => (folders.has(label.name) ? { ...label, folders: [...folders.get(label.name)!].sort(compareText) } : label)),
+  holds: () => 'folders',
+};
+
 export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
   kind: 'folderLabels',
   presentation: {
@@ -82,6 +101,7 @@ export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
   order: { level: 2 },
   // A folder's labels belong to their label: targeted by the label's name, with it.
   targeting: { noun: 'label', names: labelNames, pruned: (config) => config.prune?.labels === true, partOf: 'labels', stepName: (step) => step.ref.label ?? step.key },
+  export: folderLabelsExport,
   readAfter: ['labels'] satisfies Kind[],
 
   declared: (config) => (config.labels ?? []).some((label) => label.folders !== undefined) || config.prune?.labels === true,

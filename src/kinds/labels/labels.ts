@@ -2,13 +2,13 @@
 // `renamedFrom` turns a live label of a former name into a rename (PUT with a new name), so the
 // documents that carry it keep it; a delete + create would strip them.
 import type { Label, LabelCreate, LabelUpdate, Whoami } from '../../api/types.js';
-import type { StewardConfig } from '../../config/types.js';
+import type { LabelConfig, StewardConfig } from '../../config/types.js';
 import { labelKey } from '../../domain/rules.js';
 import { changedFields, holdIgnored, pick } from '../../model/fields.js';
 import type { FieldChange, PlanStep, PlanWarning } from '../../model/plan.js';
 import { ignoredFields } from '../../config/ignore.js';
-import { type DesiredInput, type ResourceKind } from '../../model/kind.js';
-import { expectTaken, textOf } from '../shared.js';
+import { type DesiredInput, type KindExport, type ResourceKind } from '../../model/kind.js';
+import { compareText, expectTaken, textOf } from '../shared.js';
 import { protectedInEnvironment, PRUNED_REASON } from '../protection.js';
 
 export const LABEL_FIELDS = ['color', 'description', 'verified', 'homepage'] as const;
@@ -111,6 +111,32 @@ export function labelStepId(name: string): string {
   return `labels/${labelKey(name)}`;
 }
 
+// Export: every label, sorted by name; its fields only when labels were asked for, not only their
+// documents or folders (documentLabels.ts and folderLabels.ts write those into the same entries).
+
+/** A desired state that covers every live label and changes nothing: what export reads their documents and folders with. */
+export function everyLabel(live: readonly Label[]): DesiredLabels {
+  return {
+    labels: live.map((label) => ({ name: label.name, renamedFrom: [], fields: {}, documents: [], pruneDocuments: false, folders: [], pruneFolders: false, ignore: [] })),
+    prune: false,
+    isProtected: () => false,
+  };
+}
+
+const labelsExport: KindExport<DesiredLabels, Label[], Label[]> = {
+  read: (context) => context.read({ labels: [], prune: false, isProtected: () => false }),
+  section: (live, { whole }) => labelsConfig(live, whole),
+  holds: (_, { whole, parts }) =>
+    whole ? (parts.length === 0 ? 'labels' : `labels with the ${parts.join(' and ')} that carry them`) : `the ${parts.join(' and ')} that carry each label`,
+};
+
+/** Every label, sorted by name case-insensitively: with every field when `fields`, else the name only. */
+export function labelsConfig(live: readonly Label[], fields: boolean): LabelConfig[] {
+  return [...live]
+    .sort((a, b) => compareText(labelKey(a.name), labelKey(b.name)))
+    .map((label) => ({ name: label.name, ...(fields ? { color: label.color, description: label.description, verified: label.verified, homepage: label.homepage } : {}) }));
+}
+
 export const labels: ResourceKind<DesiredLabels, Label[]> = {
   kind: 'labels',
   presentation: { noun: ['label', 'labels'], title: (step) => `label "${step.key}"` },
@@ -122,6 +148,7 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
   },
   targeting: { noun: 'label', names: labelNames, pruned: (config) => config.prune?.labels === true },
   access: { problems: labelAccessProblems },
+  export: labelsExport,
   readAfter: [],
 
   declared: (config) => config.labels !== undefined || config.prune?.labels === true,

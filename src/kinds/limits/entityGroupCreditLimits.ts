@@ -4,10 +4,11 @@
 // one body, each applied atomically. An entity the deployment does not know answers 404 at apply:
 // no endpoint lists entities without a limit, so a plan cannot check them.
 import type { EntityGroupCreditLimitWrite } from '../../api/types.js';
+import type { EntityGroupCreditLimitConfig } from '../../config/types.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../../domain/rules.js';
 import type { PlanStep } from '../../model/plan.js';
-import { type ResourceKind } from '../../model/kind.js';
-import { creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
+import { type KindExport, type ResourceKind } from '../../model/kind.js';
+import { compareText, creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
 import { limitInForce, limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { protectedInEnvironment } from '../protection.js';
 import { ignoredFields } from '../../config/ignore.js';
@@ -22,6 +23,28 @@ export interface DesiredEntityGroupLimits {
 /** Live limits: entity → limit (null = explicit unlimited). */
 export type LiveEntityGroupLimits = Map<string, number | null>;
 
+// Export: every entity group limit.
+
+/** One entity group limit. */
+export interface LiveEntityLimit {
+  entity: string;
+  creditLimit: number | null;
+}
+
+const entityGroupCreditLimitsExport: KindExport<DesiredEntityGroupLimits, LiveEntityGroupLimits, LiveEntityLimit[]> = {
+  async read(context) {
+    const live = await context.read({ limits: [], prune: false, isProtected: () => false });
+    return [...live].map(([entity, creditLimit]) => ({ entity, creditLimit }));
+  },
+  section: entityGroupCreditLimitsConfig,
+  holds: () => 'entity group credit limits',
+};
+
+/** One entry per entity group limit, sorted by entity. */
+export function entityGroupCreditLimitsConfig(live: readonly LiveEntityLimit[]): EntityGroupCreditLimitConfig[] {
+  return live.map((limit) => ({ entity: limit.entity, creditLimit: limit.creditLimit })).sort((a, b) => compareText(a.entity, b.entity));
+}
+
 export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, LiveEntityGroupLimits> = {
   kind: 'entityGroupCreditLimits',
   presentation: limitPresentation(['entity group credit limit', 'entity group credit limits'], (key) => `entity group credit limit "${key}"`),
@@ -33,6 +56,7 @@ export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, Liv
     pruned: (config) => config.prune?.entityGroupCreditLimits === true,
   },
   access: { adminOnly: true },
+  export: entityGroupCreditLimitsExport,
   readAfter: [],
 
   declared: (config) => config.entityGroupCreditLimits !== undefined || config.prune?.entityGroupCreditLimits === true,

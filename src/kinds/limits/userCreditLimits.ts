@@ -3,10 +3,12 @@
 // individual limit). Writes go in bulk PATCHes of up to 1000 users, each applied atomically.
 import type { PlatformApi } from '../../api/platform.js';
 import type { UserCreditLimitWrite } from '../../api/types.js';
+import type { UserCreditLimitConfig } from '../../config/types.js';
 import { CREDIT_LIMIT_BATCH_MAX, emailKey } from '../../domain/rules.js';
+import { StewardError } from '../../errors.js';
 import type { PlanStep, PlanWarning } from '../../model/plan.js';
-import { type ResourceKind } from '../../model/kind.js';
-import { creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
+import { type KindExport, type ResourceKind } from '../../model/kind.js';
+import { compareText, creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
 import { requireDistinctUsers } from '../../config/declared.js';
 import { limitPresentation, limitsAfter } from './limitSteps.js';
 import { liveCreditControls, loweredLimit } from '../lowered.js';
@@ -41,6 +43,52 @@ export interface DesiredUserLimits {
 /** Live individual limits: user id → limit (null = explicit unlimited). */
 export type LiveUserLimits = Map<string, number | null>;
 
+// Export: every individual limit, its user named by e-mail where SCIM knows it.
+
+/** One individual credit limit, with the user's e-mail when SCIM knows it. */
+export interface LiveUserLimit {
+  userId: string;
+  email: string | undefined;
+  creditLimit: number | null;
+}
+
+const userCreditLimitsExport: KindExport<DesiredUserLimits, LiveUserLimits, LiveUserLimit[]> = {
+  // The listing needs no identity: it runs while routine owners are looked up.
+  start: (api, signal) => listLimits(api, signal),
+  // Its users are named after that, so when some limits are live, even one owner is looked up by
+  // the SCIM listing's page 1, which may name them too (a listing that failed says no: its error is
+  // its own read's, and an unknown owner is still told as such).
+  namesUsers: (started) => (started as Promise<LiveUserLimits>).then((live) => live.size > 0, () => false),
+  async read(context) {
+    const everyone = { users: [], prune: false, isProtected: () => false, display: (userId: string) => userId, named: () => true, scim: false };
+    const live = await context.read(everyone);
+    // Export names every user it can by e-mail (reading resolves only those a prune would touch),
+    // and the key's own user with them (whoami gives no e-mail), in the same lookups.
+    const caller = context.directory.caller;
+    await context.directory.resolveIds([...live.keys(), ...(caller === undefined || live.size === 0 ? [] : [caller.id])]);
+    return [...live].map(([userId, creditLimit]) => ({ userId, email: context.directory.emailOf(userId), creditLimit }));
+  },
+  section: userCreditLimitsConfig,
+  holds: () => 'individual user credit limits',
+  refusePromotion(live, source) {
+    // Users are matched across environments by e-mail.
+    const unnamed = live.filter((limit) => limit.email === undefined).map((limit) => limit.userId);
+    if (unnamed.length === 0) return;
+    throw new StewardError('promote.unnamed-user', `${source} has individual credit limits for users whose e-mail SCIM does not give (${unnamed.join(', ')}); users are matched across environments by e-mail`, 'user', {
+      hint: `use an organization key for ${source} (SCIM needs one), or remove those limits there`,
+    });
+  },
+};
+
+/** One entry per individual limit: by e-mail when known, else by user id; sorted. */
+export function userCreditLimitsConfig(live: readonly LiveUserLimit[]): UserCreditLimitConfig[] {
+  return live
+    .map((limit): UserCreditLimitConfig =>
+      limit.email === undefined ? { userId: limit.userId, creditLimit: limit.creditLimit } : { email: limit.email, creditLimit: limit.creditLimit },
+    )
+    .sort((a, b) => compareText(a.email ?? a.userId ?? '', b.email ?? b.userId ?? ''));
+}
+
 export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> = {
   kind: 'userCreditLimits',
   presentation: limitPresentation(['user credit limit', 'user credit limits'], (key) => `user credit limit ${key}`),
@@ -58,6 +106,7 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
     mayName: (name, config) => name.includes('@') && (config.userCreditLimits ?? []).some((limit) => limit.userId !== undefined),
   },
   access: { adminOnly: true },
+  export: userCreditLimitsExport,
   readAfter: [],
 
   declared: (config) => config.userCreditLimits !== undefined || config.prune?.userCreditLimits === true,

@@ -10,10 +10,11 @@
 import { ApiError } from '../../api/errors.js';
 import type { PlatformApi } from '../../api/platform.js';
 import type { UserGroupCreditLimitWrite } from '../../api/types.js';
+import type { UserGroupCreditLimitConfig } from '../../config/types.js';
 import { CREDIT_LIMIT_BATCH_MAX, idKey, UUID_PATTERN } from '../../domain/rules.js';
 import type { PlanStep, PlanWarning } from '../../model/plan.js';
-import { type ResourceKind } from '../../model/kind.js';
-import { creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
+import { type KindExport, type ResourceKind } from '../../model/kind.js';
+import { compareText, creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
 import { limitInForce, limitPresentation, limitsAfter, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
 import { resolveUserGroups } from '../../resolve/groups.js';
 import { groupLowered, liveCreditControls } from '../lowered.js';
@@ -34,6 +35,38 @@ export interface LiveUserGroupLimits {
   names: Map<string, string>;
 }
 
+// Export: every group limit, its group named by display name where SCIM gives one no other group has.
+
+/** One user group limit, with the group's display name when SCIM gives it (and no other group has it). */
+export interface LiveGroupLimit {
+  userGroupId: string;
+  /** Undefined when SCIM does not know the id (a uuid-keyed API, a key without SCIM) or the name is not unique. */
+  name: string | undefined;
+  creditLimit: number | null;
+}
+
+const userGroupCreditLimitsExport: KindExport<DesiredUserGroupLimits, LiveUserGroupLimits, LiveGroupLimit[]> = {
+  async read(context) {
+    const live = await context.read({ limits: [], prune: false, isProtected: () => false });
+    // The groups' names: one listing of the groups (a page per hundred), organization keys only.
+    const groups = context.directory.groups(context.api);
+    if (live.limits.size > 0 && context.directory.keyScope === 'organization') await groups.listAll();
+    return [...live.limits].map(([userGroupId, creditLimit]) => {
+      const name = groups.nameOf(userGroupId);
+      return { userGroupId, name: name !== undefined && groups.named(name).length === 1 ? name : undefined, creditLimit };
+    });
+  },
+  section: userGroupCreditLimitsConfig,
+  holds: () => 'user group credit limits',
+};
+
+/** One entry per user group limit: by display name where it names one group, else by id; sorted. */
+export function userGroupCreditLimitsConfig(live: readonly LiveGroupLimit[]): UserGroupCreditLimitConfig[] {
+  return live
+    .map((limit): UserGroupCreditLimitConfig => (limit.name === undefined ? { userGroupId: limit.userGroupId, creditLimit: limit.creditLimit } : { group: limit.name, creditLimit: limit.creditLimit }))
+    .sort((a, b) => compareText(a.group ?? '', b.group ?? '') || compareText(a.userGroupId ?? '', b.userGroupId ?? ''));
+}
+
 export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUserGroupLimits> = {
   kind: 'userGroupCreditLimits',
   presentation: limitPresentation(['user group credit limit', 'user group credit limits'], (key) => `user group credit limit "${key}"`),
@@ -50,8 +83,9 @@ export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUse
     pruned: (config) => config.prune?.userGroupCreditLimits === true,
   },
   access: { adminOnly: true },
+  export: userGroupCreditLimitsExport,
   resolveGroups: ({ api, loaded, keyScope, identities, groups, started }) =>
-    resolveUserGroups(api, loaded, keyScope, identities, { groups, ...(started === undefined ? {} : { liveLimits: started as Promise<ReadonlyMap<string, unknown>> }) }),
+    resolveUserGroups(api, loaded, ['userGroupCreditLimits'], keyScope, identities, { groups, ...(started === undefined ? {} : { liveLimits: started as Promise<ReadonlyMap<string, unknown>> }) }),
   readAfter: [],
 
   declared: (config) => config.userGroupCreditLimits !== undefined || config.prune?.userGroupCreditLimits === true,

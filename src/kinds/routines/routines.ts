@@ -2,8 +2,9 @@
 // live routines with one name are an ambiguity the user resolves). A change the deployment's
 // update cannot carry (routineState.ts: the documented PUT has no timezone, destination, branch
 // or topic) replaces the routine: the new one is created before the old one is deleted.
-import type { Routine, Whoami } from '../../api/types.js';
-import type { StewardConfig } from '../../config/types.js';
+import type { PlatformApi } from '../../api/platform.js';
+import type { ModelRecord, Routine, Whoami } from '../../api/types.js';
+import type { RoutineConfig, StewardConfig } from '../../config/types.js';
 import { emailKey } from '../../domain/rules.js';
 import { textOf } from '../shared.js';
 import { StewardError } from '../../errors.js';
@@ -13,13 +14,15 @@ import { expiryOf, untilOf, type EntryExpiry } from '../expiry.js';
 import { inParallel } from '../../api/parallel.js';
 import { sortNamesakes, type Namesakes } from './routineDuplicates.js';
 import type { PlanStep, PlanWarning } from '../../model/plan.js';
-import type { ResourceKind } from '../../model/kind.js';
+import type { KindExport, ResourceKind } from '../../model/kind.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON } from '../protection.js';
-import { checkRoutineTopics, resolveRoutineModels } from '../../resolve/models.js';
+import type { Directory } from '../../resolve/directory.js';
+import { checkRoutineTopics, isRoutineModel, resolveRoutineModels, ROUTINE_MODEL_KIND } from '../../resolve/models.js';
 import { requireRoutineOwners } from './routineOwners.js';
 import { withNextRuns } from './routineSchedule.js';
 import { routineRecipientChanges } from './routineRecipients.js';
 import { applyRoutineSteps, readBackRoutine, routineWriteRequests } from './routinesApply.js';
+import { routineOwnersText, routinesConfig, unhealthyRoutines, writtenRoutines, type RoutineSnapshot } from './routineExport.js';
 import {
   clearedByModel,
   clearingReason,
@@ -105,6 +108,67 @@ export interface DesiredRoutines {
 
 export type { LiveRoutines } from './routineState.js';
 
+// Export: the routines of the key's own user and of each owner named (`--owner`; a promotion's
+// config's owners), with the shared models, which routines name by name. The section they make,
+// and their health, are routineExport.ts's.
+
+/** An owner whose routines export reads, with the e-mail they are written with (none: the key's own, without `owner:`). */
+type ExportedOwner = RoutineOwner & { email: string | undefined };
+
+const routinesExport: KindExport<DesiredRoutines, LiveRoutines, RoutineSnapshot, ExportedOwner[]> = {
+  owners: (config) => (config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [routine.owner])),
+  problems: (whoami, owners) =>
+    whoami.keyScope === 'user' && owners.length > 0 ? ['reading other users\' routines needs an organization API key; this is a personal (user-scoped) token'] : [],
+  identify: ({ directory, owners, listingAhead }) => exportedOwners(directory, owners, listingAhead),
+  async read(context) {
+    const owners = context.identified ?? [];
+    if (owners.length === 0) {
+      // Listing without userId would read nobody's routines (or be refused): say so instead.
+      context.warn(
+        'routines are not exported: this organization API key is tied to no user (whoami names none), so it has no routines of its own, and no routine owner was named; name whose routines to export with --owner EMAIL (repeatable)',
+      );
+      return undefined;
+    }
+    const [live, models] = await Promise.all([context.read({ routines: [], owners, prune: false, isProtected: () => false, update: 'put' }), sharedModels(context.api)]);
+    return { owners: owners.map((owner) => ({ owner: owner.email, routines: live.get(listKey(owner)) ?? [] })), models };
+  },
+  section: (snapshot) => routinesConfig(snapshot.owners, snapshot.models),
+  holds: (snapshot, { caller }) => `the routines of ${routineOwnersText(snapshot.owners, caller?.email)}`,
+  written: (section) => writtenRoutines(section as RoutineConfig[]),
+  unhealthy: (snapshot) => unhealthyRoutines(snapshot.owners),
+};
+
+/**
+ * The owners whose routines export reads, as `desired()` makes them: the key's own user first (if
+ * it has one; by `userId` for an organization key), then each other e-mail once. The key's own
+ * routines are written without `owner:` unless its user is named explicitly.
+ */
+async function exportedOwners(directory: Directory, emails: readonly string[], listingAhead: () => Promise<boolean>): Promise<ExportedOwner[]> {
+  await directory.resolveEmails(emails, { listingAhead });
+  const caller = directory.caller;
+  const owners = new Map<string, ExportedOwner>();
+  if (directory.keyScope === 'user') owners.set('', { key: '', userId: undefined, display: undefined, email: undefined });
+  else if (caller !== undefined) owners.set('', { key: '', userId: caller.id, display: undefined, email: undefined });
+  for (const email of emails) {
+    const userId = directory.idOf(email);
+    const self = owners.get('');
+    if (self !== undefined && userId === caller?.id) {
+      self.email = emailKey(email);
+      continue;
+    }
+    if (owners.has(userId)) continue;
+    owners.set(userId, { key: userId, userId, display: emailKey(email), email: emailKey(email) });
+  }
+  return [...owners.values()];
+}
+
+/** Every shared model with its branches: one listing (a page per hundred models). */
+async function sharedModels(api: PlatformApi): Promise<ModelRecord[]> {
+  const models: ModelRecord[] = [];
+  for await (const model of api.listModels({ modelKind: ROUTINE_MODEL_KIND, branches: true })) if (isRoutineModel(model)) models.push(model);
+  return models;
+}
+
 export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
   kind: 'routines',
   presentation: {
@@ -126,8 +190,8 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
     names: (config) => (config.routines ?? []).map((routine) => routine.name),
     pruned: (config) => config.prune?.routines === true,
   },
-  resolveNames: ({ api, loaded, identities }) => resolveRoutineModels(api, loaded, identities),
-  checkPlanned: ({ api, steps, desired, loaded, identities }) => checkRoutineTopics(api, steps, desired.routines, loaded, identities),
+  resolveNames: ({ api, loaded, identities }) => resolveRoutineModels(api, loaded, ['routines'], identities),
+  checkPlanned: ({ api, steps, desired, loaded, identities }) => checkRoutineTopics(api, createdModels(steps, desired.routines), loaded, ['routines'], identities),
   annotate: withNextRuns,
   audience: { changes: routineRecipientChanges },
   runs: (config) => (config.routines ?? []).map((routine) => ({ name: routine.name, schedule: routine.schedule, timezone: routine.timezone, paused: routine.paused === true })),
@@ -136,6 +200,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
     problems: routineAccessProblems,
     refuse: requireRoutineOwners,
   },
+  export: routinesExport,
   readAfter: [],
 
   declared: (config) => config.routines !== undefined || config.prune?.routines === true,
@@ -466,6 +531,16 @@ function expiredRoutineDeletes(routine: DesiredRoutine, candidates: readonly Rou
     before: { ...liveState(candidate) },
     reason: `${expired}: deleted`,
   }));
+}
+
+/** For each declared routine (config order), the model id of the routine the steps create for it (a replacement is a create), if any. */
+function createdModels(steps: readonly PlanStep[], declared: readonly DesiredRoutine[]): (string | undefined)[] {
+  const created = new Map<string, unknown>();
+  for (const step of steps) if (step.action === 'create' || step.action === 'replace') created.set(step.id, step.after.modelId);
+  return declared.map((routine) => {
+    const modelId = created.get(baseStep(routine.owner, routine.state.name).id);
+    return typeof modelId === 'string' ? modelId : undefined;
+  });
 }
 
 function baseStep(owner: RoutineOwner, name: string, routineId?: string) {
