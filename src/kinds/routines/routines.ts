@@ -3,7 +3,8 @@
 // update cannot carry (routineState.ts: the documented PUT has no timezone, destination, branch
 // or topic) replaces the routine: the new one is created before the old one is deleted.
 import type { Routine, Whoami } from '../../api/types.js';
-import type { StewardConfig } from '../../config/types.js';
+import type { ConfigPath, RoutineConfig, StewardConfig } from '../../config/types.js';
+import type { AccessProblem } from '../../resolve/preflight.js';
 import { emailKey } from '../../domain/rules.js';
 import { textOf } from '../shared.js';
 import { StewardError } from '../../errors.js';
@@ -51,24 +52,35 @@ export interface RoutineOwner {
  * never from a role name (organizations name roles as they like). A model whoami does not list is
  * left to the model check; an organization key's roles are its creator's, so they decide nothing.
  */
-function routineAccessProblems(whoami: Whoami, config: StewardConfig): string[] {
+function routineAccessProblems(whoami: Whoami, config: StewardConfig): AccessProblem[] {
   if (whoami.keyScope !== 'user') return [];
-  const problems: string[] = [];
-  if ((config.routines ?? []).some((routine) => routine.owner !== undefined)) {
-    problems.push('routines with an `owner` need an organization API key (a personal token acts only as its own user)');
+  const problems: AccessProblem[] = [];
+  const routines = config.routines ?? [];
+  const owned = routines.flatMap((routine, index): ConfigPath[] => (routine.owner === undefined ? [] : [['routines', index, 'owner']]));
+  if (owned.length > 0) {
+    problems.push({ problem: 'routines with an `owner` need an organization API key (a personal token acts only as its own user)', at: owned });
   }
-  const lacking = new Map<string, string[]>();
-  for (const routine of config.routines ?? []) {
-    if (routine.modelId === undefined) continue;
+  const lacking = new Map<string, { names: string[]; at: ConfigPath[] }>();
+  routines.forEach((routine, index) => {
+    if (routine.modelId === undefined) return;
     const permissions = whoami.rolesByModel[routine.modelId]?.permissions;
-    if (permissions === undefined || permissions.includes('USE_AI')) continue;
+    if (permissions === undefined || permissions.includes('USE_AI')) return;
     const model = routine.model ?? routine.modelId;
-    lacking.set(model, [...(lacking.get(model) ?? []), routine.name]);
-  }
+    const known = lacking.get(model) ?? { names: [], at: [] };
+    lacking.set(model, { names: [...known.names, routine.name], at: [...known.at, modelPath(routine, index)] });
+  });
   problems.push(
-    ...[...lacking].map(([model, names]) => `this token's user lacks the USE_AI permission on model ${model}, which ${names.length === 1 ? `routine "${names[0]}" runs` : `routines ${names.map((name) => `"${name}"`).join(', ')} run`} against`),
+    ...[...lacking].map(([model, { names, at }]) => ({
+      problem: `this token's user lacks the USE_AI permission on model ${model}, which ${names.length === 1 ? `routine "${names[0]}" runs` : `routines ${names.map((name) => `"${name}"`).join(', ')} run`} against`,
+      at,
+    })),
   );
   return problems;
+}
+
+/** Where a routine names its model: `model:` (by name) or `modelId:`. */
+function modelPath(routine: RoutineConfig, index: number): ConfigPath {
+  return ['routines', index, routine.model === undefined ? 'modelId' : 'model'];
 }
 
 /** The key of an owner's list in LiveRoutines (and of `ref.ownerId ?? ''` in a step): its `userId`. */
@@ -132,7 +144,10 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
   audience: { changes: routineRecipientChanges },
   runs: (config) => (config.routines ?? []).map((routine) => ({ name: routine.name, schedule: routine.schedule, timezone: routine.timezone, paused: routine.paused === true })),
   access: {
-    models: (config) => (config.routines ?? []).flatMap((routine) => (routine.modelId === undefined ? [] : [routine.modelId])),
+    models: (config) =>
+      (config.routines ?? []).flatMap((routine, index) =>
+        routine.modelId === undefined ? [] : [{ id: routine.modelId, ...(routine.model === undefined ? {} : { name: routine.model }), path: modelPath(routine, index) }],
+      ),
     problems: routineAccessProblems,
     refuse: requireRoutineOwners,
   },
