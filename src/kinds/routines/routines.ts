@@ -91,6 +91,8 @@ export function listKey(owner: Pick<RoutineOwner, 'userId'>): string {
 export interface DesiredRoutine {
   /** Its position in the config's `routines` (errors point at it). */
   index: number;
+  /** The config's field for a state field it names by name (`model` for `modelId`, `branch` for `branchId`), for errors to point at. */
+  writtenAs: Partial<Record<keyof RoutineState, string>>;
   owner: RoutineOwner;
   state: RoutineState;
   /** Former names (`renamedFrom`): a live routine under one of them is renamed in place, keeping its id. */
@@ -170,11 +172,11 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
     // list of routines nothing would change is a request for nothing.
     let selfRead = prune && self !== undefined;
     const owners = new Map<string, RoutineOwner>();
-    const ownerOf = (email: string | undefined): RoutineOwner => {
+    const ownerOf = (email: string | undefined, index: number): RoutineOwner => {
       if (email === undefined) {
         if (self === undefined) {
-          // Preflight reports these with their positions before anything is read.
-          throw new StewardError('plan.routine-owner', 'a routine has no `owner:`, and this organization API key is tied to no user', 'user');
+          // Preflight reports these, every one, before anything is read.
+          throw new StewardError('plan.routine-owner', 'a routine has no `owner:`, and this organization API key is tied to no user', 'user', { details: { configPath: ['routines', index] } });
         }
         selfRead = true;
         return self;
@@ -194,7 +196,8 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
       const pausedByExpiry = expiry?.expired === true && routine.onExpiry === 'pause';
       return {
         index,
-        owner: ownerOf(routine.owner),
+        writtenAs: { ...(routine.model === undefined ? {} : { modelId: 'model' }), ...(routine.branch === undefined ? {} : { branchId: 'branch' }) },
+        owner: ownerOf(routine.owner, index),
         state: pausedByExpiry ? { ...desiredState(routine), paused: true } : desiredState(routine),
         renamedFrom: routine.renamedFrom ?? [],
         protect: routine.protect === true,
@@ -311,7 +314,8 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
           const byPatch = desired.update === 'put' && replacingFields('patch', forcing, state).length === 0;
           throw protectedError(`routine "${name}"`, `changing ${forcing.join(', ')} replaces it: ${replacementReason(desired.update, forcing)}. ${upperFirst(REPLACEMENT_COST)}`, {
             hint: `keep ${forcing.join(', ')} as ${forcing.length === 1 ? 'it is' : 'they are'} live, or remove \`protect: true\` from the routine if the replacement is intended${byPatch ? '; a server with the PATCH update changes it in place (`routineUpdate: patch` on the environment)' : ''}`,
-            details: { configPath: ['routines', routine.index, 'protect'] },
+            // The fields whose change replaces it first, then the flag that forbids it.
+            details: { configPaths: [...forcing.map((field) => routineFieldPath(routine, field)), ['routines', routine.index, 'protect']] },
           });
         }
         steps.push({
@@ -419,6 +423,8 @@ function pickLiveMatch(
     {
       hint: wayOut({ keeper, identical, differing }, routine, keys, isProtected),
       details: {
+        // Where `duplicates: delete-identical` goes, the way out the hint names.
+        configPath: ['routines', routine.index],
         routine: routine.state.name,
         routineIds: candidates.map((candidate) => candidate.id),
         oldestMatchingConfig: keeper?.id ?? null,
@@ -471,7 +477,7 @@ function expiredRoutineDeletes(routine: DesiredRoutine, candidates: readonly Rou
   if (candidates.length > 0 && routine.protect) {
     throw protectedError(`routine "${routine.state.name}"`, `its \`until\` has passed (${expired}), which deletes it`, {
       hint: 'write `onExpiry: pause` to keep it, paused; or remove `protect: true` if the deletion is intended',
-      details: { configPath: ['routines', routine.index, 'protect'] },
+      details: { configPaths: [['routines', routine.index, 'until'], ['routines', routine.index, 'protect']] },
     });
   }
   return candidates.map((candidate) => ({
@@ -481,6 +487,11 @@ function expiredRoutineDeletes(routine: DesiredRoutine, candidates: readonly Rou
     before: { ...liveState(candidate) },
     reason: `${expired}: deleted`,
   }));
+}
+
+/** Where the config writes a routine's state field: `model:` for a model named by name. */
+function routineFieldPath(routine: DesiredRoutine, field: string): ConfigPath {
+  return ['routines', routine.index, routine.writtenAs[field as keyof RoutineState] ?? field];
 }
 
 function baseStep(owner: RoutineOwner, name: string, routineId?: string) {
