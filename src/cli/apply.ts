@@ -273,7 +273,7 @@ async function applyFresh(loaded: LoadedConfig, connection: Connection, options:
     targeting: checkTargets(targetingOf(options), loaded.config),
     recordIdentities: false, // applied here, not saved: neither the report nor its JSON shows them
   });
-  if (options.strict === true) refuseUnderStrict(plan.warnings);
+  if (options.strict === true) refuseUnderStrict(plan.warnings, loaded);
   const color = useColor(io, options.color);
   connection.reading.stop();
   if (!options.json) io.stdout(renderPlan(plan, { color, showAll: options.showAll === true, models: observation.models }));

@@ -66,7 +66,7 @@ export async function runDiff(options: DiffOptions, io: CommandIo): Promise<numb
         ...(promotion.held.length === 0 ? {} : { held: promotion.held }),
       },
     };
-    if (options.strict === true) refuseUnderStrict(plan.warnings);
+    if (options.strict === true) refuseUnderStrict(plan.warnings, promotion.loaded);
     if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out), io.env[loaded.environment.tokenEnv]);
     await emitPlan(plan, { ...options, models }, io);
     if (options.out !== undefined && !options.json) {

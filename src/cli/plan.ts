@@ -83,7 +83,7 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<numb
       progress.stop();
       await client.close();
     }
-    if (options.strict === true) refuseUnderStrict(plan.warnings);
+    if (options.strict === true) refuseUnderStrict(plan.warnings, loaded);
     if (options.out !== undefined) await savePlan(plan, resolve(io.cwd, options.out), io.env[loaded.environment.tokenEnv]);
     await emitPlan(plan, { ...options, applyCost: cost, models }, io);
     if (options.out !== undefined && !options.json) io.stderr(`Saved the plan to ${options.out}. Apply it with: steward apply ${options.out}${sameTarget(options)}\n`);

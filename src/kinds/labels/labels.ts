@@ -15,6 +15,8 @@ import { protectedInEnvironment, PRUNED_REASON } from '../protection.js';
 export const LABEL_FIELDS = ['color', 'description', 'verified', 'homepage'] as const;
 
 export interface DesiredLabel {
+  /** Its position in the config's `labels` (warnings point at it); none where no config declares it (an export's read). */
+  index?: number;
   name: string;
   renamedFrom: string[];
   /** Only the fields the config declares are managed. */
@@ -74,10 +76,11 @@ export function labelFates(desired: DesiredLabels, live: readonly Label[]): Labe
 /** The desired labels of a config. */
 export function desiredLabels({ config, environment }: DesiredInput): DesiredLabels {
   return {
-    labels: (config.labels ?? []).map((label) => {
+    labels: (config.labels ?? []).map((label, index) => {
       const fields: DesiredLabel['fields'] = {};
       for (const field of LABEL_FIELDS) if (label[field] !== undefined) Object.assign(fields, { [field]: label[field] });
       return {
+        index,
         name: label.name,
         renamedFrom: label.renamedFrom ?? [],
         fields,
