@@ -18,6 +18,7 @@ import { checkPlanFits, loadPlan, trustedIdentities, type ApplyingHere } from '.
 import { IdentityBook } from '../resolve/identities.js';
 import { diffAll, makePlan, observe, readLive, withReadDependencies, type LiveState, type Observation } from '../engine/planner.js';
 import { refuseUnfounded } from '../engine/planFile.js';
+import { locateDeclared } from '../config/declared.js';
 import { expiriesBetween } from '../config/expiry.js';
 import { classifyRecipients } from '../engine/recipients.js';
 import type { Plan, PlanStep } from '../model/plan.js';
@@ -229,12 +230,15 @@ async function applySaved(plan: Plan, loaded: LoadedConfig, connection: Connecti
 function refuseExpiredSince(plan: Plan, loaded: LoadedConfig): void {
   const passed = expiriesBetween(loaded.config, new Date(plan.createdAt), new Date());
   if (passed.length === 0) return;
-  const first = passed[0]!;
-  throw new StewardError(
-    'plan.stale',
-    `the plan is stale: ${passed.map((entry) => `${entry.entry} expired on ${entry.day}`).join(', ')}, after the plan was made (${plan.createdAt}); nothing was applied`,
-    'user',
-    { hint: 'make a new plan, which undoes what expired, review it, and apply that one', details: { configPath: first.path } },
+  // At each entry's `until`: the config is the one the plan was made from (its digest matched).
+  throw locateDeclared(
+    new StewardError(
+      'plan.stale',
+      `the plan is stale: ${passed.map((entry) => `${entry.entry} expired on ${entry.day}`).join(', ')}, after the plan was made (${plan.createdAt}); nothing was applied`,
+      'user',
+      { hint: 'make a new plan, which undoes what expired, review it, and apply that one', details: { configPaths: passed.map((entry) => entry.path) } },
+    ),
+    loaded,
   );
 }
 
