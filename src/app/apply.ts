@@ -5,6 +5,7 @@
 import type { ApiClient, ClientEvent } from '../api/client.js';
 import { ApiError, isNotFound } from '../api/errors.js';
 import type { PlatformApi } from '../api/platform.js';
+import { locateDeclared } from '../config/declared.js';
 import { expiriesBetween } from '../config/expiry.js';
 import type { Kind, LoadedConfig } from '../config/types.js';
 import { checkSteps, runSteps, type ApplyObserver, type StaleStep, type StepResult } from '../engine/executor.js';
@@ -94,7 +95,7 @@ export interface FreshPlan {
  */
 export async function planToApply(request: Omit<PlanRequest, 'recordIdentities'>, options: { strict: boolean }): Promise<FreshPlan> {
   const { plan, live, models, ...observation } = await makePlan({ ...request, recordIdentities: false });
-  if (options.strict) refuseUnderStrict(plan.warnings);
+  if (options.strict) refuseUnderStrict(plan.warnings, request.loaded);
   return { plan, models, live, reread: rereader(observation, request.api) };
 }
 
@@ -182,12 +183,15 @@ export async function applySteps(steps: readonly PlanStep[], run: StepRun): Prom
 function refuseExpiredSince(plan: Plan, loaded: LoadedConfig, now: Date): void {
   const passed = expiriesBetween(loaded.config, new Date(plan.createdAt), now);
   if (passed.length === 0) return;
-  const first = passed[0]!;
-  throw new StewardError(
-    'plan.stale',
-    `the plan is stale: ${passed.map((entry) => `${entry.entry} expired on ${entry.day}`).join(', ')}, after the plan was made (${plan.createdAt}); nothing was applied`,
-    'user',
-    { hint: 'make a new plan, which undoes what expired, review it, and apply that one', details: { configPath: first.path } },
+  // At each entry's `until`: the config is the one the plan was made from (its digest matched).
+  throw locateDeclared(
+    new StewardError(
+      'plan.stale',
+      `the plan is stale: ${passed.map((entry) => `${entry.entry} expired on ${entry.day}`).join(', ')}, after the plan was made (${plan.createdAt}); nothing was applied`,
+      'user',
+      { hint: 'make a new plan, which undoes what expired, review it, and apply that one', details: { configPaths: passed.map((entry) => entry.path) } },
+    ),
+    loaded,
   );
 }
 

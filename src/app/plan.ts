@@ -29,6 +29,6 @@ export async function planChanges(request: Omit<PlanRequest, 'requestCount'>, cl
   const cost = applyCost(made.plan.steps, client, made.plan.requests - spared);
   // Identities last, as a plan file reads.
   const { identities, ...plan } = made.plan;
-  if (options.strict) refuseUnderStrict(plan.warnings);
+  if (options.strict) refuseUnderStrict(plan.warnings, request.loaded);
   return { plan: { ...plan, applyCost: { requests: cost.requests, ms: cost.ms }, ...(identities === undefined ? {} : { identities }) }, models: made.models, cost };
 }

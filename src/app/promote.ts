@@ -55,7 +55,7 @@ export async function planPromotion(request: PromotionRequest): Promise<{ plan: 
       ...(promotion.held.length === 0 ? {} : { held: promotion.held }),
     },
   };
-  if (request.strict) refuseUnderStrict(plan.warnings);
+  if (request.strict) refuseUnderStrict(plan.warnings, promotion.loaded);
   return { plan, models };
 }
 

@@ -14,48 +14,56 @@ export interface ResolvedUsers {
 
 type Located = Pick<LoadedConfig, 'config' | 'locate'>;
 
+/** A place the configuration names a user by e-mail; a recipient's e-mail is only looked up, never resolved to an id. */
+export interface EmailDeclaration {
+  path: ConfigPath;
+  email: string;
+  recipient: boolean;
+}
+
 /** Every place the configuration names a user by e-mail: limits, owners, recipients. */
-export function emailDeclarations(config: StewardConfig): { path: ConfigPath; email: string }[] {
-  const found: { path: ConfigPath; email: string }[] = [];
+export function emailDeclarations(config: StewardConfig): EmailDeclaration[] {
+  const found: EmailDeclaration[] = [];
   (config.userCreditLimits ?? []).forEach((entry, index) => {
-    if (entry.email !== undefined) found.push({ path: ['userCreditLimits', index, 'email'], email: entry.email });
+    if (entry.email !== undefined) found.push({ path: ['userCreditLimits', index, 'email'], email: entry.email, recipient: false });
   });
   (config.routines ?? []).forEach((routine, index) => {
-    if (routine.owner !== undefined) found.push({ path: ['routines', index, 'owner'], email: routine.owner });
+    if (routine.owner !== undefined) found.push({ path: ['routines', index, 'owner'], email: routine.owner, recipient: false });
     const destination = routine.destination;
     if (destination.type === 'email') {
-      (destination.recipientEmails ?? []).forEach((email, position) => found.push({ path: ['routines', index, 'destination', 'recipientEmails', position], email }));
+      (destination.recipientEmails ?? []).forEach((email, position) => found.push({ path: ['routines', index, 'destination', 'recipientEmails', position], email, recipient: true }));
     }
   });
   return found;
 }
 
 /**
- * The same error, pointing at the declarations it is about: for `plan.unknown-user`, the
- * e-mails and ids the directory could not resolve; for `preflight.model`, the routines' model
- * ids; for an error with `details.configPath`, that path. Any other error is returned unchanged.
+ * The same error, pointing at the declarations it is about: for `plan.unknown-user` and
+ * `plan.ambiguous-user`, the e-mails and ids it names (`details.unknownEmails`,
+ * `details.unknownIds`, `details.ambiguousEmails`); for an error with `details.configPath` or
+ * `details.configPaths`, those paths. An error that has its positions already, or that names no
+ * declaration, is returned unchanged.
  */
 export function locateDeclared(error: unknown, loaded: Located, users?: ResolvedUsers): unknown {
-  if (!(error instanceof StewardError)) return error;
-  let paths: ConfigPath[] = [];
-  if (error.code === 'plan.unknown-user' && users !== undefined) {
-    // The error names the e-mails and ids the instance does not know.
-    const emails = new Set(textList(error.details?.unknownEmails));
-    const ids = new Set(textList(error.details?.unknownIds));
-    const unknownEmails = emailDeclarations(loaded.config).filter(({ email }) => !knows(users, email) && emails.has(emailKey(email)));
-    const unknownIds = (loaded.config.userCreditLimits ?? []).flatMap((entry, index) =>
-      entry.userId !== undefined && users.emailOf(entry.userId) === undefined && ids.has(entry.userId) ? [['userCreditLimits', index, 'userId'] as ConfigPath] : [],
-    );
-    paths = [...unknownEmails.map(({ path }) => path), ...unknownIds];
-  } else if (error.code === 'preflight.model') {
-    paths = (loaded.config.routines ?? []).map((_, index) => ['routines', index, 'modelId']);
-  } else if (Array.isArray(error.details?.configPath)) {
-    // An error that names the declaration it is about as a field.
-    paths = [error.details.configPath as ConfigPath];
-  } else if (error.code === 'plan.ambiguous-routine') {
-    // Where to add `duplicates: delete-identical`, the way out the hint names.
-    const name = error.details?.routine;
-    paths = (loaded.config.routines ?? []).flatMap((routine, index) => (routine.name === name ? [['routines', index] as ConfigPath] : []));
+  if (!(error instanceof StewardError) || error.details?.position !== undefined) return error;
+  const paths: ConfigPath[] = [];
+  if (Array.isArray(error.details?.configPath)) paths.push(error.details.configPath as ConfigPath);
+  if (Array.isArray(error.details?.configPaths)) paths.push(...(error.details.configPaths as ConfigPath[]));
+  // The e-mails and ids the instance does not know, or knows twice.
+  const unknownEmails = new Set(textList(error.details?.unknownEmails));
+  const ambiguousEmails = new Set(textList(error.details?.ambiguousEmails));
+  if (unknownEmails.size > 0 || ambiguousEmails.size > 0) {
+    const named = emailDeclarations(loaded.config).filter(({ email }) => {
+      const key = emailKey(email);
+      return ambiguousEmails.has(key) || (unknownEmails.has(key) && (users === undefined || !knows(users, email)));
+    });
+    paths.push(...named.map(({ path }) => path));
+  }
+  const ids = new Set(textList(error.details?.unknownIds));
+  if (ids.size > 0) {
+    (loaded.config.userCreditLimits ?? []).forEach((entry, index) => {
+      if (entry.userId !== undefined && ids.has(entry.userId) && users?.emailOf(entry.userId) === undefined) paths.push(['userCreditLimits', index, 'userId']);
+    });
   }
   return atPositions(error, loaded, paths);
 }

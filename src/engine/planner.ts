@@ -197,7 +197,7 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
   } catch (error) {
     await Promise.allSettled(checks);
     // Reads stopped because a check failed fail too: the check's problem is the one to tell.
-    throw checkError ?? error;
+    throw locateDeclared(checkError ?? error, request.loaded);
   }
   let diffed: ReturnType<typeof diffAll>;
   try {
@@ -206,7 +206,9 @@ export async function makePlan(request: PlanRequest): Promise<PlanResult> {
     await Promise.allSettled(checks);
     throw locateDeclared(error, request.loaded);
   }
-  await Promise.all(checks);
+  await Promise.all(checks).catch((error: unknown) => {
+    throw locateDeclared(error, request.loaded);
+  });
   const targeted = request.targeting ? filterSteps(diffed.steps, request.targeting) : { steps: diffed.steps, warnings: [] };
   // What each kind adds to its planned steps (a routine's next runs), and warns of.
   let steps = targeted.steps;

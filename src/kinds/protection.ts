@@ -1,7 +1,7 @@
 // Deletion protection: an environment can protect a whole kind or named objects, and an object
 // can protect itself (like Terraform's prevent_destroy). Pruning skips protected objects; a
 // change that would destroy a declared protected object is refused at plan time.
-import type { EnvironmentConfig, PrunableKind } from '../config/types.js';
+import type { ConfigPath, EnvironmentConfig, PrunableKind } from '../config/types.js';
 import { StewardError } from '../errors.js';
 
 /** Whether the environment protects this object (names compared case-insensitively). */
@@ -23,6 +23,14 @@ export function protectedError(what: string, why: string, options: { hint?: stri
     hint: options.hint ?? 'remove its `protect` flag if this is intended',
     ...(options.details === undefined ? {} : { details: options.details }),
   });
+}
+
+/**
+ * Where the config resets a protected entry of `section` (its `creditLimit: default`, or its
+ * `until` once passed), then the flag that protects it: the places a refused reset points at.
+ */
+export function resetPaths(section: PrunableKind, index: number, expired: boolean): ConfigPath[] {
+  return [[section, index, expired ? 'until' : 'creditLimit'], [section, index, 'protect']];
 }
 
 /** Why a step deletes an undeclared object; promotion words it after its source instead. */

@@ -1,6 +1,6 @@
 // The plan: plain data made by a pure function of (desired, live). Rendering, saving and
 // applying all read this shape; nothing in it is a token or a live connection.
-import type { Kind } from '../config/types.js';
+import type { ConfigPath, Kind } from '../config/types.js';
 import type { PlanIdentities } from '../resolve/identities.js';
 import type { PolicyViolation } from './policy.js';
 import type { RunWeek } from '../domain/runWeek.js';
@@ -125,6 +125,8 @@ export interface PlanWarning {
    * typo that `--strict` makes an error, where other warnings only inform.
    */
   namesMissing?: true;
+  /** Where the configuration writes what the warning is about (the missing document's entry), for `--strict` to point at. */
+  configPath?: ConfigPath;
 }
 
 /**

@@ -216,7 +216,7 @@ export class Directory {
       'plan.ambiguous-user',
       `${emails.length === 1 ? 'this e-mail address is' : 'these e-mail addresses are'} the userName of more than one user of the instance: ${each.join('; ')}`,
       'server',
-      { hint: 'remove the duplicate account in the identity provider, or name the user by `userId:` where the config allows it' },
+      { hint: 'remove the duplicate account in the identity provider, or name the user by `userId:` where the config allows it', details: { ambiguousEmails: [...emails] } },
     );
   }
 

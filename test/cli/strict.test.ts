@@ -36,7 +36,9 @@ describe('--strict', () => {
     const strict = await steward(['plan', ...at(), '--strict', '--out', 'plan.json'], typo);
     expect(strict.code).toBe(1);
     expect(strict.out).toBe('');
-    expect(strict.err).toContain(`Error: --strict: ${MISSING}`);
+    // At the document in labels.yaml, with the one it is likely a typo of.
+    const line = (await readFile(join(typo, 'labels.yaml'), 'utf8')).split('\n').findIndex((text) => text.includes('5e4d3c2c')) + 1;
+    expect(strict.err).toContain(`Error: ${join(typo, 'labels.yaml')}:${line}:17: --strict: ${MISSING} (did you mean 5e4d3c2b? `);
     expect(existsSync(join(typo, 'plan.json'))).toBe(false);
     const json = await steward(['plan', ...at(), '--strict', '--json'], typo);
     expect(json.code).toBe(1);

@@ -60,12 +60,14 @@ describe.each(PROFILES)('folder labels (%s profile)', (profile) => {
       code: 'folderLabels.missing-folder',
       namesMissing: true,
       message: 'folder "finance/no-such-folder" is not a folder of this deployment, so label "marketing" is not applied to it',
+      configPath: ['labels', 1, 'folders', 1],
     });
     // A folder's name where its path belongs: the path is suggested.
     expect(plan.warnings).toContainEqual({
       code: 'folderLabels.missing-folder',
       namesMissing: true,
       message: 'folder "Sandbox" is not a folder of this deployment, so label "marketing" is not applied to it (did you mean "sandbox"? folders are named by path)',
+      configPath: ['labels', 1, 'folders', 2],
     });
     expect((await steward.apply()).code).toBe(0);
     expect(steward.emulator.state.folderLabels('marketing')).toEqual(['marketing']);

@@ -114,7 +114,7 @@ describe.each(PROFILES)('until (%s profile)', (profile) => {
 
     const applied = await steward.apply(planFile);
     expect(applied.code).toBe(1);
-    expect(applied.out + applied.err).toMatch(/the plan is stale: the credit limit of grace@acme\.example expired on .* after the plan was made/);
+    expect(applied.err).toMatch(/^Error: \S+credit\.yaml:\d+:\d+: the plan is stale: the credit limit of grace@acme\.example expired on .* after the plan was made/m);
     expect(graceLimit(steward.emulator)).toBe(750);
   });
 });

@@ -130,7 +130,7 @@ describe('routines', () => {
     expect(branch.steps[0]).toMatchObject({ action: 'replace', reason: 'branchId cannot change in place by PATCH or PUT' });
   });
 
-  it('refuses to replace a protected routine, saying what a replacement costs, and pointing at its flag', () => {
+  it('refuses to replace a protected routine, saying what a replacement costs, and pointing at the field that replaces it, then its flag', () => {
     const refusal = (config: Parameters<typeof planOffline>[0]) => {
       try {
         planOffline(config, own([liveRoutine({ name: 'Weekly digest' })]));
@@ -142,7 +142,7 @@ describe('routines', () => {
     const topic = refusal({ routines: [{ ...digest, topicName: 'orders', protect: true }] });
     expect(topic.message).toContain(`routine "Weekly digest" is protected, but changing topicName replaces it: topicName ${REPLACED}. A replaced routine is created anew and the old one deleted: its run history is lost`);
     expect(topic.hint).toBe('keep topicName as it is live, or remove `protect: true` from the routine if the replacement is intended');
-    expect(topic.details?.configPath).toEqual(['routines', 0, 'protect']);
+    expect(topic.details?.configPaths).toEqual([['routines', 0, 'topicName'], ['routines', 0, 'protect']]);
     // A timezone change would go in place on a server with PATCH: the hint says so.
     const timezone = refusal({ routines: [{ ...digest, timezone: 'Europe/Berlin', protect: true }] });
     expect(timezone.hint).toBe('keep timezone as it is live, or remove `protect: true` from the routine if the replacement is intended; a server with the PATCH update changes it in place (`routineUpdate: patch` on the environment)');

@@ -132,8 +132,8 @@ describe('requireRoutineOwners', () => {
 });
 
 describe('document links to documents the deployment lacks', () => {
-  it('are warnings naming the document, and no step; the other links are planned', () => {
-    const carrying = Object.assign(new Map([['marketing', new Map([['d1', 'Funnel']])]]), { missing: new Set(['d-elsewhere']) });
+  it('are warnings naming the document, where the config lists it, and no step; the other links are planned', () => {
+    const carrying = Object.assign(new Map([['marketing', new Map([['d1', 'Funnel']])]]), { missing: new Map([['d-elsewhere', undefined]]) });
     const { steps, warnings } = planOffline(
       { labels: [{ name: 'marketing', documents: ['d1', 'd2', 'd-elsewhere'] }] },
       { labels: [liveLabel({ name: 'marketing', usage_count: 1 })], documentLabels: carrying },
@@ -144,7 +144,14 @@ describe('document links to documents the deployment lacks', () => {
         code: 'documentLabels.missing-document',
         namesMissing: true,
         message: 'document d-elsewhere does not exist in this deployment, so label "marketing" is not applied to it (document identifiers may differ between deployments)',
+        configPath: ['labels', 0, 'documents', 2],
       },
     ]);
+  });
+
+  it('suggest the listed document a missing one is likely a typo of', () => {
+    const carrying = Object.assign(new Map([['marketing', new Map<string, string | undefined>()]]), { missing: new Map([['5e4d3c2c', '5e4d3c2b']]) });
+    const { warnings } = planOffline({ labels: [{ name: 'marketing', documents: ['5e4d3c2c'] }] }, { labels: [liveLabel({ name: 'marketing' })], documentLabels: carrying });
+    expect(warnings[0]?.message).toBe('document 5e4d3c2c does not exist in this deployment, so label "marketing" is not applied to it (did you mean 5e4d3c2b? document identifiers may differ between deployments)');
   });
 });

@@ -27,7 +27,10 @@ describe('the permissions a plan needs', () => {
     expect(permissionProblems(custom, config({ routines: [ROUTINE] }), [REGISTRY.get('routines')!], [])).toEqual([]);
     const without = whoami({ rolesByModel: { 'm-sales': { permissions: ['RUN_CONTENT_QUERIES'] } } });
     expect(permissionProblems(without, config({ routines: [ROUTINE, { ...ROUTINE, name: 'Second' }] }), [REGISTRY.get('routines')!], [])).toEqual([
-      'this token\'s user lacks the USE_AI permission on model Sales, which routines "Digest", "Second" run against',
+      {
+        problem: 'this token\'s user lacks the USE_AI permission on model Sales, which routines "Digest", "Second" run against',
+        at: [['routines', 0, 'model'], ['routines', 1, 'model']],
+      },
     ]);
   });
 
@@ -40,7 +43,7 @@ describe('the permissions a plan needs', () => {
     const limits = config({ creditControls: { shutoffCredits: 10 } });
     expect(permissionProblems(whoami({ orgRole: 'ORG_ADMIN' }), limits, [REGISTRY.get('creditControls')!], [])).toEqual([]);
     expect(permissionProblems(whoami({ orgRole: 'ORG_OWNER' }), limits, [REGISTRY.get('creditControls')!], [])).toEqual([
-      "creditControls need an Organization Admin key; this key's organization role is ORG_OWNER",
+      { problem: "creditControls need an Organization Admin key; this key's organization role is ORG_OWNER", at: [['creditControls']] },
     ]);
   });
 });

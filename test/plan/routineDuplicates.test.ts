@@ -164,7 +164,7 @@ describe('a plan that meets duplicates', () => {
     expect(hint).toBe(
       'r-2, r-3 are identical copies of the oldest, r-1, which matches the config: add `duplicates: delete-identical` to this routine in the config and the plan deletes them, keeping r-1; then plan again',
     );
-    expect(details).toEqual({ routine: 'Weekly digest', routineIds: ['r-3', 'r-1', 'r-2'], oldestMatchingConfig: 'r-1', identicalToOldest: ['r-2', 'r-3'], differing: [] });
+    expect(details).toEqual({ configPath: ['routines', 0], routine: 'Weekly digest', routineIds: ['r-3', 'r-1', 'r-2'], oldestMatchingConfig: 'r-1', identicalToOldest: ['r-2', 'r-3'], differing: [] });
   });
 
   it('with `duplicates: delete-identical`, plans the deletion of the identical copies, keeping the oldest', () => {

@@ -19,16 +19,26 @@ import type { KindExport, ResourceKind } from '../../model/kind.js';
 import { compareText } from '../shared.js';
 import { desiredLabels, everyLabel, labelFates, labelNames, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
 import { UNLISTED_DOCUMENT_REASON } from '../protection.js';
+import { closest } from '../../config/suggest.js';
 
 /**
  * Label key (of the label's name once the plan has run) → the documents carrying it; `missing`:
  * the documents a link to add names that the deployment does not have (gaps.md: identifiers may
- * differ between deployments), which the plan reports instead of linking.
+ * differ between deployments), which the plan reports instead of linking, each with the listed
+ * document it is likely a typo of (or whose name it gives), if any.
  */
-export type LiveDocumentLabels = Map<string, Map<string, string | undefined>> & { missing?: ReadonlySet<string> };
+export type LiveDocumentLabels = Map<string, Map<string, string | undefined>> & { missing?: ReadonlyMap<string, string | undefined> };
+
+/** A document as the listing gives it: what a missing one is compared with. */
+interface ListedDocument {
+  identifier: string;
+  name: string | undefined;
+}
 
 /** A label whose document links this plan manages, with the name it has live now (if any). */
 interface ManagedLabel {
+  /** Its position in the config's `labels`; none for a live label being deleted. */
+  index: number | undefined;
   /** The label's name once labels are applied (the declared name, or the live one if pruned). */
   name: string;
   liveName: string | undefined;
@@ -46,14 +56,14 @@ function managedLabels(desired: DesiredLabels, live: readonly Label[]): ManagedL
       case 'create':
         return fate.desired.documents === undefined
           ? []
-          : [{ name: fate.desired.name, liveName: undefined, inUse: false, documents: fate.desired.documents, prune: fate.desired.pruneDocuments }];
+          : [{ index: fate.desired.index, name: fate.desired.name, liveName: undefined, inUse: false, documents: fate.desired.documents, prune: fate.desired.pruneDocuments }];
       case 'keep':
       case 'rename':
         return fate.desired.documents === undefined
           ? []
-          : [{ name: fate.desired.name, liveName: fate.live.name, inUse: fate.live.usage_count > 0, documents: fate.desired.documents, prune: fate.desired.pruneDocuments }];
+          : [{ index: fate.desired.index, name: fate.desired.name, liveName: fate.live.name, inUse: fate.live.usage_count > 0, documents: fate.desired.documents, prune: fate.desired.pruneDocuments }];
       case 'delete':
-        return [{ name: fate.live.name, liveName: fate.live.name, inUse: fate.live.usage_count > 0, documents: [], prune: true }];
+        return [{ index: undefined, name: fate.live.name, liveName: fate.live.name, inUse: fate.live.usage_count > 0, documents: [], prune: true }];
       case 'ignore':
         return [];
     }
@@ -108,7 +118,7 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
     const usage = new Map(liveLabels.map((label) => [labelKey(label.name), label.usage_count]));
     const queryCost = queried.reduce((sum, label) => sum + Math.max(1, Math.ceil((usage.get(labelKey(label.liveName!)) ?? 0) / MAX_PAGE_SIZE)), 0);
     const listed = queryCost >= 2 ? await readByListing(api, queried, queryCost, result) : undefined;
-    if (listed !== undefined) return Object.assign(result, { missing: unknownDocuments(managed, listed) });
+    if (listed !== undefined) return Object.assign(result, { missing: nearest(unknownDocuments(managed, listed), listed) });
     await inParallel(queried, async (label) => {
       const documents = result.get(labelKey(label.name))!;
       for await (const document of api.listDocuments({ labels: [label.liveName!] })) {
@@ -125,18 +135,20 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
     for (const label of managedLabels(desired, (allLive.labels ?? []) as Label[])) {
       const carrying = live.get(labelKey(label.name)) ?? new Map<string, string | undefined>();
       const wanted = new Set(label.documents);
-      for (const document of label.documents) {
-        if (carrying.has(document)) continue;
+      label.documents.forEach((document, position) => {
+        if (carrying.has(document)) return;
         if (live.missing?.has(document) === true) {
+          const near = live.missing.get(document);
           warnings.push({
             code: 'documentLabels.missing-document',
             namesMissing: true,
-            message: `document ${document} does not exist in this deployment, so label "${label.name}" is not applied to it (document identifiers may differ between deployments)`,
+            message: `document ${document} does not exist in this deployment, so label "${label.name}" is not applied to it (${near === undefined ? '' : `did you mean ${near}? `}document identifiers may differ between deployments)`,
+            ...(label.index === undefined ? {} : { configPath: ['labels', label.index, 'documents', position] }),
           });
-          continue;
+          return;
         }
         steps.push({ ...linkStep(label.name, document, carrying.get(document)), action: 'create', dependsOn: [labelStepId(label.name)], after: { document, label: label.name } });
-      }
+      });
       if (!label.prune) continue;
       for (const [document, documentName] of carrying) {
         if (wanted.has(document)) continue;
@@ -211,28 +223,43 @@ async function readByListing(
   queried: readonly ManagedLabel[],
   queryCost: number,
   result: LiveDocumentLabels,
-): Promise<Set<string> | undefined> {
+): Promise<ListedDocument[] | undefined> {
   let cheaper = true;
   const onPage = (page: number, totalPages: number | undefined) => {
     // Without an announced total the listing's length is unknown: the queries' cost is known.
     if (page === 1 && (totalPages === undefined || totalPages - 1 > queryCost)) cheaper = false;
   };
   const byLiveName = new Map(queried.map((label) => [labelKey(label.liveName!), result.get(labelKey(label.name))!]));
-  const listed = new Set<string>();
+  const listed: ListedDocument[] = [];
   for await (const document of api.listDocuments({ include: ['labels'], onPage })) {
     if (!cheaper) {
       for (const documents of byLiveName.values()) documents.clear();
       return undefined;
     }
-    listed.add(document.identifier);
+    listed.push({ identifier: document.identifier, name: document.name ?? undefined });
     for (const name of document.labels ?? []) byLiveName.get(labelKey(name))?.set(document.identifier, document.name ?? undefined);
   }
   return listed;
 }
 
 /** The documents links to add name that a full listing did not show. */
-function unknownDocuments(managed: readonly ManagedLabel[], listed: ReadonlySet<string>): Set<string> {
-  return new Set(managed.flatMap((label) => label.documents).filter((document) => !listed.has(document)));
+function unknownDocuments(managed: readonly ManagedLabel[], listed: readonly ListedDocument[]): Set<string> {
+  const identifiers = new Set(listed.map((document) => document.identifier));
+  return new Set(managed.flatMap((label) => label.documents).filter((document) => !identifiers.has(document)));
+}
+
+/**
+ * Each missing document with the listed one it likely means: the document of that name (a name
+ * written where the identifier goes), else an identifier a typo away.
+ */
+function nearest(missing: ReadonlySet<string>, listed: readonly ListedDocument[]): Map<string, string | undefined> {
+  const identifiers = listed.map((document) => document.identifier);
+  return new Map(
+    [...missing].map((document) => [
+      document,
+      listed.find((candidate) => candidate.name !== undefined && candidate.name.toLowerCase() === document.toLowerCase())?.identifier ?? closest(document, identifiers),
+    ]),
+  );
 }
 
 /**
@@ -241,15 +268,18 @@ function unknownDocuments(managed: readonly ManagedLabel[], listed: ReadonlySet<
  * stopping once all are found), made only when there are such links: there is no request by
  * identifier, and a per-label query cannot show that a document without the label exists.
  */
-async function missingDocuments(api: PlatformApi, managed: readonly ManagedLabel[], carrying: LiveDocumentLabels): Promise<Set<string>> {
+async function missingDocuments(api: PlatformApi, managed: readonly ManagedLabel[], carrying: LiveDocumentLabels): Promise<Map<string, string | undefined>> {
   const seen = new Set([...carrying.values()].flatMap((documents) => [...documents.keys()]));
   const unknown = new Set(managed.flatMap((label) => label.documents).filter((document) => !seen.has(document)));
-  if (unknown.size === 0) return unknown;
+  if (unknown.size === 0) return new Map();
+  // The listing is read to its end when a document is missing: the whole of it is the candidates.
+  const listed: ListedDocument[] = [];
   for await (const document of api.listDocuments()) {
     unknown.delete(document.identifier);
     if (unknown.size === 0) break;
+    listed.push({ identifier: document.identifier, name: document.name ?? undefined });
   }
-  return unknown;
+  return nearest(unknown, listed);
 }
 
 function linkStep(label: string, document: string, documentName: string | undefined) {

@@ -27,6 +27,8 @@ export interface LiveFolderLabels {
 
 /** A label whose folders this plan manages, with the name it has live now (if any). */
 interface ManagedLabel {
+  /** Its position in the config's `labels`; none for a live label being deleted. */
+  index: number | undefined;
   name: string;
   liveName: string | undefined;
   /** usage_count of the live label: zero means it is on no folder. */
@@ -43,14 +45,14 @@ function managedLabels(desired: DesiredLabels, live: readonly Label[]): ManagedL
   return labelFates(desired, live).flatMap((fate: LabelFate): ManagedLabel[] => {
     switch (fate.fate) {
       case 'create':
-        return fate.desired.folders === undefined ? [] : [{ name: fate.desired.name, liveName: undefined, usage: 0, folders: fate.desired.folders, prune: fate.desired.pruneFolders, deleted: false }];
+        return fate.desired.folders === undefined ? [] : [{ index: fate.desired.index, name: fate.desired.name, liveName: undefined, usage: 0, folders: fate.desired.folders, prune: fate.desired.pruneFolders, deleted: false }];
       case 'keep':
       case 'rename':
         return fate.desired.folders === undefined
           ? []
-          : [{ name: fate.desired.name, liveName: fate.live.name, usage: fate.live.usage_count, folders: fate.desired.folders, prune: fate.desired.pruneFolders, deleted: false }];
+          : [{ index: fate.desired.index, name: fate.desired.name, liveName: fate.live.name, usage: fate.live.usage_count, folders: fate.desired.folders, prune: fate.desired.pruneFolders, deleted: false }];
       case 'delete':
-        return [{ name: fate.live.name, liveName: fate.live.name, usage: fate.live.usage_count, folders: [], prune: true, deleted: true }];
+        return [{ index: undefined, name: fate.live.name, liveName: fate.live.name, usage: fate.live.usage_count, folders: [], prune: true, deleted: true }];
       case 'ignore':
         return [];
     }
@@ -135,20 +137,21 @@ export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
       // Folders carry the label under its live name until a rename is applied (by id, they keep it).
       const carrying = live.carrying.get(labelKey(label.liveName ?? label.name)) ?? new Set<string>();
       const wanted = new Set<string>();
-      for (const entry of label.folders) {
+      label.folders.forEach((entry, position) => {
         const folder = folderOf(entry, live.folders);
         if (folder === undefined) {
           warnings.push({
             code: 'folderLabels.missing-folder',
             namesMissing: true,
             message: `folder "${entry}" is not a folder of this deployment, so label "${label.name}" is not applied to it${nearFolder(entry, live.folders)}`,
+            ...(label.index === undefined ? {} : { configPath: ['labels', label.index, 'folders', position] }),
           });
-          continue;
+          return;
         }
         wanted.add(folder.id);
-        if (carrying.has(folder.id)) continue;
+        if (carrying.has(folder.id)) return;
         steps.push({ ...linkStep(label.name, folder), action: 'create', dependsOn: [labelStepId(label.name)], after: { folder: displayed(folder), label: label.name } });
-      }
+      });
       if (label.prune) {
         for (const id of carrying) {
           if (wanted.has(id)) continue;

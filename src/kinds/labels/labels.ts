@@ -2,7 +2,8 @@
 // `renamedFrom` turns a live label of a former name into a rename (PUT with a new name), so the
 // documents that carry it keep it; a delete + create would strip them.
 import type { Label, LabelCreate, LabelUpdate, Whoami } from '../../api/types.js';
-import type { LabelConfig, StewardConfig } from '../../config/types.js';
+import type { ConfigPath, LabelConfig, StewardConfig } from '../../config/types.js';
+import type { AccessProblem } from '../../resolve/preflight.js';
 import { labelKey } from '../../domain/rules.js';
 import { changedFields, holdIgnored, pick } from '../../model/fields.js';
 import type { FieldChange, PlanStep, PlanWarning } from '../../model/plan.js';
@@ -14,6 +15,8 @@ import { protectedInEnvironment, PRUNED_REASON } from '../protection.js';
 export const LABEL_FIELDS = ['color', 'description', 'verified', 'homepage'] as const;
 
 export interface DesiredLabel {
+  /** Its position in the config's `labels` (warnings point at it); none where no config declares it (an export's read). */
+  index?: number;
   name: string;
   renamedFrom: string[];
   /** Only the fields the config declares are managed. */
@@ -73,10 +76,11 @@ export function labelFates(desired: DesiredLabels, live: readonly Label[]): Labe
 /** The desired labels of a config. */
 export function desiredLabels({ config, environment }: DesiredInput): DesiredLabels {
   return {
-    labels: (config.labels ?? []).map((label) => {
+    labels: (config.labels ?? []).map((label, index) => {
       const fields: DesiredLabel['fields'] = {};
       for (const field of LABEL_FIELDS) if (label[field] !== undefined) Object.assign(fields, { [field]: label[field] });
       return {
+        index,
         name: label.name,
         renamedFrom: label.renamedFrom ?? [],
         fields,
@@ -100,10 +104,16 @@ export function labelNames(config: StewardConfig): string[] {
 }
 
 /** Only an Organization Admin may set verified or homepage on a label. */
-function labelAccessProblems(whoami: Whoami, config: StewardConfig): string[] {
+function labelAccessProblems(whoami: Whoami, config: StewardConfig): AccessProblem[] {
   if (whoami.orgRole === 'ORG_ADMIN') return [];
-  const privileged = (config.labels ?? []).filter((label) => label.verified === true || label.homepage === true);
-  return privileged.length === 0 ? [] : [`only an Organization Admin may set verified or homepage on labels (${privileged.map((label) => label.name).join(', ')})`];
+  const labels = config.labels ?? [];
+  const privileged = labels.filter((label) => label.verified === true || label.homepage === true);
+  if (privileged.length === 0) return [];
+  const at = labels.flatMap((label, index): ConfigPath[] => [
+    ...(label.verified === true ? [['labels', index, 'verified']] : []),
+    ...(label.homepage === true ? [['labels', index, 'homepage']] : []),
+  ]);
+  return [{ problem: `only an Organization Admin may set verified or homepage on labels (${privileged.map((label) => label.name).join(', ')})`, at }];
 }
 
 /** The plan-step id of a label; documentLabels and folderLabels steps depend on it. */

@@ -65,7 +65,8 @@ export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, Liv
 
   desired({ config, environment, now }) {
     return {
-      limits: (config.entityGroupCreditLimits ?? []).map((entry) => ({
+      limits: (config.entityGroupCreditLimits ?? []).map((entry, index) => ({
+        index,
         id: entry.entity,
         display: entry.entity,
         ...limitInForce(entry, now),

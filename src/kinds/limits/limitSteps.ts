@@ -2,15 +2,17 @@
 // `null` (explicit unlimited) or "default" (no limit of its own); a live limit the config does not
 // declare is reset when the kind is pruned, unless protected. A reset is a `delete` step whose
 // write is `useDefaultLimit: true`. Pure.
-import type { Kind } from '../../config/types.js';
+import type { PrunableKind } from '../../config/types.js';
 import type { KindPresentation } from '../../model/kind.js';
 import type { PlanStep } from '../../model/plan.js';
 import { formatValue } from '../../model/present.js';
-import { protectedError, PRUNED_REASON } from '../protection.js';
+import { protectedError, PRUNED_REASON, resetPaths } from '../protection.js';
 import { expiryOf, untilOf, type EntryExpiry } from '../expiry.js';
 
 /** One declared limit, its subject already an id the API takes. */
 export interface DesiredLimit {
+  /** Its position in the config's section (errors point at it). */
+  index: number;
   /** The subject as the API names it (user group id, entity). */
   id: string;
   /** How people know the subject (group display name, entity). */
@@ -31,7 +33,7 @@ export function limitInForce(entry: { creditLimit: number | null | 'default'; un
 }
 
 export interface LimitDiffInput {
-  kind: Kind;
+  kind: PrunableKind;
   /** Field of `ref` that carries the subject's id to the applier. */
   refField: string;
   /** Words for the subject in messages: `the credit limit of user group "Finance"`. */
@@ -55,7 +57,11 @@ export function limitSteps(input: LimitDiffInput, live: ReadonlyMap<string, numb
     const expired = limit.expiry?.expired === true ? limit.expiry.reason : undefined;
     if (limit.creditLimit === 'default') {
       if (current === undefined || limit.ignoreLimit === true) continue;
-      if (limit.protect) throw protectedError(input.describe(limit.display), 'the config resets it to the default');
+      if (limit.protect) {
+        throw protectedError(input.describe(limit.display), expired === undefined ? 'the config resets it to the default' : `its \`until\` has passed (${expired}), which resets it to the default`, {
+          details: { configPaths: resetPaths(input.kind, limit.index, expired !== undefined) },
+        });
+      }
       steps.push({ ...declaredStep, action: 'delete', before: current, reason: expired === undefined ? 'reset to the default limit' : `${expired}: reset to the default limit` });
       continue;
     }

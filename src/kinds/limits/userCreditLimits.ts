@@ -12,10 +12,12 @@ import { compareText, creditLimitValues, expectLimitsTaken, textOf } from '../sh
 import { requireDistinctUsers } from '../../config/declared.js';
 import { limitPresentation, limitsAfter } from './limitSteps.js';
 import { liveCreditControls, loweredLimit } from '../lowered.js';
-import { protectedError, protectedInEnvironment, PRUNED_REASON } from '../protection.js';
+import { protectedError, protectedInEnvironment, PRUNED_REASON, resetPaths } from '../protection.js';
 import { expiryOf, type EntryExpiry } from '../expiry.js';
 
 export interface DesiredUserLimit {
+  /** Its position in the config's `userCreditLimits` (errors point at it). */
+  index: number;
   userId: string;
   /** How people know the user: the e-mail when the config gave one or SCIM knows it. */
   display: string;
@@ -121,9 +123,10 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
 
   desired({ config, environment, directory, now }) {
     const ignoredByKind = config.ignore?.userCreditLimits?.includes('creditLimit') === true;
-    const users = (config.userCreditLimits ?? []).map((entry): DesiredUserLimit => {
+    const users = (config.userCreditLimits ?? []).map((entry, index): DesiredUserLimit => {
       const userId = entry.email === undefined ? entry.userId! : directory.idOf(entry.email);
       const user: DesiredUserLimit = {
+        index,
         userId,
         display: entry.email ?? directory.display(userId),
         creditLimit: entry.creditLimit,
@@ -186,7 +189,12 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
       let step: PlanStep;
       if (user.creditLimit === 'default') {
         if (liveLimit === undefined || user.ignoreLimit) continue;
-        if (user.protect) throw protectedError(`the credit limit of ${user.display}`, 'the config resets it to the default');
+        if (user.protect) {
+          const expired = user.expiry?.expired === true ? user.expiry.reason : undefined;
+          throw protectedError(`the credit limit of ${user.display}`, expired === undefined ? 'the config resets it to the default' : `its \`until\` has passed (${expired}), which resets it to the default`, {
+            details: { configPaths: resetPaths('userCreditLimits', user.index, expired !== undefined) },
+          });
+        }
         step = { id, kind: 'userCreditLimits', key: user.display, dependsOn: [], ref: { userId }, action: 'delete', before: { creditLimit: liveLimit }, reason: 'reset to the default limit' };
       } else if (liveLimit === undefined) {
         step = { id, kind: 'userCreditLimits', key: user.display, dependsOn: [], ref: { userId }, action: 'create', after: { creditLimit: user.creditLimit } };

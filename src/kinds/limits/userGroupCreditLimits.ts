@@ -93,10 +93,11 @@ export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUse
   emails: () => [],
 
   desired({ config, environment, now }) {
-    const limits = (config.userGroupCreditLimits ?? []).flatMap((entry) => {
+    const limits = (config.userGroupCreditLimits ?? []).flatMap((entry, index) => {
       // Planning resolves every `group` to an id first; an entry without one was reported already.
       if (entry.userGroupId === undefined) return [];
       return [{
+        index,
         id: idKey(entry.userGroupId),
         display: entry.group ?? entry.userGroupId,
         ...limitInForce(entry, now),

@@ -35,11 +35,15 @@ export function requireRoutineOwners(
     );
   }
   if (loaded.config.prune?.routines === true && routines.length === 0) {
+    const at = loaded.locate(['prune', 'routines']);
     throw new StewardError(
       'plan.routine-owner',
       `\`prune: routines: true\` deletes the undeclared routines of the owners the config names, and it names none; ${theKey} is tied to no user, so it has no routines of its own to prune`,
       'user',
-      { hint: 'declare the routines to keep, each with `owner: <e-mail>` (their owners\' other routines are pruned), or use a personal token of the user whose routines to prune' },
+      {
+        hint: 'declare the routines to keep, each with `owner: <e-mail>` (their owners\' other routines are pruned), or use a personal token of the user whose routines to prune',
+        details: at === undefined ? {} : { position: at, positions: [at] },
+      },
     );
   }
 }

@@ -4,7 +4,8 @@
 // or topic) replaces the routine: the new one is created before the old one is deleted.
 import type { PlatformApi } from '../../api/platform.js';
 import type { ModelRecord, Routine, Whoami } from '../../api/types.js';
-import type { RoutineConfig, StewardConfig } from '../../config/types.js';
+import type { ConfigPath, RoutineConfig, StewardConfig } from '../../config/types.js';
+import type { AccessProblem } from '../../resolve/preflight.js';
 import { emailKey } from '../../domain/rules.js';
 import { textOf } from '../shared.js';
 import { StewardError } from '../../errors.js';
@@ -54,24 +55,35 @@ export interface RoutineOwner {
  * never from a role name (organizations name roles as they like). A model whoami does not list is
  * left to the model check; an organization key's roles are its creator's, so they decide nothing.
  */
-function routineAccessProblems(whoami: Whoami, config: StewardConfig): string[] {
+function routineAccessProblems(whoami: Whoami, config: StewardConfig): AccessProblem[] {
   if (whoami.keyScope !== 'user') return [];
-  const problems: string[] = [];
-  if ((config.routines ?? []).some((routine) => routine.owner !== undefined)) {
-    problems.push('routines with an `owner` need an organization API key (a personal token acts only as its own user)');
+  const problems: AccessProblem[] = [];
+  const routines = config.routines ?? [];
+  const owned = routines.flatMap((routine, index): ConfigPath[] => (routine.owner === undefined ? [] : [['routines', index, 'owner']]));
+  if (owned.length > 0) {
+    problems.push({ problem: 'routines with an `owner` need an organization API key (a personal token acts only as its own user)', at: owned });
   }
-  const lacking = new Map<string, string[]>();
-  for (const routine of config.routines ?? []) {
-    if (routine.modelId === undefined) continue;
+  const lacking = new Map<string, { names: string[]; at: ConfigPath[] }>();
+  routines.forEach((routine, index) => {
+    if (routine.modelId === undefined) return;
     const permissions = whoami.rolesByModel[routine.modelId]?.permissions;
-    if (permissions === undefined || permissions.includes('USE_AI')) continue;
+    if (permissions === undefined || permissions.includes('USE_AI')) return;
     const model = routine.model ?? routine.modelId;
-    lacking.set(model, [...(lacking.get(model) ?? []), routine.name]);
-  }
+    const known = lacking.get(model) ?? { names: [], at: [] };
+    lacking.set(model, { names: [...known.names, routine.name], at: [...known.at, modelPath(routine, index)] });
+  });
   problems.push(
-    ...[...lacking].map(([model, names]) => `this token's user lacks the USE_AI permission on model ${model}, which ${names.length === 1 ? `routine "${names[0]}" runs` : `routines ${names.map((name) => `"${name}"`).join(', ')} run`} against`),
+    ...[...lacking].map(([model, { names, at }]) => ({
+      problem: `this token's user lacks the USE_AI permission on model ${model}, which ${names.length === 1 ? `routine "${names[0]}" runs` : `routines ${names.map((name) => `"${name}"`).join(', ')} run`} against`,
+      at,
+    })),
   );
   return problems;
+}
+
+/** Where a routine names its model: `model:` (by name) or `modelId:`. */
+function modelPath(routine: RoutineConfig, index: number): ConfigPath {
+  return ['routines', index, routine.model === undefined ? 'modelId' : 'model'];
 }
 
 /** The key of an owner's list in LiveRoutines (and of `ref.ownerId ?? ''` in a step): its `userId`. */
@@ -82,6 +94,8 @@ export function listKey(owner: Pick<RoutineOwner, 'userId'>): string {
 export interface DesiredRoutine {
   /** Its position in the config's `routines` (errors point at it). */
   index: number;
+  /** The config's field for a state field it names by name (`model` for `modelId`, `branch` for `branchId`), for errors to point at. */
+  writtenAs: Partial<Record<keyof RoutineState, string>>;
   owner: RoutineOwner;
   state: RoutineState;
   /** Former names (`renamedFrom`): a live routine under one of them is renamed in place, keeping its id. */
@@ -196,7 +210,10 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
   audience: { changes: routineRecipientChanges },
   runs: (config) => (config.routines ?? []).map((routine) => ({ name: routine.name, schedule: routine.schedule, timezone: routine.timezone, paused: routine.paused === true })),
   access: {
-    models: (config) => (config.routines ?? []).flatMap((routine) => (routine.modelId === undefined ? [] : [routine.modelId])),
+    models: (config) =>
+      (config.routines ?? []).flatMap((routine, index) =>
+        routine.modelId === undefined ? [] : [{ id: routine.modelId, ...(routine.model === undefined ? {} : { name: routine.model }), path: modelPath(routine, index) }],
+      ),
     problems: routineAccessProblems,
     refuse: requireRoutineOwners,
   },
@@ -220,11 +237,11 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
     // list of routines nothing would change is a request for nothing.
     let selfRead = prune && self !== undefined;
     const owners = new Map<string, RoutineOwner>();
-    const ownerOf = (email: string | undefined): RoutineOwner => {
+    const ownerOf = (email: string | undefined, index: number): RoutineOwner => {
       if (email === undefined) {
         if (self === undefined) {
-          // Preflight reports these with their positions before anything is read.
-          throw new StewardError('plan.routine-owner', 'a routine has no `owner:`, and this organization API key is tied to no user', 'user');
+          // Preflight reports these, every one, before anything is read.
+          throw new StewardError('plan.routine-owner', 'a routine has no `owner:`, and this organization API key is tied to no user', 'user', { details: { configPath: ['routines', index] } });
         }
         selfRead = true;
         return self;
@@ -244,7 +261,8 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
       const pausedByExpiry = expiry?.expired === true && routine.onExpiry === 'pause';
       return {
         index,
-        owner: ownerOf(routine.owner),
+        writtenAs: { ...(routine.model === undefined ? {} : { modelId: 'model' }), ...(routine.branch === undefined ? {} : { branchId: 'branch' }) },
+        owner: ownerOf(routine.owner, index),
         state: pausedByExpiry ? { ...desiredState(routine), paused: true } : desiredState(routine),
         renamedFrom: routine.renamedFrom ?? [],
         protect: routine.protect === true,
@@ -361,7 +379,8 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
           const byPatch = desired.update === 'put' && replacingFields('patch', forcing, state).length === 0;
           throw protectedError(`routine "${name}"`, `changing ${forcing.join(', ')} replaces it: ${replacementReason(desired.update, forcing)}. ${upperFirst(REPLACEMENT_COST)}`, {
             hint: `keep ${forcing.join(', ')} as ${forcing.length === 1 ? 'it is' : 'they are'} live, or remove \`protect: true\` from the routine if the replacement is intended${byPatch ? '; a server with the PATCH update changes it in place (`routineUpdate: patch` on the environment)' : ''}`,
-            details: { configPath: ['routines', routine.index, 'protect'] },
+            // The fields whose change replaces it first, then the flag that forbids it.
+            details: { configPaths: [...forcing.map((field) => routineFieldPath(routine, field)), ['routines', routine.index, 'protect']] },
           });
         }
         steps.push({
@@ -469,6 +488,8 @@ function pickLiveMatch(
     {
       hint: wayOut({ keeper, identical, differing }, routine, keys, isProtected),
       details: {
+        // Where `duplicates: delete-identical` goes, the way out the hint names.
+        configPath: ['routines', routine.index],
         routine: routine.state.name,
         routineIds: candidates.map((candidate) => candidate.id),
         oldestMatchingConfig: keeper?.id ?? null,
@@ -521,7 +542,7 @@ function expiredRoutineDeletes(routine: DesiredRoutine, candidates: readonly Rou
   if (candidates.length > 0 && routine.protect) {
     throw protectedError(`routine "${routine.state.name}"`, `its \`until\` has passed (${expired}), which deletes it`, {
       hint: 'write `onExpiry: pause` to keep it, paused; or remove `protect: true` if the deletion is intended',
-      details: { configPath: ['routines', routine.index, 'protect'] },
+      details: { configPaths: [['routines', routine.index, 'until'], ['routines', routine.index, 'protect']] },
     });
   }
   return candidates.map((candidate) => ({
@@ -541,6 +562,11 @@ function createdModels(steps: readonly PlanStep[], declared: readonly DesiredRou
     const modelId = created.get(baseStep(routine.owner, routine.state.name).id);
     return typeof modelId === 'string' ? modelId : undefined;
   });
+}
+
+/** Where the config writes a routine's state field: `model:` for a model named by name. */
+function routineFieldPath(routine: DesiredRoutine, field: string): ConfigPath {
+  return ['routines', routine.index, routine.writtenAs[field as keyof RoutineState] ?? field];
 }
 
 function baseStep(owner: RoutineOwner, name: string, routineId?: string) {
