@@ -51,8 +51,8 @@ function compact(sections: ConfigSections): ConfigSections {
       ...routine,
       destination: {
         ...rest,
-        ...(recipientEmails.length > 0 ? { recipientEmails } : {}),
-        ...(userGroupIds.length > 0 ? { userGroupIds } : {}),
+        ...(recipientEmails !== undefined && recipientEmails.length > 0 ? { recipientEmails } : {}),
+        ...(userGroupIds !== undefined && userGroupIds.length > 0 ? { userGroupIds } : {}),
       },
     };
   });
