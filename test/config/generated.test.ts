@@ -1,7 +1,8 @@
 // The config schema is declared once, by config/schemaParts.ts and each kind folder's
 // configSchema.ts; schemas/steward.schema.json and src/config/configTypes.generated.ts follow from
 // it. A declaration edited without `npm run generate` fails here, as do two kinds declaring one
-// name, and a keyword the type printer would have to guess at.
+// name, and a keyword the type printer would have to guess at. (What a new kind's declaration
+// adds to the schema and the types: test/architecture/toyKind.test.ts.)
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { printConfigTypes } from '../../scripts/configTypes.js';
@@ -59,14 +60,6 @@ describe('assembling the config schema', () => {
 });
 
 describe('printing the config types', () => {
-  it('gives a section of entries a named type, and the kind a place in KINDS and Kind', () => {
-    const declarations = [...CONFIG_SCHEMAS, toys()];
-    const text = printConfigTypes(assembleConfigSchema(declarations), configKinds(declarations), '');
-    expect(text).toContain("  'folderLabels',\n  'toys',\n] as const;\nexport type Kind = (typeof KINDS)[number];");
-    expect(text).toContain('  /** Toys. */\n  toys?: ToyConfig[];\n');
-    expect(text).toContain('/** A toy. */\nexport type ToyConfig = {\n  /** Its name. */\n  name?: string;\n};\n');
-  });
-
   it('refuses a keyword it does not know rather than print a type that may be wrong', () => {
     const odd = toys({ sections: { toys: { schema: { description: 'Toys by name.', type: 'object', patternProperties: { '^t': { type: 'string' } } } } } });
     expect(() => printConfigTypes(assembleConfigSchema([odd]), configKinds([odd]), '')).toThrow('#/properties/toys: the type printer knows no patternProperties');
