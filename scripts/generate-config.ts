@@ -43,9 +43,9 @@ export function generatedFiles(declarations: readonly KindConfigSchema[] = CONFI
 }
 
 /**
- * JSON as the schema file has always been laid out: an object with a description is written one
- * key a line, so each description starts a line of its own; anything else is written on one line
- * (`{ "type": "string", "minLength": 1 }`) where that fits in 100 columns.
+ * The schema file's layout, one rule close to the hand-written file it replaces: an object with a
+ * description is written one key a line, so each description starts a line of its own; anything
+ * else is written on one line (`{ "type": "string", "minLength": 1 }`) where that fits in 100 columns.
  */
 export function jsonText(value: unknown, indent: string, lead: number): string {
   const inline = jsonLine(value);

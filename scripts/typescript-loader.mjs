@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import ts from 'typescript';
 
+/** `./x.js` imported by a .ts file is `./x.ts` when that exists, as tsc's NodeNext resolution reads it. */
 export async function resolve(specifier, context, nextResolve) {
   if (context.parentURL?.endsWith('.ts') && /^\.{1,2}\/.*\.js$/.test(specifier)) {
     const source = new URL(specifier.replace(/\.js$/, '.ts'), context.parentURL);
@@ -11,6 +12,7 @@ export async function resolve(specifier, context, nextResolve) {
   return nextResolve(specifier, context);
 }
 
+/** A .ts file is an ES module, its types stripped by the TypeScript compiler (transpileModule: one file at a time). */
 export async function load(url, context, nextLoad) {
   if (!url.endsWith('.ts')) return nextLoad(url, context);
   const { outputText } = ts.transpileModule(await readFile(new URL(url), 'utf8'), {

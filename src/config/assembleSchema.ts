@@ -4,7 +4,7 @@
 // test may assemble a schema with a kind of its own. Nothing runs this when steward runs:
 // `npm run generate` (scripts/generate-config.ts) writes the result to schemas/steward.schema.json,
 // which validation reads, and the TypeScript types of the configuration to configTypes.generated.ts.
-import { topLevelSchema, type KindHoles, type SchemaNode } from './schemaParts.js';
+import { topLevelSchema, type KindParts, type SchemaNode } from './schemaParts.js';
 
 /** What one folder of kinds/ declares of the configuration. */
 export interface KindConfigSchema {
@@ -46,7 +46,7 @@ export function configKinds(declarations: readonly KindConfigSchema[]): { kinds:
 export function assembleConfigSchema(declarations: readonly KindConfigSchema[]): SchemaNode {
   const empty = topLevelSchema({ sections: {}, prune: {}, ignore: {}, protect: {}, definitions: {} });
   const taken = (part: 'properties' | '$defs') => new Set(Object.keys(empty[part] as object));
-  const holes: KindHoles = { sections: {}, prune: {}, ignore: {}, protect: {}, definitions: {} };
+  const parts: KindParts = { sections: {}, prune: {}, ignore: {}, protect: {}, definitions: {} };
   const kinds = new Set<string>();
   for (const declaration of declarations) {
     for (const kind of declaration.kinds) {
@@ -58,19 +58,19 @@ export function assembleConfigSchema(declarations: readonly KindConfigSchema[]):
   for (const [key, section] of sectionsOf(declarations)) {
     if (keys.has(key)) throw new Error(`the config schema declares the top-level key ${key} twice`);
     keys.add(key);
-    holes.sections[key] = section.schema;
+    parts.sections[key] = section.schema;
     if (section.prunable === undefined) continue;
-    holes.prune[key] = { description: section.prunable.prune, $ref: '#/$defs/boolean' };
-    holes.ignore[key] = { description: section.prunable.ignore, $ref: '#/$defs/ignoreList' };
-    holes.protect[key] = { description: section.prunable.protect, $ref: '#/$defs/protectList' };
+    parts.prune[key] = { description: section.prunable.prune, $ref: '#/$defs/boolean' };
+    parts.ignore[key] = { description: section.prunable.ignore, $ref: '#/$defs/ignoreList' };
+    parts.protect[key] = { description: section.prunable.protect, $ref: '#/$defs/protectList' };
   }
   const names = taken('$defs');
   for (const [name, definition] of declarations.flatMap((declaration) => Object.entries(declaration.definitions ?? {}))) {
     if (names.has(name)) throw new Error(`the config schema declares the definition ${name} twice`);
     names.add(name);
-    holes.definitions[name] = definition;
+    parts.definitions[name] = definition;
   }
-  return topLevelSchema(holes);
+  return topLevelSchema(parts);
 }
 
 function sectionsOf(declarations: readonly KindConfigSchema[]): [string, ConfigSection][] {

@@ -1,15 +1,15 @@
 // The parts of the config schema that belong to no kind: the file's header, `version`,
 // `environments` (each deployment's settings), `prune`, `ignore` and `policies`, and the
 // definitions the kinds share (`${…}` references, booleans, `until`, field and name lists).
-// config/assembleSchema.ts fills the holes with what each kind folder declares
-// (kinds/<folder>/configSchema.ts); `npm run generate` writes the result to schemas/steward.schema.json,
-// the file editors, `steward schema` and the validator use, and its types to configTypes.generated.ts.
+// config/assembleSchema.ts fills in what each kind folder declares (kinds/<folder>/configSchema.ts);
+// `npm run generate` writes the result to schemas/steward.schema.json, the file editors,
+// `steward schema` and the validator use, and its types to configTypes.generated.ts.
 
 /** A JSON Schema node, as the schema file holds it. */
 export type SchemaNode = { readonly [keyword: string]: unknown };
 
 /** What the kinds contribute to the top level, each in the order a user reads about the kinds. */
-export interface KindHoles {
+export interface KindParts {
   /** Their top-level sections of a file (`routines:`), by key. */
   sections: Record<string, SchemaNode>;
   /** Per prunable kind: its entry in `prune`, `ignore` and an environment's `protect`. */
@@ -27,7 +27,7 @@ export interface KindHoles {
 export const MERGED_REQUIRED = ['environments'] as const;
 
 /** The whole schema of one configuration file, with the kinds' parts in their places. */
-export function topLevelSchema(kinds: KindHoles): SchemaNode {
+export function topLevelSchema(kinds: KindParts): SchemaNode {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'urn:steward:schema:config:1',
