@@ -1,6 +1,7 @@
-// Structural validation against schemas/steward.schema.json (the file editors use too): compiles
-// it with ajv (draft 2020-12) and turns ajv's errors into one finding per problem, with the path
-// of the offending value, a readable message and a "did you mean" hint for misspelt keys.
+// Structural validation against schemas/steward.schema.json (the file editors use too, which
+// `npm run generate` assembles from the kinds' declarations): compiles it with ajv (draft
+// 2020-12) and turns ajv's errors into one finding per problem, with the path of the offending
+// value, a readable message and a "did you mean" hint for misspelt keys.
 import type { Ajv2020, AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -126,7 +127,19 @@ function withoutReferences(schema: AnySchemaObject): AnySchemaObject {
  * returns every structural problem, one per offending value.
  */
 export function checkSchema(value: unknown, variant: 'written' | 'resolved' = 'written'): SchemaFinding[] {
-  const validate = validator(variant);
+  return findingsOf(validator(variant), value, configSchema());
+}
+
+/**
+ * Validates against another schema, as checkSchema does against the one steward ships: a test's,
+ * assembled with a kind of its own (config/assembleSchema.ts).
+ */
+export function checkSchemaWith(schema: AnySchemaObject): (value: unknown) => SchemaFinding[] {
+  const validate = newAjv(false).compile(schema);
+  return (value) => findingsOf(validate, value, schema);
+}
+
+function findingsOf(validate: ValidateFunction, value: unknown, schema: AnySchemaObject): SchemaFinding[] {
   if (validate(value)) return [];
   const errors = validate.errors ?? [];
   const combinators = errors.filter((error) => (error.keyword === 'anyOf' || error.keyword === 'oneOf') && messageOf(error) !== undefined);
@@ -144,7 +157,7 @@ export function checkSchema(value: unknown, variant: 'written' | 'resolved' = 'w
   const referencesInPolicies = new Set<string>();
   for (const error of errors) {
     if (covered(error)) continue;
-    const finding = toFinding(error, value);
+    const finding = toFinding(error, value, schema);
     if (finding === undefined) continue;
     // A reference in a list of domains fails both the list's type and the item's pattern: one finding.
     if (finding.code === 'policies.reference') {
@@ -164,7 +177,7 @@ function messageOf(error: ErrorObject): string | undefined {
   return typeof message === 'string' ? message : undefined;
 }
 
-function toFinding(error: ErrorObject, root: unknown): SchemaFinding | undefined {
+function toFinding(error: ErrorObject, root: unknown, schema: AnySchemaObject): SchemaFinding | undefined {
   const path = pointerToPath(error.instancePath, root);
   const actual = valueAt(root, path);
   const subject = subjectOf(path);
@@ -186,7 +199,7 @@ function toFinding(error: ErrorObject, root: unknown): SchemaFinding | undefined
         target: 'key',
         subject: key === '' ? 'a key without a name' : `unknown key \`${key}\``,
         expectation: path.length === 0 ? 'at the top level' : `in ${subject}`,
-        hint: intended !== undefined ? `did you mean \`${intended}\`?` : (misplacedKeyHint(key) ?? `allowed keys: ${listNames(allowed)}`),
+        hint: intended !== undefined ? `did you mean \`${intended}\`?` : (misplacedKeyHint(key, schema) ?? `allowed keys: ${listNames(allowed)}`),
         ...(intended === undefined ? {} : { intended }),
       };
     }
@@ -225,7 +238,7 @@ function toFinding(error: ErrorObject, root: unknown): SchemaFinding | undefined
       if (params.tagValue === undefined) return undefined; // the `required` error says it
       const tagPath = [...path, params.tag];
       const branches = (parent?.oneOf as AnySchemaObject[] | undefined) ?? [];
-      const allowed = branches.map((branch) => tagOf(branch)).filter((tag): tag is string => tag !== undefined);
+      const allowed = branches.map((branch) => tagOf(branch, schema)).filter((tag): tag is string => tag !== undefined);
       return enumFinding(tagPath, subjectOf(tagPath), allowed, params.tagValue, describeValue(params.tagValue, tagPath));
     }
     case 'anyOf':
@@ -327,18 +340,17 @@ function domainHint(actual: unknown): { hint?: string } {
   return domain !== undefined && domain !== actual ? { hint: `write the domain alone: \`${domain}\`` } : {};
 }
 
-function tagOf(branch: AnySchemaObject): string | undefined {
+function tagOf(branch: AnySchemaObject, schema: AnySchemaObject): string | undefined {
   const ref = branch.$ref as string | undefined;
   if (ref === undefined) return undefined;
   const name = ref.replace('#/$defs/', '');
-  const target = (configSchema().$defs as Record<string, AnySchemaObject>)[name];
+  const target = (schema.$defs as Record<string, AnySchemaObject>)[name];
   const tag = (target?.properties as Record<string, AnySchemaObject> | undefined)?.type?.const;
   return typeof tag === 'string' ? tag : undefined;
 }
 
 // Top-level keys that belong one level down, e.g. `shutoffCredits:` written at the top level.
-function misplacedKeyHint(key: string): string | undefined {
-  const schema = configSchema();
+function misplacedKeyHint(key: string, schema: AnySchemaObject): string | undefined {
   for (const [section, sectionSchema] of Object.entries(schema.properties as Record<string, AnySchemaObject>)) {
     const inner = (sectionSchema.properties as Record<string, unknown> | undefined) ?? {};
     // Own keys only: `constructor` or `toString` is in every object.

@@ -21,7 +21,7 @@ export function mapRoutineIds(sections: ConfigSections, map: (use: IdUse) => str
     // A model or branch named by name needs no mapping: names are the same in every deployment.
     const model = routine.modelId === undefined ? {} : { modelId: use('modelId', routine.modelId) };
     const branch = typeof routine.branchId === 'string' ? { branchId: use('branchId', routine.branchId) } : {};
-    const destination = routine.destination.type === 'email'
+    const destination = routine.destination.type === 'email' && routine.destination.userGroupIds !== undefined
       ? { ...routine.destination, userGroupIds: routine.destination.userGroupIds.map((id) => use('userGroupIds', id)) }
       : routine.destination;
     return { ...routine, ...model, ...branch, destination };

@@ -1,20 +1,24 @@
-// A kind the house has never heard of: one module (below) and one registry line. The engine
-// diffs, orders, targets, applies, judges stale steps and describes it, and export writes its
-// section, through the facets of ResourceKind alone, without a switch on its name anywhere. What a
-// real kind still declares outside its module is its name in config/types.ts (`KINDS`, which
-// `--target` and `--kind` parse) and its section of the config schema: this test builds its
-// config directly and selects by value.
+// A kind the house has never heard of: one module (below) and its place in a registry of this
+// test's own. The engine diffs, orders, targets, applies, judges stale steps and describes it,
+// and export writes its section, through the facets of ResourceKind alone, without a switch on
+// its name anywhere. Its section of the config schema is its own declaration too (a real kind's
+// is kinds/<folder>/configSchema.ts): assembled with the registry's, it validates `toys:` as
+// steward validates every section, and gives KINDS and the config types their toy, as
+// `npm run generate` does for a registered kind. Nothing outside this file is edited for it.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { printConfigTypes } from '../../scripts/configTypes.js';
 import type { PlatformApi } from '../../src/api/platform.js';
 import type { Whoami } from '../../src/api/types.js';
+import { assembleConfigSchema, configKinds, type KindConfigSchema } from '../../src/config/assembleSchema.js';
+import { checkSchema, checkSchemaWith, findingMessage } from '../../src/config/schema.js';
 import type { Kind, StewardConfig } from '../../src/config/types.js';
 import { checkSteps, runSteps } from '../../src/engine/executor.js';
 import { orderSteps } from '../../src/engine/order.js';
 import { diffAll } from '../../src/engine/planner.js';
 import { exportLive } from '../../src/export/exporter.js';
 import { filterSteps } from '../../src/engine/targeting.js';
-import { createRegistry, REGISTRY } from '../../src/kinds/registry.js';
+import { CONFIG_SCHEMAS, createRegistry, REGISTRY } from '../../src/kinds/registry.js';
 import { changedFields } from '../../src/model/fields.js';
 import type { ResourceKind } from '../../src/model/kind.js';
 import type { PlanStep } from '../../src/model/plan.js';
@@ -23,13 +27,37 @@ import { stepDetails, stepTitle } from '../../src/render/describe.js';
 /** A deployment's toys: name → size. */
 type Toys = Map<string, number>;
 
-/** The `toys:` section a config of this test declares (a real kind's lives in the schema). */
+/** The `toys:` section of a config, as TOYS_CONFIG_SCHEMA declares it. */
 function declaredToys(config: StewardConfig): { name: string; size: number }[] {
   return (config as StewardConfig & { toys?: { name: string; size: number }[] }).toys ?? [];
 }
 
 // The toy kind's module: everything about toys, and nothing about anything else.
 const TOYS = 'toys' as Kind;
+
+/** Its part of the config schema: the `toys:` section, and whether a toy may be pruned, ignored, protected. */
+const TOYS_CONFIG_SCHEMA: KindConfigSchema = {
+  kinds: ['toys'],
+  sections: {
+    toys: {
+      schema: { description: 'Toys on the shelf, one entry per toy.', type: 'array', items: { $ref: '#/$defs/toy' } },
+      prunable: { prune: 'Delete toys that are not declared.', ignore: 'Ignored fields of every toy: `size`.', protect: 'true, or the names of toys never deleted.' },
+    },
+  },
+  definitions: {
+    toy: {
+      description: 'One toy, identified by its name.',
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'size'],
+      properties: {
+        name: { description: 'Its name.', type: 'string', minLength: 1 },
+        size: { description: 'Its size.', anyOf: [{ type: 'integer', minimum: 1 }, { $ref: '#/$defs/reference' }], errorMessage: 'must be a whole number ≥ 1' },
+      },
+    },
+  },
+};
+
 function toyKind(shelf: Toys): ResourceKind<Toys, Toys> {
   const base = (name: string) => ({ id: `toys/${name}`, kind: TOYS, key: name, dependsOn: [], ref: {} });
   return {
@@ -130,5 +158,36 @@ describe('a toy kind registered beside the others', () => {
     const config = { ...CONFIG, ...(parse(exported.yaml) as object) } as StewardConfig;
     const desired = toys.desired({ config, environment: CONFIG.environments.test!, directory: undefined as never });
     expect(diffAll([toys], { [TOYS]: desired }, { [TOYS]: new Map(shelf) }, registry).steps).toEqual([]);
+  });
+});
+
+describe("the toy kind's section of the config", () => {
+  // What kinds/registry.ts lists, and the toy: a registry of this test's own.
+  const declarations = [...CONFIG_SCHEMAS, TOYS_CONFIG_SCHEMA];
+  const check = checkSchemaWith(assembleConfigSchema(declarations));
+
+  it('is validated by the config schema assembled with the toy kind, as steward validates every section', () => {
+    expect(check(CONFIG)).toEqual([]);
+    const environment = { ...CONFIG.environments.test, protect: { toys: ['kite'] } };
+    expect(check({ ...CONFIG, environments: { test: environment }, prune: { toys: true }, ignore: { toys: ['size'] } })).toEqual([]);
+
+    const findings = check({ version: 1, toys: [{ name: 'ball', size: 0 }, { name: 'kite', sise: 5 }], prune: { toy: true } });
+    expect(findings.map((finding) => [findingMessage(finding), finding.hint])).toEqual([
+      ['`toys[0].size` must be a whole number ≥ 1, found 0', undefined],
+      ['unknown key `sise` in `toys[1]`', 'did you mean `size`?'],
+      ['unknown key `toy` in `prune`', 'did you mean `toys`?'],
+    ]);
+  });
+
+  it('is no section of the schema steward ships, which no registered kind declares it in', () => {
+    expect(checkSchema(CONFIG).map((finding) => findingMessage(finding))).toEqual(['unknown key `toys` at the top level']);
+  });
+
+  it('gives KINDS, the Kind type and the config types their toy', () => {
+    const types = printConfigTypes(assembleConfigSchema(declarations), configKinds(declarations), '');
+    expect(types).toContain("  'folderLabels',\n  'toys',\n] as const;\nexport type Kind = (typeof KINDS)[number];");
+    expect(types).toContain("  'labels',\n  'toys',\n] as const;\nexport type PrunableKind");
+    expect(types).toContain('  /** Toys on the shelf, one entry per toy. */\n  toys?: ToyConfig[];\n');
+    expect(types).toContain('export type ToyConfig = {\n  /** Its name. */\n  name: string;\n  /** Its size. */\n  size: number;\n};\n');
   });
 });

@@ -13,14 +13,14 @@ import { keyUser, refuseUnplannable } from '../../src/resolve/preflight.js';
 import { REGISTRY } from '../../src/kinds/registry.js';
 import { config, ENVIRONMENT, liveLabel, liveRoutine, planOffline, USERS } from './builders.js';
 
-const ROUTINE: RoutineConfig = {
+const ROUTINE = {
   name: 'Digest',
   prompt: 'Summarise revenue.',
   schedule: '0 9 ? * MON *',
   timezone: 'UTC',
   modelId: 'm-sales',
   destination: { type: 'slack', recipientId: 'C0ABCDEF1', slackRecipientType: 'channel' },
-};
+} satisfies RoutineConfig;
 
 function whoami(keyScope: 'user' | 'organization', user: unknown): Whoami {
   return { keyScope, orgRole: 'ORG_ADMIN', rolesByModel: {}, user } as Whoami;

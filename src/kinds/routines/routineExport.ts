@@ -83,8 +83,8 @@ export function writtenRoutines(routines: readonly RoutineConfig[]): RoutineConf
       ...routine,
       destination: {
         ...rest,
-        ...(recipientEmails.length > 0 ? { recipientEmails } : {}),
-        ...(userGroupIds.length > 0 ? { userGroupIds } : {}),
+        ...(recipientEmails !== undefined && recipientEmails.length > 0 ? { recipientEmails } : {}),
+        ...(userGroupIds !== undefined && userGroupIds.length > 0 ? { userGroupIds } : {}),
       },
     } as RoutineConfig;
   });

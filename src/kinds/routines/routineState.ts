@@ -154,7 +154,7 @@ export function desiredState(routine: RoutineConfig): RoutineState {
 }
 
 /** Recipients compare as sets: sorted, e-mails lower-cased. */
-export function normalizeDestination(destination: RoutineDestination): RoutineDestination {
+export function normalizeDestination(destination: RoutineConfig['destination']): RoutineDestination {
   if (destination.type === 'email') {
     return {
       type: 'email',
