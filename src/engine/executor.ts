@@ -7,6 +7,7 @@
 // kind back, the way the stale check judges: as wanted is done, as before is sent once more,
 // anything else fails with what was found. After a 401/403, or once interrupted, no write starts.
 import { ApiError, statusText } from '../api/errors.js';
+import { unreachable } from '../errors.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { Kind } from '../config/types.js';
 import { type ApplyContext, type ResourceKind, type StepFailure, type StepOutcome } from '../model/kind.js';
@@ -69,6 +70,8 @@ function judge(step: PlanStep, current: Record<string, unknown> | undefined): 'r
     case 'delete':
       if (now === undefined) return 'applied';
       return matches(now, step.before) ? 'run' : { stale: `it changed since the plan (${describe(step.before, now)})` };
+    default:
+      return unreachable(step);
   }
 }
 
@@ -279,7 +282,7 @@ class ApplyRun {
         break;
       } catch (error) {
         // Only an unreachable or failing server is worth waiting for; and only so long.
-        if (pauseMs === undefined || !unreachable(error)) return undefined;
+        if (pauseMs === undefined || !unreached(error)) return undefined;
         await new Promise((resolve) => setTimeout(resolve, pauseMs));
       }
     }
@@ -302,7 +305,7 @@ export const READ_BACK_PAUSES_MS: readonly number[] = [2_000, 4_000, 8_000, 16_0
  * answered a moment ago is restarting. Anything else (5xx, 429, a reset, a silence) has already
  * had the client's whole retry policy, which waiting again would only multiply.
  */
-function unreachable(error: unknown): boolean {
+function unreached(error: unknown): boolean {
   return error instanceof ApiError && error.unreached;
 }
 

@@ -5,6 +5,7 @@
 // is known from the vendor's OmniKit and agent skills, not its OpenAPI: a server that answers
 // 404 or 403 (or fails otherwise) gets a warning, never a failed plan.
 import { ApiError } from '../api/errors.js';
+import { unreachable } from '../errors.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { Kind } from '../config/types.js';
 import { grouped } from '../domain/numbers.js';
@@ -46,6 +47,8 @@ function impactMessage({ step, scope, field, limit, effect }: Lowering, used: nu
     case 'userGroup':
     case 'entityGroup':
       return `${scope === 'userGroup' ? 'user group' : 'entity group'} "${step.key}": the new limit of ${grouped(limit)} is ${below} the ${grouped(used)} credits the organization has used this period: members who have used that much are cut off at once (${estimate})`;
+    default:
+      return unreachable(scope);
   }
 }
 

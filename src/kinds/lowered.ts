@@ -3,6 +3,7 @@
 // number is lower than it. A subject without a limit of its own follows a default, known only
 // where the plan read the credit controls; where it did not, a new limit is not judged.
 import type { CreditControls } from '../api/types.js';
+import { unreachable } from '../errors.js';
 import type { Kind } from '../config/types.js';
 import type { LoweredLimit } from '../model/kind.js';
 import type { PlanStep } from '../model/plan.js';
@@ -36,6 +37,8 @@ export function loweredLimit(step: PlanStep, fallback: number | null | undefined
       return fallback !== undefined && isLower(step.after.creditLimit, fallback) ? (step.after.creditLimit as number) : undefined;
     case 'delete':
       return fallback !== undefined && isLower(fallback, step.before.creditLimit) ? (fallback as number) : undefined;
+    default:
+      return unreachable(step);
   }
 }
 

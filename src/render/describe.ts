@@ -1,6 +1,7 @@
 // How steps read to people, shared by the terminal and Markdown renderers: symbols, titles and
 // values in the domain's words (a null threshold is "off", a null user limit "unlimited").
 import { describeRuns } from '../domain/nextRuns.js';
+import { unreachable } from '../errors.js';
 import type { Kind } from '../config/types.js';
 import { REGISTRY } from '../kinds/registry.js';
 import type { ResourceKind } from '../model/kind.js';
@@ -158,6 +159,8 @@ function rawDetails(step: PlanStep, names: ResolvedNames, registry: Registry): s
       });
     case 'delete':
       return [];
+    default:
+      return unreachable(step);
   }
 }
 

@@ -8,6 +8,7 @@
 // {add, remove} per document. A label about to be deleted is
 // first taken off every document, because the server refuses to delete a label in use.
 import { ApiError } from '../../api/errors.js';
+import { unreachable } from '../../errors.js';
 import type { Label } from '../../api/types.js';
 import type { Kind } from '../../config/types.js';
 import { labelKey } from '../../domain/rules.js';
@@ -55,6 +56,8 @@ function managedLabels(desired: DesiredLabels, live: readonly Label[]): ManagedL
         return [{ name: fate.live.name, liveName: fate.live.name, inUse: fate.live.usage_count > 0, documents: [], prune: true }];
       case 'ignore':
         return [];
+      default:
+        return unreachable(fate);
     }
   });
 }

@@ -6,6 +6,7 @@
 // are listed only by their owner: where a deleted label's usage is more than the documents and
 // folders steward sees, the plan says the delete may be refused.
 import type { FolderRecord, Label } from '../../api/types.js';
+import { unreachable } from '../../errors.js';
 import type { Kind } from '../../config/types.js';
 import { closest } from '../../config/suggest.js';
 import { labelKey, UUID_PATTERN } from '../../domain/rules.js';
@@ -52,6 +53,8 @@ function managedLabels(desired: DesiredLabels, live: readonly Label[]): ManagedL
         return [{ name: fate.live.name, liveName: fate.live.name, usage: fate.live.usage_count, folders: [], prune: true, deleted: true }];
       case 'ignore':
         return [];
+      default:
+        return unreachable(fate);
     }
   });
 }

@@ -2,6 +2,7 @@
 // `renamedFrom` turns a live label of a former name into a rename (PUT with a new name), so the
 // documents that carry it keep it; a delete + create would strip them.
 import type { Label, LabelCreate, LabelUpdate, Whoami } from '../../api/types.js';
+import { unreachable } from '../../errors.js';
 import type { StewardConfig } from '../../config/types.js';
 import { labelKey } from '../../domain/rules.js';
 import { changedFields, holdIgnored, pick } from '../../model/fields.js';
@@ -172,6 +173,8 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
           break;
         case 'ignore':
           break;
+        default:
+          unreachable(fate);
       }
     }
     return { steps, warnings };
@@ -211,6 +214,8 @@ async function applyLabelStep(step: PlanStep, api: Parameters<ResourceKind['appl
     case 'delete':
       await api.deleteLabel(step.ref.liveName ?? String(step.before.name));
       return;
+    default:
+      return unreachable(step);
   }
 }
 

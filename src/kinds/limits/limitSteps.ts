@@ -3,6 +3,7 @@
 // declare is reset when the kind is pruned, unless protected. A reset is a `delete` step whose
 // write is `useDefaultLimit: true`. Pure.
 import type { Kind } from '../../config/types.js';
+import { unreachable } from '../../errors.js';
 import type { KindPresentation } from '../../model/kind.js';
 import type { PlanStep } from '../../model/plan.js';
 import { formatValue } from '../../model/present.js';
@@ -95,6 +96,8 @@ export function limitValue(step: PlanStep): { creditLimit: number | null } | { u
     case 'update':
     case 'replace':
       return { creditLimit: step.after.creditLimit as number | null };
+    default:
+      return unreachable(step);
   }
 }
 
@@ -115,6 +118,8 @@ export function limitPresentation(noun: readonly [string, string], title: (key: 
           return `${title(step.key)}: ${value(step.before.creditLimit)} → ${value(step.after.creditLimit)}`;
         case 'delete':
           return `${title(step.key)}: ${value(step.before.creditLimit)} → default`;
+        default:
+          return unreachable(step);
       }
     },
     nullMeans: () => 'unlimited',

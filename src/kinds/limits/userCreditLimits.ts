@@ -2,6 +2,7 @@
 // through SCIM). A limit is a number, `null` (explicit unlimited override) or "default" (no
 // individual limit). Writes go in bulk PATCHes of up to 1000 users, each applied atomically.
 import type { PlatformApi } from '../../api/platform.js';
+import { unreachable } from '../../errors.js';
 import type { UserCreditLimitWrite } from '../../api/types.js';
 import { CREDIT_LIMIT_BATCH_MAX, emailKey } from '../../domain/rules.js';
 import type { PlanStep, PlanWarning } from '../../model/plan.js';
@@ -245,5 +246,7 @@ export function limitWrite(step: PlanStep): UserCreditLimitWrite {
     case 'update':
     case 'replace':
       return { userId, creditLimit: step.after.creditLimit as number | null };
+    default:
+      return unreachable(step);
   }
 }

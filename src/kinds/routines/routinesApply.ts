@@ -6,7 +6,7 @@
 import type { PlatformApi } from '../../api/platform.js';
 import { isMethodNotAllowed, isNotFound, isOutcomeUnknown, type ApiError } from '../../api/errors.js';
 import type { Routine, RoutineCreate, RoutinePatch, RoutinePut } from '../../api/types.js';
-import { StewardError } from '../../errors.js';
+import { StewardError, unreachable } from '../../errors.js';
 import type { CreateStep, PlanStep, ReplaceStep } from '../../model/plan.js';
 import { matches, pick } from '../../model/fields.js';
 import { type ApplyContext, type ReadBackVerdict } from '../../model/kind.js';
@@ -45,6 +45,8 @@ export function routineWriteRequests(steps: readonly PlanStep[]): number {
       case 'delete':
         requests += 1;
         break;
+      default:
+        unreachable(step);
     }
   }
   // After creating, one list per owner to settle a race with a concurrent run (routineRaces.ts).
@@ -104,6 +106,8 @@ class RoutineWriter {
       case 'delete':
         await this.api.deleteRoutine(step.ref.routineId ?? this.liveRoutine(step, String(step.before.name)).id, options);
         return;
+      default:
+        return unreachable(step);
     }
   }
 
