@@ -10,7 +10,7 @@ import type { PlatformApi } from '../api/platform.js';
 import type { Kind } from '../config/types.js';
 import { grouped } from '../domain/numbers.js';
 import type { LoweredLimit, ResourceKind } from '../model/kind.js';
-import type { PlanImpact, PlanStep, PlanWarning } from '../model/plan.js';
+import type { PlanImpact, PlanStep, PlanWarning, StepKind } from '../model/plan.js';
 
 /** A lowered limit with the step that lowers it. */
 export interface Lowering extends LoweredLimit {
@@ -18,7 +18,7 @@ export interface Lowering extends LoweredLimit {
 }
 
 /** Every limit the steps lower, as their kinds declare them. Pure. */
-export function lowerings(steps: readonly PlanStep[], registry: ReadonlyMap<Kind, ResourceKind>, live: Partial<Record<Kind, unknown>>): Lowering[] {
+export function lowerings(steps: readonly PlanStep[], registry: ReadonlyMap<StepKind, ResourceKind>, live: Partial<Record<Kind, unknown>>): Lowering[] {
   return steps.flatMap((step) => (registry.get(step.kind)?.lowered?.(step, live) ?? []).map((lowered) => ({ ...lowered, step })));
 }
 
@@ -55,7 +55,7 @@ function impactMessage({ step, scope, field, limit, effect }: Lowering, used: nu
 /** Reads the usage the lowered limits need and returns their impacts, with a warning when usage cannot be read. */
 export async function assessImpacts(
   steps: readonly PlanStep[],
-  registry: ReadonlyMap<Kind, ResourceKind>,
+  registry: ReadonlyMap<StepKind, ResourceKind>,
   live: Partial<Record<Kind, unknown>>,
   api: Pick<PlatformApi, 'readUserCreditUsage'>,
 ): Promise<{ impacts: PlanImpact[]; warnings: PlanWarning[] }> {

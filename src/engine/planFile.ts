@@ -75,7 +75,10 @@ function invalidPlanFile(message: string): StewardError {
  * cannot say: step ids unique, every step of a kind the plan read (`kinds`). Apply reads the
  * steps, their states and their kinds' live state before judging whether they follow from the
  * config, so an edited file must fail here, naming the step, not deep inside with a TypeError.
- * The identities are left to checkIdentities (their lists may be left out).
+ * The identities are left to checkIdentities (their lists may be left out). This is where the
+ * file's steps take their kinds' types (model/plan.ts): the schema leaves a state's fields open,
+ * so apply runs only a step the planner derives again (refuseUnfounded), and a routine's state is
+ * decoded field by field before it is sent (routineStateOf).
  */
 function checkStructure(parsed: Record<string, unknown>, path: string): Plan {
   const { identities: _identities, ...rest } = parsed;

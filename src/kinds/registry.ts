@@ -1,19 +1,19 @@
 // Every resource kind, registered once. Adding a kind is one module and one line here; the
 // registry refuses two modules for one kind.
-import type { Kind } from '../config/types.js';
 import { creditControls } from './creditControls/creditControls.js';
 import { documentLabels } from './labels/documentLabels.js';
 import { entityGroupCreditLimits } from './limits/entityGroupCreditLimits.js';
 import { folderLabels } from './labels/folderLabels.js';
 import type { ResourceKind } from '../model/kind.js';
+import type { StepKind } from '../model/plan.js';
 import { labels } from './labels/labels.js';
 import { routines } from './routines/routines.js';
 import { userCreditLimits } from './limits/userCreditLimits.js';
 import { userGroupCreditLimits } from './limits/userGroupCreditLimits.js';
 
 /** Builds a registry from modules, refusing duplicates and unknown read dependencies. */
-export function createRegistry(modules: readonly ResourceKind<any, any>[]): ReadonlyMap<Kind, ResourceKind> {
-  const registry = new Map<Kind, ResourceKind>();
+export function createRegistry(modules: readonly ResourceKind<any, any, any>[]): ReadonlyMap<StepKind, ResourceKind> {
+  const registry = new Map<StepKind, ResourceKind>();
   for (const module of modules) {
     if (registry.has(module.kind)) throw new Error(`resource kind ${module.kind} is registered twice`);
     registry.set(module.kind, module as ResourceKind);

@@ -4,7 +4,7 @@
 // writes: an object the plan leaves alone is not judged.
 import type { PoliciesConfig } from '../config/types.js';
 import type { CreditValue } from '../model/kind.js';
-import type { Exposure, PlanImpact, PlanRecipient, PlanStep } from '../model/plan.js';
+import type { Exposure, KindSteps, PlanImpact, PlanRecipient, PlanStep } from '../model/plan.js';
 import { crowdedHours, type ScheduledRoutine } from '../domain/runWeek.js';
 import { grouped } from '../domain/numbers.js';
 import { POLICY_RULE_NAMES, type PolicyRuleName } from '../model/policy.js';
@@ -228,15 +228,9 @@ export function domainAllowed(email: string, domains: readonly string[]): boolea
   });
 }
 
-interface WrittenRoutine {
-  name?: unknown;
-  destination?: { type?: unknown; recipientEmails?: string[]; slackRecipientType?: unknown };
-  paused?: unknown;
-}
-
 /** Routines a plan creates, updates or replaces, with the state they are given (a routine step's `after` is the whole state). */
-function writtenRoutines(steps: readonly PlanStep[]): { step: PlanStep; routine: WrittenRoutine }[] {
-  return steps.flatMap((step) => (step.kind === 'routines' && step.action !== 'delete' ? [{ step, routine: step.after as WrittenRoutine }] : []));
+function writtenRoutines(steps: readonly PlanStep[]): { step: PlanStep; routine: KindSteps['routines']['state'] }[] {
+  return steps.flatMap((step) => (step.kind === 'routines' && step.action !== 'delete' ? [{ step, routine: step.after }] : []));
 }
 
 function objectOf(step: PlanStep): string {

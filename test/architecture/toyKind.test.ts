@@ -1,8 +1,10 @@
 // A kind the house has never heard of: one module (below) and one registry line. The engine
 // diffs, orders, targets, applies, judges stale steps and describes it through the facets of
-// ResourceKind alone, without a switch on its name anywhere. What a real kind still declares
-// outside its module is its name in config/types.ts (`KINDS`, which `--target` parses) and its
-// section of the config schema: this test builds its config directly and selects by value.
+// ResourceKind alone, without a switch on its name anywhere; its steps' types are declared here
+// too, by adding to KindSteps, so its methods read `step.after.size` as a number without a cast
+// and src/model names no toy. What a real kind still declares outside its module is its name in
+// config/types.ts (`KINDS`, which `--target` parses) and its section of the config schema: this
+// test builds its config directly and selects by value.
 import { describe, expect, it } from 'vitest';
 import type { PlatformApi } from '../../src/api/platform.js';
 import type { Kind, StewardConfig } from '../../src/config/types.js';
@@ -19,6 +21,13 @@ import { stepDetails, stepTitle } from '../../src/render/describe.js';
 /** A deployment's toys: name → size. */
 type Toys = Map<string, number>;
 
+// What a toy's steps hold: its size; the applier needs no id beyond the step's key.
+declare module '../../src/model/plan.js' {
+  interface KindSteps {
+    toys: { state: { size: number }; ref: Record<string, never> };
+  }
+}
+
 /** The `toys:` section a config of this test declares (a real kind's lives in the schema). */
 function declaredToys(config: StewardConfig): { name: string; size: number }[] {
   return (config as StewardConfig & { toys?: { name: string; size: number }[] }).toys ?? [];
@@ -26,8 +35,8 @@ function declaredToys(config: StewardConfig): { name: string; size: number }[] {
 
 // The toy kind's module: everything about toys, and nothing about anything else.
 const TOYS = 'toys' as Kind;
-function toyKind(shelf: Toys): ResourceKind<Toys, Toys> {
-  const base = (name: string) => ({ id: `toys/${name}`, kind: TOYS, key: name, dependsOn: [], ref: {} });
+function toyKind(shelf: Toys): ResourceKind<Toys, Toys, 'toys'> {
+  const base = (name: string) => ({ id: `toys/${name}`, kind: 'toys' as const, key: name, dependsOn: [], ref: {} });
   return {
     kind: TOYS,
     presentation: { noun: ['toy', 'toys'], title: (step) => `toy "${step.key}"`, nullMeans: () => 'no size' },
@@ -39,7 +48,7 @@ function toyKind(shelf: Toys): ResourceKind<Toys, Toys> {
     desired: ({ config }) => new Map(declaredToys(config).map((toy) => [toy.name, toy.size])),
     read: async () => new Map(shelf),
     diff(desired, live) {
-      const steps: PlanStep[] = [];
+      const steps: PlanStep<'toys'>[] = [];
       for (const [name, size] of desired) {
         const current = live.get(name);
         if (current === undefined) steps.push({ ...base(name), action: 'create', after: { size } });
@@ -53,7 +62,7 @@ function toyKind(shelf: Toys): ResourceKind<Toys, Toys> {
       for (const step of steps) {
         await context.attempt([step], async () => {
           if (step.action === 'delete') shelf.delete(step.key);
-          else shelf.set(step.key, Number(step.after.size));
+          else shelf.set(step.key, step.after.size);
         });
       }
     },
@@ -93,7 +102,7 @@ describe('a toy kind registered beside the others', () => {
   it('has a saved step judged stale when its object changed since the plan', () => {
     const toys = toyKind(new Map());
     const registry = createRegistry([...REGISTRY.values(), toys]);
-    const step: PlanStep = { id: 'toys/kite', kind: TOYS, key: 'kite', dependsOn: [], ref: {}, action: 'update', before: { size: 4 }, after: { size: 5 }, fields: [{ path: 'size', before: 4, after: 5 }] };
+    const step: PlanStep<'toys'> = { id: 'toys/kite', kind: 'toys', key: 'kite', dependsOn: [], ref: {}, action: 'update', before: { size: 4 }, after: { size: 5 }, fields: [{ path: 'size', before: 4, after: 5 }] };
     const checked = checkSteps([step], { [TOYS]: new Map([['kite', 9]]) }, registry);
     expect(checked.stale.map((stale) => stale.detail)).toEqual(['it changed since the plan (size is now 9, the plan expected 4)']);
   });

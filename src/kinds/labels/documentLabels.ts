@@ -20,6 +20,13 @@ import type { ResourceKind } from '../../model/kind.js';
 import { desiredLabels, labelFates, labelNames, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
 import { UNLISTED_DOCUMENT_REASON } from '../protection.js';
 
+declare module '../../model/plan.js' {
+  interface KindSteps {
+    /** A label on a document: the document's identifier and the label's name; `ref.documentName` as the listing showed it. */
+    documentLabels: { state: { document: string; label: string }; ref: { document: string; label: string; documentName?: string } };
+  }
+}
+
 /**
  * Label key (of the label's name once the plan has run) → the documents carrying it; `missing`:
  * the documents a link to add names that the deployment does not have (gaps.md: identifiers may
@@ -62,7 +69,7 @@ function managedLabels(desired: DesiredLabels, live: readonly Label[]): ManagedL
   });
 }
 
-export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
+export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels, 'documentLabels'> = {
   kind: 'documentLabels',
   presentation: {
     noun: ['document label', 'document labels'],
@@ -104,7 +111,7 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
   },
 
   diff(desired, live, allLive) {
-    const steps: PlanStep[] = [];
+    const steps: PlanStep<'documentLabels'>[] = [];
     const warnings: PlanWarning[] = [];
     const dependencies: { step: string; on: string }[] = [];
     for (const label of managedLabels(desired, (allLive.labels ?? []) as Label[])) {
@@ -125,7 +132,7 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
       if (!label.prune) continue;
       for (const [document, documentName] of carrying) {
         if (wanted.has(document)) continue;
-        const step: PlanStep = {
+        const step: PlanStep<'documentLabels'> = {
           ...linkStep(label.name, document, documentName),
           action: 'delete',
           before: { document, label: label.name },
@@ -141,15 +148,15 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
   },
 
   current(step, live) {
-    const { document, label } = step.ref as { document: string; label: string };
+    const { document, label } = step.ref;
     return live.get(labelKey(label))?.has(document) ? { document, label } : undefined;
   },
 
   /** One PATCH per document, carrying every label added to it and removed from it. */
   async apply(steps, { api, attempt }) {
     for (const [document, documentSteps] of byDocument(steps)) {
-      const add = documentSteps.filter((step) => step.action === 'create').map((step) => step.ref.label!);
-      const remove = documentSteps.filter((step) => step.action === 'delete').map((step) => step.ref.label!);
+      const add = documentSteps.filter((step) => step.action === 'create').map((step) => step.ref.label);
+      const remove = documentSteps.filter((step) => step.action === 'delete').map((step) => step.ref.label);
       await attempt(documentSteps, () => api.patchDocumentLabels(document, { add, remove }).catch((error: unknown) => {
         throw refusedIdentifier(error, document);
       }));
@@ -180,9 +187,9 @@ function refusedIdentifier(error: unknown, document: string): unknown {
   });
 }
 
-function byDocument(steps: readonly PlanStep[]): Map<string, PlanStep[]> {
-  const grouped = new Map<string, PlanStep[]>();
-  for (const step of steps) grouped.set(step.ref.document!, [...(grouped.get(step.ref.document!) ?? []), step]);
+function byDocument(steps: readonly PlanStep<'documentLabels'>[]): Map<string, PlanStep<'documentLabels'>[]> {
+  const grouped = new Map<string, PlanStep<'documentLabels'>[]>();
+  for (const step of steps) grouped.set(step.ref.document, [...(grouped.get(step.ref.document) ?? []), step]);
   return grouped;
 }
 

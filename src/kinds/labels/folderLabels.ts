@@ -16,6 +16,13 @@ import type { ResourceKind } from '../../model/kind.js';
 import { desiredLabels, labelFates, labelNames, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
 import { UNLISTED_FOLDER_REASON } from '../protection.js';
 
+declare module '../../model/plan.js' {
+  interface KindSteps {
+    /** A label on a folder: the folder as shown (its path, else its id) and the label's name; `ref.folder` is its id. */
+    folderLabels: { state: { folder: string; label: string }; ref: { folder: string; label: string; folderPath?: string } };
+  }
+}
+
 /** The folders the listing showed, and which of them carry each label (by label key). */
 export interface LiveFolderLabels {
   folders: FolderRecord[];
@@ -72,7 +79,7 @@ function nearFolder(entry: string, folders: readonly FolderRecord[]): string {
   return near === undefined ? '' : ` (did you mean "${near}"? folders are named by path)`;
 }
 
-export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
+export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels, 'folderLabels'> = {
   kind: 'folderLabels',
   presentation: {
     noun: ['folder label', 'folder labels'],
@@ -110,7 +117,7 @@ export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
   },
 
   diff(desired, live, allLive) {
-    const steps: PlanStep[] = [];
+    const steps: PlanStep<'folderLabels'>[] = [];
     const warnings: PlanWarning[] = [];
     const dependencies: { step: string; on: string }[] = [];
     const byId = new Map(live.folders.map((folder) => [folder.id, folder]));
@@ -136,7 +143,7 @@ export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
         for (const id of carrying) {
           if (wanted.has(id)) continue;
           const folder = byId.get(id)!;
-          const step: PlanStep = {
+          const step: PlanStep<'folderLabels'> = {
             ...linkStep(label.name, folder),
             action: 'delete',
             before: { folder: displayed(folder), label: label.name },
@@ -152,7 +159,7 @@ export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
   },
 
   current(step, live) {
-    const { folder, label } = step.ref as { folder: string; label: string };
+    const { folder, label } = step.ref;
     const found = live.folders.find((candidate) => candidate.id === folder);
     return found !== undefined && live.carrying.get(labelKey(label))?.has(folder) === true ? { folder: displayed(found), label } : undefined;
   },
@@ -160,8 +167,8 @@ export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
   /** One PATCH per folder, carrying every label added to it and removed from it. */
   async apply(steps, { api, attempt }) {
     for (const [folder, folderSteps] of byFolder(steps)) {
-      const add = folderSteps.filter((step) => step.action === 'create').map((step) => step.ref.label!);
-      const remove = folderSteps.filter((step) => step.action === 'delete').map((step) => step.ref.label!);
+      const add = folderSteps.filter((step) => step.action === 'create').map((step) => step.ref.label);
+      const remove = folderSteps.filter((step) => step.action === 'delete').map((step) => step.ref.label);
       const path = folderSteps[0]!.ref.folderPath;
       await attempt(folderSteps, () => api.patchFolderLabels(folder, { add, remove }, path));
     }
@@ -201,8 +208,8 @@ function linkStep(label: string, folder: FolderRecord) {
   };
 }
 
-function byFolder(steps: readonly PlanStep[]): Map<string, PlanStep[]> {
-  const grouped = new Map<string, PlanStep[]>();
-  for (const step of steps) grouped.set(step.ref.folder!, [...(grouped.get(step.ref.folder!) ?? []), step]);
+function byFolder(steps: readonly PlanStep<'folderLabels'>[]): Map<string, PlanStep<'folderLabels'>[]> {
+  const grouped = new Map<string, PlanStep<'folderLabels'>[]>();
+  for (const step of steps) grouped.set(step.ref.folder, [...(grouped.get(step.ref.folder) ?? []), step]);
   return grouped;
 }

@@ -14,6 +14,16 @@ import { protectedInEnvironment, PRUNED_REASON } from '../protection.js';
 
 export const LABEL_FIELDS = ['color', 'description', 'verified', 'homepage'] as const;
 
+declare module '../../model/plan.js' {
+  interface KindSteps {
+    /** A label's name and the fields the config declares; `ref.liveName`: its name on the server, for an update or a delete. */
+    labels: { state: LabelState; ref: { liveName?: string } };
+  }
+}
+
+/** The compared fields of a label. */
+export type LabelState = Partial<Pick<Label, 'name' | (typeof LABEL_FIELDS)[number]>>;
+
 export interface DesiredLabel {
   name: string;
   renamedFrom: string[];
@@ -112,7 +122,7 @@ export function labelStepId(name: string): string {
   return `labels/${labelKey(name)}`;
 }
 
-export const labels: ResourceKind<DesiredLabels, Label[]> = {
+export const labels: ResourceKind<DesiredLabels, Label[], 'labels'> = {
   kind: 'labels',
   presentation: { noun: ['label', 'labels'], title: (step) => `label "${step.key}"` },
   order: { level: 1 },
@@ -134,7 +144,7 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
   read: ({ api }) => api.listLabels(),
 
   diff(desired, live) {
-    const steps: PlanStep[] = [];
+    const steps: PlanStep<'labels'>[] = [];
     const warnings: PlanWarning[] = [];
     for (const fate of labelFates(desired, live)) {
       switch (fate.fate) {
@@ -194,7 +204,7 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
   writeRequests: (steps) => steps.length,
 };
 
-async function applyLabelStep(step: PlanStep, api: Parameters<ResourceKind['apply']>[1]['api']): Promise<void> {
+async function applyLabelStep(step: PlanStep<'labels'>, api: Parameters<ResourceKind['apply']>[1]['api']): Promise<void> {
   switch (step.action) {
     case 'create': {
       // A lost response is judged by the executor, which reads the labels back before any resend.
@@ -224,7 +234,7 @@ async function applyLabelStep(step: PlanStep, api: Parameters<ResourceKind['appl
  * carry no meaning in either case, so a server that writes `#0366D6` for `#0366d6` holds the
  * colour asked for (and is not planned as a change forever).
  */
-function asTarget(live: Record<string, unknown>, target: Record<string, unknown>): Record<string, unknown> {
+function asTarget<Fields extends { color?: unknown }>(live: Fields, target: { color?: unknown }): Fields {
   const { color } = live;
   if (typeof color === 'string' && typeof target.color === 'string' && color !== target.color && color.toLowerCase() === target.color.toLowerCase()) {
     return { ...live, color: target.color };
@@ -240,7 +250,7 @@ function labelCreate(after: Record<string, unknown>): LabelCreate {
 }
 
 /** The step fields that carry an object's ignored fields, when it has any. */
-function ignoring(ignore: readonly string[], ignored: readonly FieldChange[]): Pick<PlanStep, 'ignore' | 'ignored'> {
+function ignoring(ignore: readonly string[], ignored: readonly FieldChange[]): Pick<PlanStep<'labels'>, 'ignore' | 'ignored'> {
   return { ...(ignore.length === 0 ? {} : { ignore: [...ignore] }), ...(ignored.length === 0 ? {} : { ignored: [...ignored] }) };
 }
 
