@@ -333,8 +333,8 @@ export function refuseUnfounded(runnable: readonly PlanStep[], derived: readonly
  * apply created it, the derived step waits for nothing. Waiting for more is only ordering.
  */
 function sameStep(saved: PlanStep, derived: PlanStep): boolean {
-  const { dependsOn: savedDependencies, ...savedRest } = essence(saved) as PlanStep;
-  const { dependsOn: derivedDependencies, ...derivedRest } = essence(derived) as PlanStep;
+  const { dependsOn: savedDependencies, ...savedRest } = essence(saved);
+  const { dependsOn: derivedDependencies, ...derivedRest } = essence(derived);
   return isDeepStrictEqual(savedRest, derivedRest) && derivedDependencies.every((id) => savedDependencies.includes(id));
 }
 
@@ -361,7 +361,7 @@ function changedElsewhere(saved: PlanStep, derived: PlanStep): string | undefine
  * on when the plan was made, `recipients` on the directory, which apply classifies again;
  * ignored fields are the app's, and may have changed since.)
  */
-function essence(step: PlanStep): unknown {
+function essence(step: PlanStep): Readonly<Record<string, unknown>> & { dependsOn: string[] } {
   const { reason: _reason, nextRuns: _nextRuns, ignored: _ignored, recipients: _recipients, ...rest } = step;
   if (step.ignore === undefined) return rest;
   return {

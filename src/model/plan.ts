@@ -45,7 +45,11 @@ export interface FieldChange {
  */
 export interface KindSteps {}
 
-/** The kinds whose steps a plan may hold: every kind declares its step types in KindSteps. */
+/**
+ * The kinds whose steps a plan may hold: every kind declares its step types in KindSteps. The
+ * registry is keyed by it, so a step's `kind` finds its module whether or not the config names
+ * the kind (config/types.ts `Kind` lists those it does: every kind steward ships).
+ */
 export type StepKind = keyof KindSteps;
 
 interface StepBase<K extends StepKind> {
