@@ -43,3 +43,12 @@ export function toErrorEnvelope(error: unknown): ErrorEnvelope {
   const message = error instanceof Error ? error.message : String(error);
   return { error: { code: 'internal', fault: 'tool', message } };
 }
+
+/**
+ * The last case of a switch that handles every member of a closed union (a step's action, a
+ * label's fate): there `value` is `never`, so a member added to the union and handled nowhere
+ * fails to compile. Reached only through data the types were wrong about: a defect.
+ */
+export function unreachable(value: never): never {
+  throw new Error(`no case handles ${JSON.stringify(value)}`);
+}

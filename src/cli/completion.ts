@@ -3,6 +3,7 @@
 // File-taking options complete paths; --target/--exclude complete kinds. Both `steward` (a global
 // install) and `npx --no-install steward` (the project's own install, as the docs run it) are completed.
 import { InvalidArgumentError, type Command, type Option } from 'commander';
+import { unreachable } from '../errors.js';
 import { KINDS } from '../config/types.js';
 import { processIo, type CommandIo } from './context.js';
 
@@ -67,10 +68,8 @@ export function completionScript(shell: Shell, program: Command): string {
       return zshScript(commands);
     case 'fish':
       return fishScript(commands);
-    default: {
-      const unknown: never = shell;
-      throw new Error(`no completion for ${String(unknown)}`);
-    }
+    default:
+      return unreachable(shell);
   }
 }
 

@@ -16,6 +16,7 @@
 // holds the two readings side by side on every fixture and example, variants of each, and the
 // constructs where they could part.
 import { load, Schema, Type, type State } from 'js-yaml';
+import { unreachable } from '../errors.js';
 import { holdsForbiddenCharacter } from './bytes.js';
 import { findStarValues, MAX_NESTING, numberProblem, scanNesting } from './structure.js';
 
@@ -75,7 +76,8 @@ function plainKind(text: string): 'null' | 'bool' | 'number' | 'text' {
 
 /** Whether the core schema reads a plain value as other than text (one test per value, by its first character). */
 function isCoreValue(text: string): boolean {
-  switch (plainKind(text)) {
+  const plain = plainKind(text);
+  switch (plain) {
     case 'null':
       return CORE_NULL.test(text);
     case 'bool':
@@ -84,12 +86,15 @@ function isCoreValue(text: string): boolean {
       return CORE_INT.test(text) || CORE_FLOAT.test(text);
     case 'text':
       return false;
+    default:
+      return unreachable(plain);
   }
 }
 
 /** The value of a plain value isCoreValue took; a number that is not the number written is refused (checkNumbers reports it). */
 function coreValue(text: string): unknown {
-  switch (plainKind(text)) {
+  const plain = plainKind(text);
+  switch (plain) {
     case 'null':
       return null;
     case 'bool':
@@ -101,6 +106,8 @@ function coreValue(text: string): unknown {
     }
     case 'text':
       return text;
+    default:
+      return unreachable(plain);
   }
 }
 

@@ -1,15 +1,14 @@
 // What applying steps will cost before anyone approves it: the write requests each kind needs
 // (batched where the API allows) and how long they take under the key's request budget.
-import type { Kind } from '../config/types.js';
 import type { ResourceKind } from '../model/kind.js';
 import { REGISTRY } from '../kinds/registry.js';
-import type { PlanStep } from '../model/plan.js';
+import type { PlanStep, StepKind } from '../model/plan.js';
 
 /**
  * Write requests carrying out these steps takes, counted by each kind (batches, two-request
  * steps) over the runs of consecutive steps of one kind, the units the executor hands a kind.
  */
-export function writeRequests(steps: readonly PlanStep[], registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): number {
+export function writeRequests(steps: readonly PlanStep[], registry: ReadonlyMap<StepKind, ResourceKind> = REGISTRY): number {
   let requests = 0;
   let index = 0;
   while (index < steps.length) {

@@ -7,6 +7,7 @@
 // kind back, the way the stale check judges: as wanted is done, as before is sent once more,
 // anything else fails with what was found. After a 401/403, or once interrupted, no write starts.
 import { ApiError, statusText } from '../api/errors.js';
+import { unreachable } from '../errors.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { Kind } from '../config/types.js';
 import { type ApplyContext, type ResourceKind, type StepFailure, type StepOutcome } from '../model/kind.js';
@@ -14,7 +15,7 @@ import { failureOf } from '../kinds/shared.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { changedFields, matches, omit } from '../model/fields.js';
 import type { LiveState } from './planner.js';
-import type { PlanStep } from '../model/plan.js';
+import type { PlanStep, StepKind } from '../model/plan.js';
 import { ApplyStop } from './stop.js';
 
 export interface StaleStep {
@@ -30,16 +31,16 @@ export interface CheckedSteps {
 }
 
 /** Sorts a plan's steps by comparing each object's current state with the step's before/after. */
-export function checkSteps(steps: readonly PlanStep[], live: LiveState, registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): CheckedSteps {
+export function checkSteps(steps: readonly PlanStep[], live: LiveState, registry: ReadonlyMap<StepKind, ResourceKind> = REGISTRY): CheckedSteps {
   const checked: CheckedSteps = { runnable: [], alreadyApplied: [], stale: [] };
   for (const step of steps) {
     const kind = registry.get(step.kind)!;
-    const current = kind.current(step, live[step.kind]);
+    const current = kind.current(step, live[kind.kind]);
     const verdict = judge(step, current);
     // Done as far as its object shows, yet something it was to remove is still there (a
     // replacement whose old routine survived): not applied, and running it again would create
     // a second copy. A new plan removes the leftover.
-    const leftover = verdict === 'applied' ? kind.readBack?.(step, live[step.kind]) : undefined;
+    const leftover = verdict === 'applied' ? kind.readBack?.(step, live[kind.kind]) : undefined;
     if (leftover !== undefined) checked.stale.push({ step, detail: `${leftover.found}; a new plan removes it` });
     else if (verdict === 'run') checked.runnable.push(withIgnoredAsLive(step, current));
     else if (verdict === 'applied') checked.alreadyApplied.push(step);
@@ -69,6 +70,8 @@ function judge(step: PlanStep, current: Record<string, unknown> | undefined): 'r
     case 'delete':
       if (now === undefined) return 'applied';
       return matches(now, step.before) ? 'run' : { stale: `it changed since the plan (${describe(step.before, now)})` };
+    default:
+      return unreachable(step);
   }
 }
 
@@ -80,14 +83,17 @@ function partlyApplied(step: PlanStep & { action: 'update' | 'replace' }, curren
   const unchanged = Object.entries(omit(step.before, step.ignore)).filter(([key]) => !step.fields.some((field) => field.path.split('.')[0] === key));
   if (!matches(current, Object.fromEntries(unchanged))) return false;
   const top = new Set(step.fields.map((field) => field.path.split('.')[0]!));
-  return [...top].every((key) => matches(current, { [key]: step.before[key] }) || matches(current, { [key]: step.after[key] }));
+  // Field by field, whatever the kind: every kind's state is a record of its fields.
+  const before: Readonly<Record<string, unknown>> = step.before;
+  const after: Readonly<Record<string, unknown>> = step.after;
+  return [...top].every((key) => matches(current, { [key]: before[key] }) || matches(current, { [key]: after[key] }));
 }
 
 /**
  * The step as it is to be sent now: its ignored fields at their current live values, so that a
  * write carrying the whole object (a routine's PUT) keeps what was changed in the app since the plan.
  */
-function withIgnoredAsLive(step: PlanStep, current: Record<string, unknown> | undefined): PlanStep {
+function withIgnoredAsLive<Step extends PlanStep>(step: Step, current: Record<string, unknown> | undefined): Step {
   if (step.ignore === undefined || current === undefined || (step.action !== 'update' && step.action !== 'replace')) return step;
   const live = Object.fromEntries(step.ignore.filter((field) => field in current && field in step.after).map((field) => [field, current[field]]));
   return { ...step, after: { ...step.after, ...live } };
@@ -126,7 +132,7 @@ export interface RunContext {
 }
 
 /** Runs steps in order, grouping consecutive steps of one kind so the kind can batch them. */
-export async function runSteps(steps: readonly PlanStep[], context: RunContext, registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): Promise<StepResult[]> {
+export async function runSteps(steps: readonly PlanStep[], context: RunContext, registry: ReadonlyMap<StepKind, ResourceKind> = REGISTRY): Promise<StepResult[]> {
   const run = new ApplyRun(context, steps);
   let index = 0;
   while (index < steps.length) {
@@ -279,7 +285,7 @@ class ApplyRun {
         break;
       } catch (error) {
         // Only an unreachable or failing server is worth waiting for; and only so long.
-        if (pauseMs === undefined || !unreachable(error)) return undefined;
+        if (pauseMs === undefined || !unreached(error)) return undefined;
         await new Promise((resolve) => setTimeout(resolve, pauseMs));
       }
     }
@@ -302,7 +308,7 @@ export const READ_BACK_PAUSES_MS: readonly number[] = [2_000, 4_000, 8_000, 16_0
  * answered a moment ago is restarting. Anything else (5xx, 429, a reset, a silence) has already
  * had the client's whole retry policy, which waiting again would only multiply.
  */
-function unreachable(error: unknown): boolean {
+function unreached(error: unknown): boolean {
   return error instanceof ApiError && error.unreached;
 }
 

@@ -5,11 +5,12 @@
 // is known from the vendor's OmniKit and agent skills, not its OpenAPI: a server that answers
 // 404 or 403 (or fails otherwise) gets a warning, never a failed plan.
 import { ApiError } from '../api/errors.js';
+import { unreachable } from '../errors.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { Kind } from '../config/types.js';
 import { grouped } from '../domain/numbers.js';
 import type { LoweredLimit, ResourceKind } from '../model/kind.js';
-import type { PlanImpact, PlanStep, PlanWarning } from '../model/plan.js';
+import type { PlanImpact, PlanStep, PlanWarning, StepKind } from '../model/plan.js';
 
 /** A lowered limit with the step that lowers it. */
 export interface Lowering extends LoweredLimit {
@@ -17,7 +18,7 @@ export interface Lowering extends LoweredLimit {
 }
 
 /** Every limit the steps lower, as their kinds declare them. Pure. */
-export function lowerings(steps: readonly PlanStep[], registry: ReadonlyMap<Kind, ResourceKind>, live: Partial<Record<Kind, unknown>>): Lowering[] {
+export function lowerings(steps: readonly PlanStep[], registry: ReadonlyMap<StepKind, ResourceKind>, live: Partial<Record<Kind, unknown>>): Lowering[] {
   return steps.flatMap((step) => (registry.get(step.kind)?.lowered?.(step, live) ?? []).map((lowered) => ({ ...lowered, step })));
 }
 
@@ -46,13 +47,15 @@ function impactMessage({ step, scope, field, limit, effect }: Lowering, used: nu
     case 'userGroup':
     case 'entityGroup':
       return `${scope === 'userGroup' ? 'user group' : 'entity group'} "${step.key}": the new limit of ${grouped(limit)} is ${below} the ${grouped(used)} credits the organization has used this period: members who have used that much are cut off at once (${estimate})`;
+    default:
+      return unreachable(scope);
   }
 }
 
 /** Reads the usage the lowered limits need and returns their impacts, with a warning when usage cannot be read. */
 export async function assessImpacts(
   steps: readonly PlanStep[],
-  registry: ReadonlyMap<Kind, ResourceKind>,
+  registry: ReadonlyMap<StepKind, ResourceKind>,
   live: Partial<Record<Kind, unknown>>,
   api: Pick<PlatformApi, 'readUserCreditUsage'>,
 ): Promise<{ impacts: PlanImpact[]; warnings: PlanWarning[] }> {

@@ -14,10 +14,9 @@
 // A user or group limit's "delete" destroys nothing (it resets the user or group to the default
 // limit and nothing depends on it): it runs with its kind's changes, so one bulk PATCH carries
 // sets and resets.
-import type { Kind } from '../config/types.js';
 import { REGISTRY } from '../kinds/registry.js';
 import type { ResourceKind } from '../model/kind.js';
-import type { PlanStep } from '../model/plan.js';
+import type { PlanStep, StepKind } from '../model/plan.js';
 
 /**
  * The order of ids within a phase and kind: `localeCompare`'s, from one collator made once (a
@@ -28,10 +27,10 @@ let collator: Intl.Collator | undefined;
 const compareIds = (a: string, b: string): number => (collator ??= new Intl.Collator()).compare(a, b);
 
 /** Sorts steps into the order they must run; stable and deterministic for equal inputs. */
-export function orderSteps(steps: readonly PlanStep[], registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): PlanStep[] {
+export function orderSteps(steps: readonly PlanStep[], registry: ReadonlyMap<StepKind, ResourceKind> = REGISTRY): PlanStep[] {
   // Within a phase, kinds keep the registry's order.
   const kinds = [...registry.values()];
-  const rank = new Map(kinds.map((kind, index) => [kind.kind, index]));
+  const rank = new Map<StepKind, number>(kinds.map((kind, index) => [kind.kind, index]));
   const deepest = Math.max(...kinds.map((kind) => kind.order.level));
   const phase = (step: PlanStep): number => {
     const { level, deletesAreResets } = registry.get(step.kind)!.order;

@@ -75,7 +75,10 @@ function invalidPlanFile(message: string): StewardError {
  * cannot say: step ids unique, every step of a kind the plan read (`kinds`). Apply reads the
  * steps, their states and their kinds' live state before judging whether they follow from the
  * config, so an edited file must fail here, naming the step, not deep inside with a TypeError.
- * The identities are left to checkIdentities (their lists may be left out).
+ * The identities are left to checkIdentities (their lists may be left out). This is where the
+ * file's steps take their kinds' types (model/plan.ts): the schema leaves a state's fields open,
+ * so apply runs only a step the planner derives again (refuseUnfounded), and a routine's state is
+ * decoded field by field before it is sent (routineStateOf).
  */
 function checkStructure(parsed: Record<string, unknown>, path: string): Plan {
   const { identities: _identities, ...rest } = parsed;
@@ -330,8 +333,8 @@ export function refuseUnfounded(runnable: readonly PlanStep[], derived: readonly
  * apply created it, the derived step waits for nothing. Waiting for more is only ordering.
  */
 function sameStep(saved: PlanStep, derived: PlanStep): boolean {
-  const { dependsOn: savedDependencies, ...savedRest } = essence(saved) as PlanStep;
-  const { dependsOn: derivedDependencies, ...derivedRest } = essence(derived) as PlanStep;
+  const { dependsOn: savedDependencies, ...savedRest } = essence(saved);
+  const { dependsOn: derivedDependencies, ...derivedRest } = essence(derived);
   return isDeepStrictEqual(savedRest, derivedRest) && derivedDependencies.every((id) => savedDependencies.includes(id));
 }
 
@@ -358,7 +361,7 @@ function changedElsewhere(saved: PlanStep, derived: PlanStep): string | undefine
  * on when the plan was made, `recipients` on the directory, which apply classifies again;
  * ignored fields are the app's, and may have changed since.)
  */
-function essence(step: PlanStep): unknown {
+function essence(step: PlanStep): Readonly<Record<string, unknown>> & { dependsOn: string[] } {
   const { reason: _reason, nextRuns: _nextRuns, ignored: _ignored, recipients: _recipients, ...rest } = step;
   if (step.ignore === undefined) return rest;
   return {

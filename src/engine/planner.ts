@@ -17,7 +17,7 @@ import { classifyRecipients } from './recipients.js';
 import { runWeek, sharedZone } from '../domain/runWeek.js';
 import { keyUser, preflight, refuseUnplannable } from '../resolve/preflight.js';
 import { filterSteps, targetedKinds, type Targeting } from './targeting.js';
-import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlanStep, type PlanWarning } from '../model/plan.js';
+import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlanStep, type PlanWarning, type StepKind } from '../model/plan.js';
 
 export type LiveState = Partial<Record<Kind, unknown>>;
 export type DesiredState = Partial<Record<Kind, unknown>>;
@@ -38,7 +38,7 @@ export interface PlanRequest {
   targeting?: Targeting;
   /** Requests made so far by the client (for the plan's cost line). */
   requestCount: () => number;
-  registry?: ReadonlyMap<Kind, ResourceKind>;
+  registry?: ReadonlyMap<StepKind, ResourceKind>;
   now?: () => Date;
   /** Ids reused from a saved plan (apply PLANFILE), and where the ids this plan resolves are recorded. */
   identities?: IdentityBook;
@@ -304,7 +304,7 @@ export function diffAll(
   kinds: readonly ResourceKind[],
   desired: DesiredState,
   live: LiveState,
-  registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY,
+  registry: ReadonlyMap<StepKind, ResourceKind> = REGISTRY,
 ): { steps: PlanStep[]; warnings: PlanWarning[] } {
   const steps: PlanStep[] = [];
   const warnings: PlanWarning[] = [];
@@ -329,12 +329,12 @@ export function diffAll(
 }
 
 /** The kinds a plan covers: declared by the config, restricted to `only` when given. */
-export function selectKinds(registry: ReadonlyMap<Kind, ResourceKind>, loaded: LoadedConfig, only?: readonly Kind[]): ResourceKind[] {
+export function selectKinds(registry: ReadonlyMap<StepKind, ResourceKind>, loaded: LoadedConfig, only?: readonly Kind[]): ResourceKind[] {
   return [...registry.values()].filter((kind) => kind.declared(loaded.config) && (only === undefined || only.includes(kind.kind)));
 }
 
 /** Adds the kinds whose live state the selected ones need to read first. */
-export function withReadDependencies(registry: ReadonlyMap<Kind, ResourceKind>, kinds: readonly ResourceKind[]): ResourceKind[] {
+export function withReadDependencies(registry: ReadonlyMap<StepKind, ResourceKind>, kinds: readonly ResourceKind[]): ResourceKind[] {
   const selected = new Map(kinds.map((kind) => [kind.kind, kind]));
   const queue = [...kinds];
   while (queue.length > 0) {

@@ -4,10 +4,9 @@
 // in the directory with the fewest requests, only those of steps that change recipients; a key
 // that cannot read the directory (a personal token: SCIM takes organization keys only) leaves
 // them "not checked", said once.
-import type { Kind } from '../config/types.js';
 import { emailKey } from '../domain/rules.js';
 import type { KindAudience } from '../model/kind.js';
-import type { PlanRecipient, PlanStep, PlanWarning } from '../model/plan.js';
+import type { PlanRecipient, PlanStep, PlanWarning, StepKind } from '../model/plan.js';
 import type { Directory } from '../resolve/directory.js';
 
 /** The warning of a plan whose recipients nobody could check. */
@@ -19,7 +18,7 @@ export const RECIPIENTS_NOT_CHECKED: PlanWarning = {
 /** The steps with `recipients` on each one that adds or removes any, and the warning when they went unchecked. */
 export async function classifyRecipients(
   steps: readonly PlanStep[],
-  audienceOf: (kind: Kind) => KindAudience | undefined,
+  audienceOf: (kind: StepKind) => KindAudience | undefined,
   directory: Pick<Directory, 'canRead' | 'standings'>,
 ): Promise<{ steps: PlanStep[]; warnings: PlanWarning[] }> {
   const changes = new Map<PlanStep, ReturnType<KindAudience['changes']>>();

@@ -9,7 +9,7 @@ import type { KindTargeting, ResourceKind } from '../model/kind.js';
 import { labelKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { closest } from '../config/suggest.js';
-import type { PlanStep, PlanWarning } from '../model/plan.js';
+import type { PlanStep, PlanWarning, StepKind } from '../model/plan.js';
 
 export interface Selector {
   kind: Kind;
@@ -43,9 +43,9 @@ export function parseSelectors(specs: readonly string[], option: string): Select
   });
 }
 
-type Registry = ReadonlyMap<Kind, ResourceKind>;
+type Registry = ReadonlyMap<StepKind, ResourceKind>;
 
-function targetingOf(registry: Registry, kind: Kind): KindTargeting {
+function targetingOf(registry: Registry, kind: StepKind): KindTargeting {
   const found = registry.get(kind);
   if (found === undefined) throw new Error(`no resource kind ${kind} is registered`);
   return found.targeting;
@@ -92,7 +92,7 @@ function listSome(names: readonly string[]): string {
 /** The kinds to plan (and read); undefined when nothing restricts them. */
 export function targetedKinds(targeting: Targeting, registry: Registry = REGISTRY): Kind[] | undefined {
   if (targeting.include.length === 0 && targeting.exclude.length === 0) return undefined;
-  const all = [...registry.keys()];
+  const all = [...registry.values()].map((kind) => kind.kind);
   const targeted = withCompanions(targeting.include.map((selector) => selector.kind), registry);
   // A part is planned with what it belongs to (its steps depend on it).
   const owners = targeted.flatMap((kind) => (registry.get(kind)?.targeting.partOf === undefined ? [] : [registry.get(kind)!.targeting.partOf!]));
@@ -148,7 +148,7 @@ function stepName(step: PlanStep, registry: Registry): string {
 }
 
 function selectorCovers(selector: Selector, step: PlanStep, registry: Registry): boolean {
-  if (!withCompanions([selector.kind], registry).includes(step.kind)) return false;
+  if (!withCompanions([selector.kind], registry).some((kind) => kind === step.kind)) return false;
   if (selector.name === undefined) return true;
   const name = labelKey(selector.name);
   if (targetingOf(registry, step.kind).stepName !== undefined) return labelKey(stepName(step, registry)) === name;

@@ -1,5 +1,6 @@
 // `steward export` without the command line: which kinds, read them, map them to configuration,
 // refer to ids through the environment's variables, and write YAML that plans to no changes.
+import type { StepKind } from '../model/plan.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { VariableValue } from '../config/interpolate.js';
 import { closest } from '../config/suggest.js';
@@ -33,7 +34,7 @@ export interface ExportRequest {
   stewardVersion: string;
   now: Date;
   /** The kinds there are; default: every kind steward has. */
-  registry?: ReadonlyMap<Kind, ResourceKind>;
+  registry?: ReadonlyMap<StepKind, ResourceKind>;
 }
 
 export interface ExportResult {
@@ -48,7 +49,7 @@ export interface ExportResult {
  * as `--target` does: labels their documents and folders; `documentLabels` (`folderLabels`) alone
  * exports label names with their documents (folders).
  */
-export function exportKinds(requested: readonly string[] | undefined, registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): Kind[] {
+export function exportKinds(requested: readonly string[] | undefined, registry: ReadonlyMap<StepKind, ResourceKind> = REGISTRY): Kind[] {
   if (requested === undefined || requested.length === 0) return [...DEFAULT_EXPORT_KINDS];
   const kinds = new Set<Kind>();
   for (const value of requested) {
@@ -87,7 +88,7 @@ export async function exportLive(request: ExportRequest): Promise<ExportResult> 
 }
 
 /** What the file holds, kind by kind in the order of its sections; a part in the words of the kind it belongs to. */
-function holdings(snapshot: LiveSnapshot, registry: ReadonlyMap<Kind, ResourceKind>): string[] {
+function holdings(snapshot: LiveSnapshot, registry: ReadonlyMap<StepKind, ResourceKind>): string[] {
   const ordered = inSectionOrder(registry);
   const asked = (kind: ResourceKind) => snapshot.asked.includes(kind.kind);
   return ordered.flatMap((kind) => {
@@ -100,7 +101,7 @@ function holdings(snapshot: LiveSnapshot, registry: ReadonlyMap<Kind, ResourceKi
   });
 }
 
-function header(request: ExportRequest, snapshot: LiveSnapshot, registry: ReadonlyMap<Kind, ResourceKind>): string[] {
+function header(request: ExportRequest, snapshot: LiveSnapshot, registry: ReadonlyMap<StepKind, ResourceKind>): string[] {
   const { name, baseUrl } = request.environment;
   return [
     `Exported by steward ${request.stewardVersion} from environment ${name} (${baseUrl}) at ${request.now.toISOString()}.`,

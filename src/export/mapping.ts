@@ -1,6 +1,7 @@
 // Live state → configuration. Each kind writes its own section (ResourceKind.export.section): the
 // inverse of its `desired`, so that a configuration made from these sections plans to nothing
 // against the state it was read from. Here they are put together, in the order a config lists them.
+import type { StepKind } from '../model/plan.js';
 import { KINDS, type Kind, type StewardConfig } from '../config/types.js';
 import { REGISTRY } from '../kinds/registry.js';
 import type { ResourceKind } from '../model/kind.js';
@@ -13,7 +14,7 @@ export type ConfigSections = Pick<StewardConfig, Extract<Kind, keyof StewardConf
  * The kinds in the order a configuration lists its sections (KINDS, the order a user reads about
  * them), then any other the registry has, in its order.
  */
-export function inSectionOrder(registry: ReadonlyMap<Kind, ResourceKind>): ResourceKind[] {
+export function inSectionOrder(registry: ReadonlyMap<StepKind, ResourceKind>): ResourceKind[] {
   const rank = (kind: ResourceKind) => {
     const index = (KINDS as readonly Kind[]).indexOf(kind.kind);
     return index < 0 ? KINDS.length : index;
@@ -27,7 +28,7 @@ export function sectionOf(kind: ResourceKind): string {
 }
 
 /** The sections of a snapshot: one for each kind read, each part written into its kind's. Pure. */
-export function toConfigSections(snapshot: LiveSnapshot, registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): ConfigSections {
+export function toConfigSections(snapshot: LiveSnapshot, registry: ReadonlyMap<StepKind, ResourceKind> = REGISTRY): ConfigSections {
   const sections: Record<string, unknown> = {};
   for (const kind of inSectionOrder(registry)) {
     const read = snapshot.read[kind.kind];

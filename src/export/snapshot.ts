@@ -3,6 +3,7 @@
 // a "desired" that covers everything live, and names its ids as the config does (users by e-mail
 // through SCIM). In three steps, so no lookup is made twice: what needs no identity begins, the
 // owners are looked up, then every kind reads (after the kinds it reads after).
+import type { StepKind } from '../model/plan.js';
 import type { PlatformApi } from '../api/platform.js';
 import type { Whoami } from '../api/types.js';
 import type { Kind, StewardConfig } from '../config/types.js';
@@ -42,11 +43,11 @@ export interface SnapshotRequest {
   /** Checks whoami before anything else is read (e.g. that every routine can be given an owner). */
   checkKey?: (whoami: Whoami) => void;
   /** The kinds there are; default: every kind steward has. */
-  registry?: ReadonlyMap<Kind, ResourceKind>;
+  registry?: ReadonlyMap<StepKind, ResourceKind>;
 }
 
 /** The owners (e-mails) a configuration names for the objects of its kinds (routines' `owner:`). */
-export function ownersIn(config: StewardConfig, registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): string[] {
+export function ownersIn(config: StewardConfig, registry: ReadonlyMap<StepKind, ResourceKind> = REGISTRY): string[] {
   return [...registry.values()].flatMap((kind) => kind.export?.owners?.(config) ?? []);
 }
 

@@ -2,6 +2,7 @@
 // saying what the file holds, `version: 1`, one blank line between sections, colours, schedules
 // and document identifiers quoted (as the examples do), short lists inline, what a default gives
 // left out (each kind says what: ResourceKind.export.written), and long text never folded.
+import type { StepKind } from '../model/plan.js';
 import { Document, isScalar, isSeq, Scalar, visit } from 'yaml';
 import type { Kind } from '../config/types.js';
 import { REGISTRY } from '../kinds/registry.js';
@@ -15,7 +16,7 @@ export const INLINE_LIST_MAX = 5;
 const QUOTED_KEYS = new Set(['color', 'schedule']);
 
 /** The YAML text of `sections`: `header` lines become comments after the schema line. Pure. */
-export function configYaml(sections: ConfigSections, options: { schema: string | undefined; header: readonly string[] }, registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY): string {
+export function configYaml(sections: ConfigSections, options: { schema: string | undefined; header: readonly string[] }, registry: ReadonlyMap<StepKind, ResourceKind> = REGISTRY): string {
   const document = new Document({ version: 1, ...written(sections, registry) });
   visit(document, {
     Scalar(_, scalar) {
@@ -45,7 +46,7 @@ export function configYaml(sections: ConfigSections, options: { schema: string |
 }
 
 /** Each section as a file writes it, where its kind leaves out what a default gives. */
-function written(sections: ConfigSections, registry: ReadonlyMap<Kind, ResourceKind>): ConfigSections {
+function written(sections: ConfigSections, registry: ReadonlyMap<StepKind, ResourceKind>): ConfigSections {
   const result: Record<string, unknown> = { ...sections };
   for (const kind of registry.values()) {
     const name = sectionOf(kind);

@@ -3,9 +3,11 @@
 // number is lower than it. A subject without a limit of its own follows a default, known only
 // where the plan read the credit controls; where it did not, a new limit is not judged.
 import type { CreditControls } from '../api/types.js';
+import { unreachable } from '../errors.js';
 import type { Kind } from '../config/types.js';
 import type { LoweredLimit } from '../model/kind.js';
 import type { PlanStep } from '../model/plan.js';
+import type { LimitKind } from './limits/limitSteps.js';
 
 /** Whether `after` is a number below `before` (a number, or null: unlimited or off). */
 export function isLower(after: unknown, before: unknown): after is number {
@@ -27,20 +29,22 @@ export function organizationUsage(allLive: Partial<Record<Kind, unknown>>): numb
  * the default it replaces, a reset to a default below the limit it had. `fallback` is that
  * default (undefined: not read, so not judged).
  */
-export function loweredLimit(step: PlanStep, fallback: number | null | undefined): number | undefined {
+export function loweredLimit(step: PlanStep<LimitKind>, fallback: number | null | undefined): number | undefined {
   switch (step.action) {
     case 'update':
     case 'replace':
-      return isLower(step.after.creditLimit, step.before.creditLimit) ? (step.after.creditLimit as number) : undefined;
+      return isLower(step.after.creditLimit, step.before.creditLimit) ? step.after.creditLimit : undefined;
     case 'create':
-      return fallback !== undefined && isLower(step.after.creditLimit, fallback) ? (step.after.creditLimit as number) : undefined;
+      return fallback !== undefined && isLower(step.after.creditLimit, fallback) ? step.after.creditLimit : undefined;
     case 'delete':
       return fallback !== undefined && isLower(fallback, step.before.creditLimit) ? (fallback as number) : undefined;
+    default:
+      return unreachable(step);
   }
 }
 
 /** The lowering of a group's or entity group's limit: judged against the organization's usage (an estimate). */
-export function groupLowered(step: PlanStep, scope: 'userGroup' | 'entityGroup', fallback: number | null | undefined, allLive: Partial<Record<Kind, unknown>>): LoweredLimit[] {
+export function groupLowered(step: PlanStep<LimitKind>, scope: 'userGroup' | 'entityGroup', fallback: number | null | undefined, allLive: Partial<Record<Kind, unknown>>): LoweredLimit[] {
   const limit = loweredLimit(step, fallback);
   const used = organizationUsage(allLive);
   return limit === undefined ? [] : [{ scope, field: 'creditLimit', limit, effect: 'cutoff', ...(used === undefined ? {} : { used }) }];

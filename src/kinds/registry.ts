@@ -2,13 +2,13 @@
 // a kind is its folder and one line in each list here; the registry refuses two modules for one
 // kind, and assembling the schema two declarations of one kind, section or definition.
 import type { KindConfigSchema } from '../config/assembleSchema.js';
-import type { Kind } from '../config/types.js';
 import { creditControls } from './creditControls/creditControls.js';
 import { creditControlsConfigSchema } from './creditControls/configSchema.js';
 import { documentLabels } from './labels/documentLabels.js';
 import { entityGroupCreditLimits } from './limits/entityGroupCreditLimits.js';
 import { folderLabels } from './labels/folderLabels.js';
 import type { ResourceKind } from '../model/kind.js';
+import type { StepKind } from '../model/plan.js';
 import { labels } from './labels/labels.js';
 import { labelsConfigSchema } from './labels/configSchema.js';
 import { limitsConfigSchema } from './limits/configSchema.js';
@@ -18,8 +18,8 @@ import { userCreditLimits } from './limits/userCreditLimits.js';
 import { userGroupCreditLimits } from './limits/userGroupCreditLimits.js';
 
 /** Builds a registry from modules, refusing duplicates and unknown read dependencies. */
-export function createRegistry(modules: readonly ResourceKind<any, any>[]): ReadonlyMap<Kind, ResourceKind> {
-  const registry = new Map<Kind, ResourceKind>();
+export function createRegistry(modules: readonly ResourceKind<any, any, any>[]): ReadonlyMap<StepKind, ResourceKind> {
+  const registry = new Map<StepKind, ResourceKind>();
   for (const module of modules) {
     if (registry.has(module.kind)) throw new Error(`resource kind ${module.kind} is registered twice`);
     registry.set(module.kind, module as ResourceKind);

@@ -6,9 +6,10 @@ import { StewardError } from '../errors.js';
 import { changedFields, pick } from '../model/fields.js';
 import type { PlanStep } from '../model/plan.js';
 import type { CreditValue, StepFailure } from '../model/kind.js';
+import type { LimitKind } from './limits/limitSteps.js';
 
 /** The credit value of a limit step (`after.creditLimit`; a reset to the default writes none). */
-export function creditLimitValues(step: PlanStep): CreditValue[] {
+export function creditLimitValues(step: PlanStep<LimitKind>): CreditValue[] {
   if (step.action === 'delete') return [];
   const value = step.after.creditLimit;
   return typeof value === 'number' || value === null ? [{ field: 'creditLimit', value, nullMeans: 'unlimited' }] : [];
@@ -86,11 +87,11 @@ export class NotTaken extends StewardError {
  * as `creditLimit`, a reset as `usesDefaultLimit` (its `creditLimit` is then the default the
  * subject falls back to). Steps the answer leaves out are not judged.
  */
-export function expectLimitsTaken(
+export function expectLimitsTaken<K extends LimitKind>(
   what: string,
-  steps: readonly PlanStep[],
+  steps: readonly PlanStep<K>[],
   answered: ReadonlyMap<string, { creditLimit: number | null; usesDefaultLimit?: boolean }>,
-  subjectOf: (step: PlanStep) => string,
+  subjectOf: (step: PlanStep<K>) => string,
 ): void {
   const byStep = new Map<string, string>();
   for (const step of steps) {

@@ -32,11 +32,11 @@ export function matches(current: object | undefined, target: object | undefined)
   return Object.entries(target).every(([key, value]) => isDeepStrictEqual((current as State)[key], value));
 }
 
-/** The fields of `state` named in `keys` (absent ones left out). */
-export function pick(state: object, keys: readonly string[]): State {
+/** The fields of `state` named in `keys` (absent ones left out): part of the same object type. */
+export function pick<T extends object>(state: T, keys: readonly string[]): Partial<T> {
   const picked: State = {};
   for (const key of keys) if (key in state) picked[key] = (state as State)[key];
-  return picked;
+  return picked as Partial<T>;
 }
 
 function valueAt(state: State, path: readonly string[]): unknown {

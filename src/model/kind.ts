@@ -4,7 +4,7 @@
 import type { PlatformApi } from '../api/platform.js';
 import type { Whoami } from '../api/types.js';
 import type { EnvironmentConfig, Kind, LoadedConfig, StewardConfig } from '../config/types.js';
-import type { PlanImpact, PlanStep, PlanWarning } from './plan.js';
+import type { PlanImpact, PlanStep, PlanWarning, StepKind } from './plan.js';
 import type { ScheduledRoutine } from '../domain/runWeek.js';
 import type { CallerUser, Directory } from '../resolve/directory.js';
 import type { UserGroups } from '../resolve/groups.js';
@@ -31,8 +31,8 @@ export interface ReadContext {
   started?: Promise<unknown>;
 }
 
-export interface DiffResult {
-  steps: PlanStep[];
+export interface DiffResult<K extends StepKind = StepKind> {
+  steps: PlanStep<K>[];
   warnings: PlanWarning[];
   /** Dependencies this kind adds to other kinds' steps (`step` waits for `on`). */
   dependencies?: { step: string; on: string }[];
@@ -90,11 +90,11 @@ export interface ApplyContext {
 export type ReadBackVerdict = { found: string; /** What the next apply does about it, said after a failed write. */ remedy?: string } | undefined;
 
 /** How a kind's steps read to people: render/describe.ts asks the kind, never switching on kinds. */
-export interface KindPresentation {
+export interface KindPresentation<K extends StepKind = StepKind> {
   /** `routine`, `routines`. */
   readonly noun: readonly [singular: string, plural: string];
   /** One line naming the step's object, before escaping: `routine "Weekly digest"`. */
-  title(step: PlanStep): string;
+  title(step: PlanStep<K>): string;
   /** What null means in a field, in words (`unlimited`, `off`); undefined prints `null`. */
   nullMeans?(path: string): string | undefined;
   /** False where the title says it all (a limit's value, a link): no detail lines under it. */
@@ -115,7 +115,7 @@ export interface KindOrder {
 }
 
 /** How `--target KIND/NAME` and `--exclude` name the kind's objects (engine/targeting.ts). */
-export interface KindTargeting {
+export interface KindTargeting<K extends StepKind = StepKind> {
   /** How a selector's object is called in messages: `routine`, `user credit limit for`. */
   readonly noun: string;
   /** The names the config declares; undefined for a kind that is one object with no name. */
@@ -125,7 +125,7 @@ export interface KindTargeting {
   /** The kind whose objects these belong to (a label's document links): planned and targeted with it. */
   readonly partOf?: Kind;
   /** The name a selector gives a step's object, where it is not the step's key. */
-  stepName?(step: PlanStep): string;
+  stepName?(step: PlanStep<K>): string;
   /** A name the config cannot list before identities are resolved, that may still be right. */
   mayName?(name: string, config: StewardConfig): boolean;
 }
@@ -134,9 +134,9 @@ export interface KindTargeting {
  * Who a kind's steps send output to (a routine's recipients), before anyone is looked up: the
  * planner classifies the e-mails against the directory (engine/recipients.ts).
  */
-export interface KindAudience {
+export interface KindAudience<K extends StepKind = StepKind> {
   /** The recipients a step adds and removes; nothing for a step that changes none. Pure. */
-  changes(step: PlanStep): AudienceChange[];
+  changes(step: PlanStep<K>): AudienceChange[];
 }
 
 /** One recipient added or removed, as the step names it. */
@@ -250,9 +250,10 @@ export interface UnhealthyObject {
   detail: string;
 }
 
-export interface ResourceKind<Desired = unknown, Live = unknown> {
+/** `K`: the name its steps carry, whose step types it declares in KindSteps (model/plan.ts); its methods receive its own steps. */
+export interface ResourceKind<Desired = unknown, Live = unknown, K extends StepKind = StepKind> {
   readonly kind: Kind;
-  readonly presentation: KindPresentation;
+  readonly presentation: KindPresentation<K>;
   /** Present on kinds the config declares as a list of entries. */
   readonly entries?: KindEntries;
   /** How export (and a promotion's source) reads it whole and writes its config section. */
@@ -263,10 +264,10 @@ export interface ResourceKind<Desired = unknown, Live = unknown> {
    */
   readonly accountWide?: boolean;
   readonly order: KindOrder;
-  readonly targeting: KindTargeting;
+  readonly targeting: KindTargeting<K>;
   readonly access?: KindAccess;
   /** Who its steps send output to, when they send any (routines). */
-  readonly audience?: KindAudience;
+  readonly audience?: KindAudience<K>;
   /** What of the config runs on a schedule (routines): `steward schedule`, a plan's week of runs and routines.maxRunsPerHour. Pure. */
   runs?(config: StewardConfig): ScheduledRoutine[];
   /**
@@ -297,8 +298,8 @@ export interface ResourceKind<Desired = unknown, Live = unknown> {
    * Checks, against the deployment, what its steps would write (a new routine's topic), as soon
    * as its live state is read while other kinds still read; and again before a saved plan is applied.
    */
-  checkPlanned?(context: { api: PlatformApi; steps: readonly PlanStep[]; desired: Desired; loaded: Pick<LoadedConfig, 'config' | 'locate'>; identities?: IdentityBook }): Promise<void>;
-  /** What the kind adds to its planned steps once they are made (a routine's next runs), and warns of. Pure. */
+  checkPlanned?(context: { api: PlatformApi; steps: readonly PlanStep<K>[]; desired: Desired; loaded: Pick<LoadedConfig, 'config' | 'locate'>; identities?: IdentityBook }): Promise<void>;
+  /** What the kind adds to its planned steps once they are made (a routine's next runs), and warns of; it is given every kind's steps, and returns them all. Pure. */
   annotate?(steps: readonly PlanStep[], now: Date): { steps: PlanStep[]; warnings: PlanWarning[] };
   /** Kinds whose live state `read` needs first. */
   readonly readAfter: readonly Kind[];
@@ -322,37 +323,37 @@ export interface ResourceKind<Desired = unknown, Live = unknown> {
   /** Reads the live state with the fewest requests (list endpoints only). */
   read(context: ReadContext, desired: Desired): Promise<Live>;
   /** The steps that turn live into desired. Pure: no I/O, no printing. */
-  diff(desired: Desired, live: Live, allLive: Partial<Record<Kind, unknown>>): DiffResult;
+  diff(desired: Desired, live: Live, allLive: Partial<Record<Kind, unknown>>): DiffResult<K>;
   /**
    * The current state of a step's object in `live`: the applier compares it with the step's
    * `after` (already applied) and `before` (safe to run); anything else is stale.
    */
-  current(step: PlanStep, live: Live): Record<string, unknown> | undefined;
+  current(step: PlanStep<K>, live: Live): Record<string, unknown> | undefined;
   /**
    * Carries out steps of this kind (batched where the API allows), every write through
    * `context.attempt`, so that each step gets exactly one outcome.
    */
-  apply(steps: PlanStep[], context: ApplyContext): Promise<void>;
+  apply(steps: PlanStep<K>[], context: ApplyContext): Promise<void>;
   /** How many write requests carrying out these steps takes (the cost shown before approval). */
-  writeRequests(steps: readonly PlanStep[]): number;
+  writeRequests(steps: readonly PlanStep<K>[]): number;
   /**
    * After a write whose answer was lost: a verdict where the generic judgement of `current`
    * against before/after would be wrong (e.g. a replacement whose new object exists while the
    * old one is still there). Undefined leaves it to the generic judgement.
    */
-  readBack?(step: PlanStep, live: Live): ReadBackVerdict;
+  readBack?(step: PlanStep<K>, live: Live): ReadBackVerdict;
   /**
    * The credit values a step writes (a limit, a threshold, a default), for the creditLimits
    * policy (src/policy/). A kind that carries credit values declares them here; others omit it.
    */
-  credits?(step: PlanStep): CreditValue[];
+  credits?(step: PlanStep<K>): CreditValue[];
   /**
    * The limits a step lowers, judged against the live state of every kind read (a new user limit
    * is lower than the default it replaces only where the credit controls were read). Pure.
    */
-  lowered?(step: PlanStep, allLive: Partial<Record<Kind, unknown>>): LoweredLimit[];
+  lowered?(step: PlanStep<K>, allLive: Partial<Record<Kind, unknown>>): LoweredLimit[];
   /** What the kind allows to be spent once `steps` (its own) are applied to `live`, for the plan's exposure. Pure. */
-  allowance?(live: Live, steps: readonly PlanStep[]): Allowance;
+  allowance?(live: Live, steps: readonly PlanStep<K>[]): Allowance;
 }
 
 /** A kind's credit limits after a plan: users' or groups' limits by id, or the organization's default. */

@@ -1,5 +1,14 @@
 // The plan: plain data made by a pure function of (desired, live). Rendering, saving and
 // applying all read this shape; nothing in it is a token or a live connection.
+//
+// Steps are typed by their kind. Each kind declares what its steps' `before`, `after` and `ref`
+// hold by adding its entry to KindSteps from its own folder (module augmentation), so this file
+// names no kind and a new kind brings its step types with its module, as it brings its code.
+// `PlanStep<K>` is a step of kind K, what that kind's module receives; `PlanStep` is a step of
+// any kind, and narrowing it on `kind` gives that kind's. Chosen over one open state for all
+// (`Record<string, unknown>`, where every read was a cast or a `!`) and over a table of the kinds'
+// shapes written here (the model would name every kind). A plan file's steps take these types
+// where the file is decoded (engine/planFile.ts).
 import type { ConfigPath, Kind } from '../config/types.js';
 import type { PlanIdentities } from '../resolve/identities.js';
 import type { PolicyViolation } from './policy.js';
@@ -22,16 +31,37 @@ export interface FieldChange {
   after: unknown;
 }
 
-interface StepBase {
+/**
+ * What each kind's steps hold, by kind: `state`, the compared fields of its object (a step's
+ * `before` and `after`), and `ref`, the ids its applier needs that are not compared. An interface,
+ * because only an interface can be added to from elsewhere; each kind adds its entry in its module:
+ *
+ *     declare module '../../model/plan.js' {
+ *       interface KindSteps { routines: { state: Partial<RoutineState>; ref: RoutineRef } }
+ *     }
+ *
+ * A state is an object type whose fields can be listed (a type literal, a `Partial<…>`, not an
+ * interface): code that handles any step reads it field by field.
+ */
+export interface KindSteps {}
+
+/**
+ * The kinds whose steps a plan may hold: every kind declares its step types in KindSteps. The
+ * registry is keyed by it, so a step's `kind` finds its module whether or not the config names
+ * the kind (config/types.ts `Kind` lists those it does: every kind steward ships).
+ */
+export type StepKind = keyof KindSteps;
+
+interface StepBase<K extends StepKind> {
   /** Unique within a plan: `kind/key`. Dependencies refer to it. */
   id: string;
-  kind: Kind;
+  kind: K;
   /** The object's identity in the domain: a routine name, a label name, a user e-mail. */
   key: string;
   /** Steps that must succeed before this one runs (ids). */
   dependsOn: string[];
   /** Ids the applier needs that are not compared (a user id, a routine owner's id). */
-  ref: Record<string, string>;
+  ref: KindSteps[K]['ref'];
   /** Why the step is there, when it is not obvious (e.g. "topicName changed", "pruned"). */
   reason?: string;
   /** A routine created, updated or replaced: its next runs after the plan was made, ISO-8601 UTC. */
@@ -80,29 +110,33 @@ export function outsideTheInstance(recipient: PlanRecipient): boolean {
   return recipient.is === 'not-a-user' || recipient.is === 'deactivated-user';
 }
 
-export interface CreateStep extends StepBase {
+export interface CreateStep<K extends StepKind> extends StepBase<K> {
   action: 'create';
-  after: Record<string, unknown>;
+  after: KindSteps[K]['state'];
 }
-export interface UpdateStep extends StepBase {
+export interface UpdateStep<K extends StepKind> extends StepBase<K> {
   action: 'update';
-  before: Record<string, unknown>;
-  after: Record<string, unknown>;
+  before: KindSteps[K]['state'];
+  after: KindSteps[K]['state'];
   fields: FieldChange[];
 }
-export interface ReplaceStep extends StepBase {
+export interface ReplaceStep<K extends StepKind> extends StepBase<K> {
   action: 'replace';
-  before: Record<string, unknown>;
-  after: Record<string, unknown>;
+  before: KindSteps[K]['state'];
+  after: KindSteps[K]['state'];
   fields: FieldChange[];
 }
-export interface DeleteStep extends StepBase {
+export interface DeleteStep<K extends StepKind> extends StepBase<K> {
   action: 'delete';
-  before: Record<string, unknown>;
+  before: KindSteps[K]['state'];
 }
 
-/** A discriminated union: every `switch` over `action` ends in a `never` check. */
-export type PlanStep = CreateStep | UpdateStep | ReplaceStep | DeleteStep;
+/**
+ * A step of kind K, a discriminated union on `action`: every `switch` over it ends in
+ * `unreachable` (errors.ts). Without K, a step of any kind, discriminated on `kind` too: code that
+ * handles any step reads what all steps have, and narrowing on `kind` gives that kind's step.
+ */
+export type PlanStep<K extends StepKind = StepKind> = { [Of in K]: CreateStep<Of> | UpdateStep<Of> | ReplaceStep<Of> | DeleteStep<Of> }[K];
 
 export interface PlanSummary {
   create: number;
@@ -138,7 +172,7 @@ export interface PlanWarning {
 export interface PlanImpact {
   /** The step whose write has this consequence. */
   step: string;
-  kind: Kind;
+  kind: StepKind;
   /** Whose AI use it concerns. */
   scope: 'organization' | 'user' | 'default' | 'userGroup' | 'entityGroup';
   /** The object as people know it: `credit controls`, `grace@acme.example`, a group's name. */

@@ -1,13 +1,13 @@
 // Judging a plan by the policies in effect, and apply's verdict on the result: every rule of the
 // table runs on every plan (plan, drift, promotion diff, and apply on the plan it is about to
 // run, saved or fresh); a violation that nobody named with --override-policy refuses the apply.
-import type { Diagnostic, Kind, LoadedConfig } from '../config/types.js';
+import type { Diagnostic, LoadedConfig } from '../config/types.js';
 import { didYouMean } from '../config/suggest.js';
 import { StewardError } from '../errors.js';
 import type { ResourceKind } from '../model/kind.js';
 import { REGISTRY } from '../kinds/registry.js';
-import type { Exposure, PlanImpact, PlanStep } from '../model/plan.js';
-import { POLICY_RULES, type PolicyRule } from './rules.js';
+import type { Exposure, PlanImpact, PlanStep, StepKind } from '../model/plan.js';
+import { POLICY_RULES, type PolicyRule, type ScheduledKind } from './rules.js';
 import { effectivePolicies } from './settings.js';
 import { POLICY_RULE_NAMES, type PolicyRuleName, type PolicyViolation } from '../model/policy.js';
 
@@ -26,7 +26,7 @@ export function evaluatePolicies(
   steps: readonly PlanStep[],
   loaded: Pick<LoadedConfig, 'config' | 'environmentName' | 'locate'>,
   facts: PlanFacts = {},
-  registry: ReadonlyMap<Kind, ResourceKind> = REGISTRY,
+  registry: ReadonlyMap<StepKind, ResourceKind> = REGISTRY,
   rules: ReadonlyMap<PolicyRuleName, PolicyRule> = POLICY_RULES,
   /** When the plan was made (the week routines.maxRunsPerHour looks at); default now. */
   now: Date = new Date(),
@@ -34,7 +34,7 @@ export function evaluatePolicies(
   const { policies, origin } = effectivePolicies(loaded.config, loaded.environmentName);
   const creditsOf = (step: PlanStep) => registry.get(step.kind)?.credits?.(step) ?? [];
   const scheduled = [...registry.values()].flatMap((kind) => kind.runs?.(loaded.config) ?? []);
-  const runsOnSchedule = (step: PlanStep) => registry.get(step.kind)?.runs !== undefined;
+  const runsOnSchedule = (step: PlanStep): step is PlanStep<ScheduledKind> => registry.get(step.kind)?.runs !== undefined;
   return [...rules.values()].flatMap((rule) =>
     rule.check(policies, { steps, creditsOf, scheduled, runsOnSchedule, now, impacts: facts.impacts ?? [], exposure: facts.exposure }).map((finding): PolicyViolation => {
       const path = origin(finding.setting);

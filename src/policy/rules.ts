@@ -4,10 +4,16 @@
 // writes: an object the plan leaves alone is not judged.
 import type { PoliciesConfig } from '../config/types.js';
 import type { CreditValue } from '../model/kind.js';
-import type { Exposure, PlanImpact, PlanRecipient, PlanStep } from '../model/plan.js';
+import type { Exposure, KindSteps, PlanImpact, PlanRecipient, PlanStep, StepKind } from '../model/plan.js';
 import { crowdedHours, type ScheduledRoutine } from '../domain/runWeek.js';
 import { grouped } from '../domain/numbers.js';
 import { POLICY_RULE_NAMES, type PolicyRuleName } from '../model/policy.js';
+
+/**
+ * The kinds whose steps write something that runs on a schedule, known by their state having a
+ * `schedule` (a kind with `ResourceKind.runs`): the step types the routines.* rules read.
+ */
+export type ScheduledKind = { [K in StepKind]: 'schedule' extends keyof KindSteps[K]['state'] ? K : never }[StepKind];
 
 export interface PolicyInput {
   steps: readonly PlanStep[];
@@ -16,7 +22,7 @@ export interface PolicyInput {
   /** What the config runs on a schedule (`ResourceKind.runs`): the routines a busy hour counts. */
   scheduled: readonly ScheduledRoutine[];
   /** Whether a step's object runs on a schedule (its kind has `ResourceKind.runs`): the routines.* rules judge those steps. */
-  runsOnSchedule(step: PlanStep): boolean;
+  runsOnSchedule(step: PlanStep): step is PlanStep<ScheduledKind>;
   /** When the plan was made: the week routines.maxRunsPerHour looks at starts that day. */
   now: Date;
   /** What the plan's lowered limits do to this period's usage (src/engine/impacts.ts). */
@@ -231,15 +237,9 @@ export function domainAllowed(email: string, domains: readonly string[]): boolea
   });
 }
 
-interface WrittenRoutine {
-  name?: unknown;
-  destination?: { type?: unknown; recipientEmails?: string[]; slackRecipientType?: unknown };
-  paused?: unknown;
-}
-
 /** Routines a plan creates, updates or replaces, with the state they are given (a routine step's `after` is the whole state). */
-function writtenRoutines({ steps, runsOnSchedule }: Pick<PolicyInput, 'steps' | 'runsOnSchedule'>): { step: PlanStep; routine: WrittenRoutine }[] {
-  return steps.flatMap((step) => (runsOnSchedule(step) && step.action !== 'delete' ? [{ step, routine: step.after as WrittenRoutine }] : []));
+function writtenRoutines({ steps, runsOnSchedule }: Pick<PolicyInput, 'steps' | 'runsOnSchedule'>) {
+  return steps.flatMap((step) => (runsOnSchedule(step) && step.action !== 'delete' ? [{ step, routine: step.after }] : []));
 }
 
 function objectOf(step: PlanStep): string {

@@ -1,20 +1,20 @@
 // How steps read to people, shared by the terminal and Markdown renderers: symbols, titles and
 // values in the domain's words (a null threshold is "off", a null user limit "unlimited").
 import { describeRuns } from '../domain/nextRuns.js';
-import type { Kind } from '../config/types.js';
+import { unreachable } from '../errors.js';
 import { REGISTRY } from '../kinds/registry.js';
 import type { ResourceKind } from '../model/kind.js';
-import { ACTION_SEVERITY, outsideTheInstance, type Action, type PlanModel, type PlanRecipient, type PlanStep, type RecipientClass } from '../model/plan.js';
+import { ACTION_SEVERITY, outsideTheInstance, type Action, type PlanModel, type PlanRecipient, type PlanStep, type RecipientClass, type StepKind } from '../model/plan.js';
 import { formatValue } from '../model/present.js';
 import { terminalText } from './inert.js';
 import { grouped } from '../domain/numbers.js';
 
 export const SYMBOL: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
 
-type Registry = ReadonlyMap<Kind, ResourceKind>;
+type Registry = ReadonlyMap<StepKind, ResourceKind>;
 
 /** The kind a step belongs to, as registered. */
-function kindOf(kind: Kind, registry: Registry = REGISTRY): ResourceKind {
+function kindOf(kind: StepKind, registry: Registry = REGISTRY): ResourceKind {
   const found = registry.get(kind);
   if (found === undefined) throw new Error(`no resource kind ${kind} is registered`);
   return found;
@@ -30,7 +30,7 @@ export function stepTitle(step: PlanStep, registry: Registry = REGISTRY): string
 }
 
 /** A field's value as the domain says it (a null threshold is "off", a null limit "unlimited"). */
-export function fieldValue(kind: Kind, path: string, value: unknown, registry: Registry = REGISTRY): string {
+export function fieldValue(kind: StepKind, path: string, value: unknown, registry: Registry = REGISTRY): string {
   return formatValue(value, kindOf(kind, registry).presentation.nullMeans?.(path));
 }
 
@@ -136,7 +136,7 @@ export function outsideReach(steps: readonly PlanStep[]): { headline: string; re
 
 /** `next runs: Mon 24 Nov 08:00 Europe/Berlin (07:00 UTC), …` for a routine the plan writes. */
 function nextRunsDetail(step: PlanStep): string[] {
-  if (step.nextRuns === undefined || step.nextRuns.length === 0 || step.action === 'delete' || typeof step.after.timezone !== 'string') return [];
+  if (step.nextRuns === undefined || step.nextRuns.length === 0 || step.action === 'delete' || !('timezone' in step.after) || typeof step.after.timezone !== 'string') return [];
   return [`next runs: ${describeRuns(step.nextRuns.map((run) => new Date(run)), step.after.timezone)}`];
 }
 
@@ -158,6 +158,8 @@ function rawDetails(step: PlanStep, names: ResolvedNames, registry: Registry): s
       });
     case 'delete':
       return [];
+    default:
+      return unreachable(step);
   }
 }
 
@@ -193,7 +195,7 @@ export function groupSteps(steps: readonly PlanStep[]): PlanStep[][] {
 }
 
 /** "1,204 user credit limits" */
-export function countOf(kind: Kind, count: number): string {
+export function countOf(kind: StepKind, count: number): string {
   const [singular, plural] = kindOf(kind).presentation.noun;
   return `${grouped(count)} ${count === 1 ? singular : plural}`;
 }

@@ -1,6 +1,7 @@
 // The plan and the apply report as a person reads them in a terminal. Pure: Plan → string; the
 // command decides where it goes and whether it is coloured.
 import { palette, type Palette } from './palette.js';
+import { unreachable } from '../errors.js';
 import type { CheckedSteps, StaleStep, StepResult } from '../engine/executor.js';
 import type { StopCause } from '../engine/stop.js';
 import type { Action, Plan, PlanModel, PlanStep } from '../model/plan.js';
@@ -39,6 +40,8 @@ function paint(colors: Palette, action: Action, text: string): string {
       return colors.magenta(text);
     case 'delete':
       return colors.red(text);
+    default:
+      return unreachable(action);
   }
 }
 
@@ -171,6 +174,8 @@ export function outcomeLine({ step, outcome }: StepResult, color: boolean): stri
       return `${colors.yellow(outcome.notStarted ? '  not started' : '  skipped')} ${title}${outcome.notStarted ? '' : `: ${terminalText(outcome.reason)}`}`;
     case 'stale':
       return `${colors.red('  stale')} ${title}: ${terminalText(outcome.reason)}`;
+    default:
+      return unreachable(outcome);
   }
 }
 

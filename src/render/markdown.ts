@@ -2,6 +2,7 @@
 // destructive steps up front, the details folded per kind. GitHub caps a comment at 65,536
 // characters, so the output stays under MARKDOWN_LIMIT by folding large groups harder.
 import type { Plan, PlanModel, PlanStep } from '../model/plan.js';
+import { unreachable } from '../errors.js';
 import { countOf, destructiveSteps, groupSteps, outsideReach, resolvedNames, stepDetails, stepTitle, summaryLine, SYMBOL, type ResolvedNames } from './describe.js';
 import { markdownCode, markdownCodeLine, markdownText } from './inert.js';
 import { promotionHeading, promotionNoChanges } from './promotion.js';
@@ -87,6 +88,8 @@ function diffMarker(step: PlanStep): string {
     case 'update':
     case 'replace':
       return '!';
+    default:
+      return unreachable(step);
   }
 }
 

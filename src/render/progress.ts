@@ -4,6 +4,7 @@
 // (CI logs, pipes) a heartbeat line appears at least every 15 s while nothing else is printed,
 // and at once when steward starts waiting for the rate limit or a retry.
 import type { ClientEvent } from '../api/client.js';
+import { unreachable } from '../errors.js';
 import type { StepResult } from '../engine/executor.js';
 import type { PlanStep } from '../model/plan.js';
 import { terminalText } from './inert.js';
@@ -53,6 +54,8 @@ function waitingFor(event: Extract<ClientEvent, { type: 'wait' }>, leftMs = even
       return `waiting ${seconds}s before retrying ${terminalText(event.operation)}`;
     case 'pacing':
       return `waiting ${seconds}s to stay under the request budget`;
+    default:
+      return unreachable(event.reason);
   }
 }
 

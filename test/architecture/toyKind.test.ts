@@ -1,10 +1,12 @@
 // A kind the house has never heard of: one module (below) and its place in a registry of this
 // test's own. The engine diffs, orders, targets, applies, judges stale steps and describes it,
 // and export writes its section, through the facets of ResourceKind alone, without a switch on
-// its name anywhere. Its section of the config schema is its own declaration too (a real kind's
-// is kinds/<folder>/configSchema.ts): assembled with the registry's, it validates `toys:` as
-// steward validates every section, and gives KINDS and the config types their toy, as
-// `npm run generate` does for a registered kind. Nothing outside this file is edited for it.
+// its name anywhere. Its steps' types are declared here too, by adding to KindSteps, so its
+// methods read `step.after.size` as a number without a cast and src/model names no toy. Its
+// section of the config schema is its own declaration too (a real kind's is
+// kinds/<folder>/configSchema.ts): assembled with the registry's, it validates `toys:` as steward
+// validates every section, and gives KINDS and the config types their toy, as `npm run generate`
+// does for a registered kind. Nothing outside this file is edited for it.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { printConfigTypes } from '../../scripts/configTypes.js';
@@ -26,6 +28,13 @@ import { stepDetails, stepTitle } from '../../src/render/describe.js';
 
 /** A deployment's toys: name → size. */
 type Toys = Map<string, number>;
+
+// What a toy's steps hold: its size; the applier needs no id beyond the step's key.
+declare module '../../src/model/plan.js' {
+  interface KindSteps {
+    toys: { state: { size: number }; ref: Record<string, never> };
+  }
+}
 
 /** The `toys:` section of a config, as TOYS_CONFIG_SCHEMA declares it. */
 function declaredToys(config: StewardConfig): { name: string; size: number }[] {
@@ -58,8 +67,8 @@ const TOYS_CONFIG_SCHEMA: KindConfigSchema = {
   },
 };
 
-function toyKind(shelf: Toys): ResourceKind<Toys, Toys> {
-  const base = (name: string) => ({ id: `toys/${name}`, kind: TOYS, key: name, dependsOn: [], ref: {} });
+function toyKind(shelf: Toys): ResourceKind<Toys, Toys, 'toys'> {
+  const base = (name: string) => ({ id: `toys/${name}`, kind: 'toys' as const, key: name, dependsOn: [], ref: {} });
   return {
     kind: TOYS,
     presentation: { noun: ['toy', 'toys'], title: (step) => `toy "${step.key}"`, nullMeans: () => 'no size' },
@@ -71,7 +80,7 @@ function toyKind(shelf: Toys): ResourceKind<Toys, Toys> {
     desired: ({ config }) => new Map(declaredToys(config).map((toy) => [toy.name, toy.size])),
     read: async () => new Map(shelf),
     diff(desired, live) {
-      const steps: PlanStep[] = [];
+      const steps: PlanStep<'toys'>[] = [];
       for (const [name, size] of desired) {
         const current = live.get(name);
         if (current === undefined) steps.push({ ...base(name), action: 'create', after: { size } });
@@ -85,7 +94,7 @@ function toyKind(shelf: Toys): ResourceKind<Toys, Toys> {
       for (const step of steps) {
         await context.attempt([step], async () => {
           if (step.action === 'delete') shelf.delete(step.key);
-          else shelf.set(step.key, Number(step.after.size));
+          else shelf.set(step.key, step.after.size);
         });
       }
     },
@@ -130,7 +139,7 @@ describe('a toy kind registered beside the others', () => {
   it('has a saved step judged stale when its object changed since the plan', () => {
     const toys = toyKind(new Map());
     const registry = createRegistry([...REGISTRY.values(), toys]);
-    const step: PlanStep = { id: 'toys/kite', kind: TOYS, key: 'kite', dependsOn: [], ref: {}, action: 'update', before: { size: 4 }, after: { size: 5 }, fields: [{ path: 'size', before: 4, after: 5 }] };
+    const step: PlanStep<'toys'> = { id: 'toys/kite', kind: 'toys', key: 'kite', dependsOn: [], ref: {}, action: 'update', before: { size: 4 }, after: { size: 5 }, fields: [{ path: 'size', before: 4, after: 5 }] };
     const checked = checkSteps([step], { [TOYS]: new Map([['kite', 9]]) }, registry);
     expect(checked.stale.map((stale) => stale.detail)).toEqual(['it changed since the plan (size is now 9, the plan expected 4)']);
   });

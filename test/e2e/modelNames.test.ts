@@ -138,7 +138,7 @@ describe.each(PROFILES)('routines name their model (%s profile)', (profile) => {
     const json = await deployments!.plan('production', { json: true });
     const steps = (JSON.parse(json.out) as Plan).steps;
     const created = steps.find((step) => step.key === creatorRoutineKey({ profile }, 'Monthly marketing recap'));
-    expect(created?.action === 'create' ? created.after.modelId : undefined).toBe(marketing);
+    expect(created?.kind === 'routines' && created.action === 'create' ? created.after.modelId : undefined).toBe(marketing);
     expect(json.out).not.toContain('"model": "Marketing"');
   });
 

@@ -6,6 +6,7 @@ import type { DesiredInput, ResourceKind } from '../../src/model/kind.js';
 import { REGISTRY } from '../../src/kinds/registry.js';
 import { Directory } from '../../src/resolve/directory.js';
 import { diffAll, type LiveState } from '../../src/engine/planner.js';
+import type { PlanStep, StepKind } from '../../src/model/plan.js';
 
 export const USERS = [
   { id: 'u-ada', email: 'ada@acme.example' },
@@ -33,6 +34,11 @@ export function planOffline(parts: Partial<StewardConfig>, live: LiveState, envi
   const kinds = [...REGISTRY.values()].filter((kind: ResourceKind) => kind.declared(desiredInput.config));
   const desired = Object.fromEntries(kinds.map((kind) => [kind.kind, kind.desired(desiredInput)]));
   return diffAll(kinds, desired, { folderLabels: NO_FOLDERS, ...live });
+}
+
+/** The steps of one kind among a plan's, as that kind's steps (to hand to its module). */
+export function stepsOf<K extends StepKind>(steps: readonly PlanStep[], kind: K): Extract<PlanStep, { kind: K }>[] {
+  return steps.filter((step): step is Extract<PlanStep, { kind: K }> => step.kind === kind);
 }
 
 export function liveRoutine(overrides: Partial<Routine> & Pick<Routine, 'name'>): Routine {

@@ -11,7 +11,7 @@ import { entityGroupCreditLimits, entityLimitWrite } from '../../src/kinds/limit
 import { groupLimitWrite, userGroupCreditLimits } from '../../src/kinds/limits/userGroupCreditLimits.js';
 import { resolveUserGroups } from '../../src/resolve/groups.js';
 import type { PlanStep } from '../../src/model/plan.js';
-import { ENVIRONMENT, planOffline } from './builders.js';
+import { ENVIRONMENT, planOffline, stepsOf } from './builders.js';
 
 const liveGroups = (entries: [string, number | null][], names: [string, string][] = []) => ({ limits: new Map(entries), names: new Map(names) });
 const summary = (steps: readonly PlanStep[]) => steps.map((step) => `${step.action} ${step.id} ${JSON.stringify('after' in step ? step.after : step.before)}`);
@@ -35,7 +35,7 @@ describe('user group limits', () => {
       'update userGroupCreditLimits/ops1 {"creditLimit":null}',
     ]);
     expect(steps.map((step) => step.key)).toEqual(['Analysts', 'Finance', 'Sales Ops']);
-    expect(steps.map(groupLimitWrite)).toEqual([
+    expect(stepsOf(steps, 'userGroupCreditLimits').map(groupLimitWrite)).toEqual([
       { userGroupId: 'ana1', useDefaultLimit: true },
       { userGroupId: 'fin1', creditLimit: 1500 },
       { userGroupId: 'ops1', creditLimit: null },
@@ -83,7 +83,7 @@ describe('user group limits', () => {
       { userGroupCreditLimits: liveGroups(Array.from({ length: 2400 }, (_, index): [string, number] => [`g${index}`, 5])) },
     );
     expect(steps).toHaveLength(2400);
-    expect(userGroupCreditLimits.writeRequests(steps)).toBe(3);
+    expect(userGroupCreditLimits.writeRequests(stepsOf(steps, 'userGroupCreditLimits'))).toBe(3);
     const bodies: number[] = [];
     const api = {
       patchUserGroupCreditLimits: async (body: { userGroups: unknown[] }) => {
@@ -91,7 +91,7 @@ describe('user group limits', () => {
         return { userGroups: [] };
       },
     } as unknown as PlatformApi;
-    await userGroupCreditLimits.apply(steps, { api, live: undefined, attempt: async (_steps, write) => void (await write()) });
+    await userGroupCreditLimits.apply(stepsOf(steps, 'userGroupCreditLimits'), { api, live: undefined, attempt: async (_steps, write) => void (await write()) });
     expect(bodies).toEqual([1000, 1000, 400]);
   });
 });

@@ -66,7 +66,7 @@ describe('settling races after the creates', () => {
     await settleRaces([created('Digest', 'r-mine'), created('Recap', 'r-recap'), created('KPIs', 'r-kpis', 'u-grace')], context);
     expect(listed).toEqual([undefined, 'u-grace']);
     expect(deleted).toEqual(['r-mine', 'r-late']);
-    expect(attempts.map(({ step }) => [step.id, step.action, step.ref.routineId, step.dependsOn])).toEqual([
+    expect(attempts.map(({ step }) => [step.id, step.action, 'routineId' in step.ref ? step.ref.routineId : undefined, step.dependsOn])).toEqual([
       ['routines//Digest#r-mine', 'delete', 'r-mine', ['routines//Digest']],
       ['routines//Recap#r-late', 'delete', 'r-late', ['routines//Recap']],
     ]);

@@ -4,9 +4,9 @@ import { routineRecipientChanges } from '../../src/kinds/routines/routineRecipie
 import type { PlanStep } from '../../src/model/plan.js';
 
 const base = { id: 'routines//Digest', kind: 'routines' as const, key: 'Digest', dependsOn: [], ref: {} };
-const mail = (recipientEmails: string[], userGroupIds: string[] = []) => ({ destination: { type: 'email', recipientEmails, userGroupIds } });
-const slack = (recipientId: string, slackRecipientType: string) => ({ destination: { type: 'slack', recipientId, slackRecipientType } });
-const update = (before: object, after: object): PlanStep => ({ ...base, action: 'update', before: { ...before }, after: { ...after }, fields: [] });
+const mail = (recipientEmails: string[], userGroupIds: string[] = []) => ({ destination: { type: 'email' as const, recipientEmails, userGroupIds } });
+const slack = (recipientId: string, slackRecipientType: 'channel' | 'users') => ({ destination: { type: 'slack' as const, recipientId, slackRecipientType } });
+const update = (before: object, after: object): PlanStep<'routines'> => ({ ...base, action: 'update', before: { ...before }, after: { ...after }, fields: [] });
 
 describe('routine recipient changes', () => {
   it('a new routine adds all of its recipients; a deleted one is not concerned', () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RoutineConfig } from '../../src/config/types.js';
 import { routines } from '../../src/kinds/routines/routines.js';
-import { liveRoutine, planOffline } from './builders.js';
+import { liveRoutine, planOffline, stepsOf } from './builders.js';
 
 const digest: RoutineConfig = {
   name: 'Revenue digest',
@@ -34,8 +34,8 @@ describe('renamedFrom on routines', () => {
       }),
     ]);
     // Before applying, the step's object is found under its former name; after, under the new one.
-    expect(routines.current(steps[0]!, own([old]).routines)).toEqual(expect.objectContaining({ name: 'Weekly digest' }));
-    expect(routines.current(steps[0]!, own([{ ...old, name: 'Revenue digest' }]).routines)).toEqual(expect.objectContaining({ name: 'Revenue digest' }));
+    expect(routines.current(stepsOf(steps, 'routines')[0]!, own([old]).routines)).toEqual(expect.objectContaining({ name: 'Weekly digest' }));
+    expect(routines.current(stepsOf(steps, 'routines')[0]!, own([{ ...old, name: 'Revenue digest' }]).routines)).toEqual(expect.objectContaining({ name: 'Revenue digest' }));
   });
 
   it('replaces it when the timezone changes too, saying both', () => {

@@ -9,10 +9,10 @@ import type { PlanImpact, PlanRecipient, PlanStep } from '../../src/model/plan.j
 import { ENVIRONMENT } from '../plan/builders.js';
 
 const base = { dependsOn: [], ref: {} };
-const limit = (key: string, creditLimit: number | null): PlanStep => ({ ...base, id: `userCreditLimits/${key}`, kind: 'userCreditLimits', key, action: 'create', after: { creditLimit } });
-const reset = (key: string): PlanStep => ({ ...base, id: `userCreditLimits/${key}`, kind: 'userCreditLimits', key, action: 'delete', before: { creditLimit: 50 } });
-const groupLimit = (key: string, creditLimit: number | null): PlanStep => ({ ...base, id: `userGroupCreditLimits/${key}`, kind: 'userGroupCreditLimits', key, action: 'update', before: { creditLimit: 1 }, after: { creditLimit }, fields: [{ path: 'creditLimit', before: 1, after: creditLimit }] });
-const entityLimit = (key: string, creditLimit: number | null): PlanStep => ({ ...base, id: `entityGroupCreditLimits/${key}`, kind: 'entityGroupCreditLimits', key, action: 'create', after: { creditLimit } });
+const limit = (key: string, creditLimit: number | null): PlanStep => ({ ...base, id: `userCreditLimits/${key}`, kind: 'userCreditLimits', key, ref: { userId: key }, action: 'create', after: { creditLimit } });
+const reset = (key: string): PlanStep => ({ ...base, id: `userCreditLimits/${key}`, kind: 'userCreditLimits', key, ref: { userId: key }, action: 'delete', before: { creditLimit: 50 } });
+const groupLimit = (key: string, creditLimit: number | null): PlanStep => ({ ...base, id: `userGroupCreditLimits/${key}`, kind: 'userGroupCreditLimits', key, ref: { userGroupId: key }, action: 'update', before: { creditLimit: 1 }, after: { creditLimit }, fields: [{ path: 'creditLimit', before: 1, after: creditLimit }] });
+const entityLimit = (key: string, creditLimit: number | null): PlanStep => ({ ...base, id: `entityGroupCreditLimits/${key}`, kind: 'entityGroupCreditLimits', key, ref: { entity: key }, action: 'create', after: { creditLimit } });
 const controls = (after: Record<string, number | null>): PlanStep => ({ ...base, id: 'creditControls/settings', kind: 'creditControls', key: 'credit controls', action: 'update', before: {}, after, fields: [] });
 const routine = (key: string, after: Record<string, unknown>, action: 'create' | 'replace' | 'delete' = 'create'): PlanStep =>
   action === 'delete'

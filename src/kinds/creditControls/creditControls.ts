@@ -3,17 +3,22 @@
 // downgrade <= shutoff on the merged result (moving both in two requests could fail halfway).
 // The vendor documents three settings; `entityGroupDefaultCredits` (the generated client's) is
 // planned only where the instance shows it, and is otherwise an error before anything is written.
-import type { CreditControls, CreditControlSettings } from '../../api/types.js';
+import { CREDIT_CONTROL_FIELDS, type CreditControls, type CreditControlSettings, type CreditControlsPatch } from '../../api/types.js';
 import type { CreditControlsConfig } from '../../config/types.js';
-import { CREDIT_CONTROL_FIELDS } from '../../api/types.js';
 import { StewardError } from '../../errors.js';
 import { grouped } from '../../domain/numbers.js';
 import { changedFields, pick } from '../../model/fields.js';
 import type { PlanStep } from '../../model/plan.js';
-import { type KindExport, type ResourceKind } from '../../model/kind.js';
+import type { KindExport, LoweredLimit, ResourceKind } from '../../model/kind.js';
 import { expectTaken } from '../shared.js';
 import { isLower, organizationUsage } from '../lowered.js';
-import type { LoweredLimit } from '../../model/kind.js';
+
+declare module '../../model/plan.js' {
+  interface KindSteps {
+    /** The settings a step changes (only those); the singleton needs no id. */
+    creditControls: { state: CreditControlsPatch; ref: Record<string, never> };
+  }
+}
 
 export type DesiredCreditControls = Partial<CreditControlSettings>;
 
@@ -33,7 +38,7 @@ export function creditControlsConfig(live: CreditControls): CreditControlsConfig
   return config;
 }
 
-export const creditControls: ResourceKind<DesiredCreditControls, CreditControls> = {
+export const creditControls: ResourceKind<DesiredCreditControls, CreditControls, 'creditControls'> = {
   kind: 'creditControls',
   presentation: {
     noun: ['credit controls', 'credit controls'],
@@ -95,7 +100,7 @@ export const creditControls: ResourceKind<DesiredCreditControls, CreditControls>
       );
     }
     const changed = fields.map((field) => field.path);
-    const step: PlanStep = {
+    const step: PlanStep<'creditControls'> = {
       id: 'creditControls/settings',
       kind: 'creditControls',
       key: KEY,
@@ -125,16 +130,15 @@ export const creditControls: ResourceKind<DesiredCreditControls, CreditControls>
   credits: (step) =>
     step.action === 'delete'
       ? []
-      : CREDIT_CONTROL_FIELDS.filter((field) => field in step.after).map((field) => ({
-          field,
-          value: step.after[field] as number | null,
+      : CREDIT_CONTROL_FIELDS.flatMap((field) => {
+          const value = step.after[field];
           // A threshold switched off never stops spending; a default of null is unlimited.
-          nullMeans: field.endsWith('DefaultCredits') ? 'unlimited' : 'off',
-        })),
+          return value === undefined ? [] : [{ field, value, nullMeans: field.endsWith('DefaultCredits') ? 'unlimited' : 'off' }];
+        }),
 
   allowance(live, steps) {
-    const after = steps.reduce<Record<string, unknown>>((state, step) => (step.action === 'update' ? { ...state, ...step.after } : state), { ...live });
-    return { scope: 'organization', userDefault: after.userDefaultCredits as number | null, accountCreditLimit: live.accountCreditLimit };
+    const after = steps.reduce<CreditControls>((state, step) => (step.action === 'update' ? { ...state, ...step.after } : state), { ...live });
+    return { scope: 'organization', userDefault: after.userDefaultCredits, accountCreditLimit: live.accountCreditLimit };
   },
 
   // A threshold is judged against the organization's usage, which the credit controls carry; a

@@ -8,6 +8,7 @@
 // {add, remove} per document. A label about to be deleted is
 // first taken off every document, because the server refuses to delete a label in use.
 import { ApiError } from '../../api/errors.js';
+import { unreachable } from '../../errors.js';
 import type { Label } from '../../api/types.js';
 import type { Kind, LabelConfig } from '../../config/types.js';
 import { labelKey } from '../../domain/rules.js';
@@ -20,6 +21,13 @@ import { compareText } from '../shared.js';
 import { desiredLabels, everyLabel, labelFates, labelNames, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
 import { UNLISTED_DOCUMENT_REASON } from '../protection.js';
 import { closest } from '../../config/suggest.js';
+
+declare module '../../model/plan.js' {
+  interface KindSteps {
+    /** A label on a document: the document's identifier and the label's name; `ref.documentName` as the listing showed it. */
+    documentLabels: { state: { document: string; label: string }; ref: { document: string; label: string; documentName?: string } };
+  }
+}
 
 /**
  * Label key (of the label's name once the plan has run) → the documents carrying it; `missing`:
@@ -66,6 +74,8 @@ function managedLabels(desired: DesiredLabels, live: readonly Label[]): ManagedL
         return [{ index: undefined, name: fate.live.name, liveName: fate.live.name, inUse: fate.live.usage_count > 0, documents: [], prune: true }];
       case 'ignore':
         return [];
+      default:
+        return unreachable(fate);
     }
   });
 }
@@ -86,7 +96,7 @@ const documentLabelsExport: KindExport<DesiredLabels, LiveDocumentLabels, Map<st
   holds: () => 'documents',
 };
 
-export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
+export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels, 'documentLabels'> = {
   kind: 'documentLabels',
   presentation: {
     noun: ['document label', 'document labels'],
@@ -129,7 +139,7 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
   },
 
   diff(desired, live, allLive) {
-    const steps: PlanStep[] = [];
+    const steps: PlanStep<'documentLabels'>[] = [];
     const warnings: PlanWarning[] = [];
     const dependencies: { step: string; on: string }[] = [];
     for (const label of managedLabels(desired, (allLive.labels ?? []) as Label[])) {
@@ -152,7 +162,7 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
       if (!label.prune) continue;
       for (const [document, documentName] of carrying) {
         if (wanted.has(document)) continue;
-        const step: PlanStep = {
+        const step: PlanStep<'documentLabels'> = {
           ...linkStep(label.name, document, documentName),
           action: 'delete',
           before: { document, label: label.name },
@@ -168,15 +178,15 @@ export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels> = {
   },
 
   current(step, live) {
-    const { document, label } = step.ref as { document: string; label: string };
+    const { document, label } = step.ref;
     return live.get(labelKey(label))?.has(document) ? { document, label } : undefined;
   },
 
   /** One PATCH per document, carrying every label added to it and removed from it. */
   async apply(steps, { api, attempt }) {
     for (const [document, documentSteps] of byDocument(steps)) {
-      const add = documentSteps.filter((step) => step.action === 'create').map((step) => step.ref.label!);
-      const remove = documentSteps.filter((step) => step.action === 'delete').map((step) => step.ref.label!);
+      const add = documentSteps.filter((step) => step.action === 'create').map((step) => step.ref.label);
+      const remove = documentSteps.filter((step) => step.action === 'delete').map((step) => step.ref.label);
       await attempt(documentSteps, () => api.patchDocumentLabels(document, { add, remove }).catch((error: unknown) => {
         throw refusedIdentifier(error, document);
       }));
@@ -207,9 +217,9 @@ function refusedIdentifier(error: unknown, document: string): unknown {
   });
 }
 
-function byDocument(steps: readonly PlanStep[]): Map<string, PlanStep[]> {
-  const grouped = new Map<string, PlanStep[]>();
-  for (const step of steps) grouped.set(step.ref.document!, [...(grouped.get(step.ref.document!) ?? []), step]);
+function byDocument(steps: readonly PlanStep<'documentLabels'>[]): Map<string, PlanStep<'documentLabels'>[]> {
+  const grouped = new Map<string, PlanStep<'documentLabels'>[]>();
+  for (const step of steps) grouped.set(step.ref.document, [...(grouped.get(step.ref.document) ?? []), step]);
   return grouped;
 }
 

@@ -7,6 +7,7 @@
 // folders steward sees, the plan says the delete may be refused.
 import type { FolderRecord, Label } from '../../api/types.js';
 import type { Kind, LabelConfig } from '../../config/types.js';
+import { unreachable } from '../../errors.js';
 import { closest } from '../../config/suggest.js';
 import { labelKey, UUID_PATTERN } from '../../domain/rules.js';
 import type { PlanStep, PlanWarning } from '../../model/plan.js';
@@ -15,6 +16,13 @@ import type { KindExport, ResourceKind } from '../../model/kind.js';
 import { compareText } from '../shared.js';
 import { desiredLabels, everyLabel, labelFates, labelNames, labelStepId, type DesiredLabels, type LabelFate } from './labels.js';
 import { UNLISTED_FOLDER_REASON } from '../protection.js';
+
+declare module '../../model/plan.js' {
+  interface KindSteps {
+    /** A label on a folder: the folder as shown (its path, else its id) and the label's name; `ref.folder` is its id. */
+    folderLabels: { state: { folder: string; label: string }; ref: { folder: string; label: string; folderPath?: string } };
+  }
+}
 
 /** The folders the listing showed, and which of them carry each label (by label key). */
 export interface LiveFolderLabels {
@@ -55,6 +63,8 @@ function managedLabels(desired: DesiredLabels, live: readonly Label[]): ManagedL
         return [{ index: undefined, name: fate.live.name, liveName: fate.live.name, usage: fate.live.usage_count, folders: [], prune: true, deleted: true }];
       case 'ignore':
         return [];
+      default:
+        return unreachable(fate);
     }
   });
 }
@@ -90,7 +100,7 @@ const folderLabelsExport: KindExport<DesiredLabels, LiveFolderLabels, Map<string
   holds: () => 'folders',
 };
 
-export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
+export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels, 'folderLabels'> = {
   kind: 'folderLabels',
   presentation: {
     noun: ['folder label', 'folder labels'],
@@ -129,7 +139,7 @@ export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
   },
 
   diff(desired, live, allLive) {
-    const steps: PlanStep[] = [];
+    const steps: PlanStep<'folderLabels'>[] = [];
     const warnings: PlanWarning[] = [];
     const dependencies: { step: string; on: string }[] = [];
     const byId = new Map(live.folders.map((folder) => [folder.id, folder]));
@@ -156,7 +166,7 @@ export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
         for (const id of carrying) {
           if (wanted.has(id)) continue;
           const folder = byId.get(id)!;
-          const step: PlanStep = {
+          const step: PlanStep<'folderLabels'> = {
             ...linkStep(label.name, folder),
             action: 'delete',
             before: { folder: displayed(folder), label: label.name },
@@ -172,7 +182,7 @@ export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
   },
 
   current(step, live) {
-    const { folder, label } = step.ref as { folder: string; label: string };
+    const { folder, label } = step.ref;
     const found = live.folders.find((candidate) => candidate.id === folder);
     return found !== undefined && live.carrying.get(labelKey(label))?.has(folder) === true ? { folder: displayed(found), label } : undefined;
   },
@@ -180,8 +190,8 @@ export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels> = {
   /** One PATCH per folder, carrying every label added to it and removed from it. */
   async apply(steps, { api, attempt }) {
     for (const [folder, folderSteps] of byFolder(steps)) {
-      const add = folderSteps.filter((step) => step.action === 'create').map((step) => step.ref.label!);
-      const remove = folderSteps.filter((step) => step.action === 'delete').map((step) => step.ref.label!);
+      const add = folderSteps.filter((step) => step.action === 'create').map((step) => step.ref.label);
+      const remove = folderSteps.filter((step) => step.action === 'delete').map((step) => step.ref.label);
       const path = folderSteps[0]!.ref.folderPath;
       await attempt(folderSteps, () => api.patchFolderLabels(folder, { add, remove }, path));
     }
@@ -221,8 +231,8 @@ function linkStep(label: string, folder: FolderRecord) {
   };
 }
 
-function byFolder(steps: readonly PlanStep[]): Map<string, PlanStep[]> {
-  const grouped = new Map<string, PlanStep[]>();
-  for (const step of steps) grouped.set(step.ref.folder!, [...(grouped.get(step.ref.folder!) ?? []), step]);
+function byFolder(steps: readonly PlanStep<'folderLabels'>[]): Map<string, PlanStep<'folderLabels'>[]> {
+  const grouped = new Map<string, PlanStep<'folderLabels'>[]>();
+  for (const step of steps) grouped.set(step.ref.folder, [...(grouped.get(step.ref.folder) ?? []), step]);
   return grouped;
 }

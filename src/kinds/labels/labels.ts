@@ -4,6 +4,7 @@
 import type { Label, LabelCreate, LabelUpdate, Whoami } from '../../api/types.js';
 import type { ConfigPath, LabelConfig, StewardConfig } from '../../config/types.js';
 import type { AccessProblem } from '../../resolve/preflight.js';
+import { unreachable } from '../../errors.js';
 import { labelKey } from '../../domain/rules.js';
 import { changedFields, holdIgnored, pick } from '../../model/fields.js';
 import type { FieldChange, PlanStep, PlanWarning } from '../../model/plan.js';
@@ -13,6 +14,16 @@ import { compareText, expectTaken, textOf } from '../shared.js';
 import { protectedInEnvironment, PRUNED_REASON } from '../protection.js';
 
 export const LABEL_FIELDS = ['color', 'description', 'verified', 'homepage'] as const;
+
+declare module '../../model/plan.js' {
+  interface KindSteps {
+    /** A label's name and the fields the config declares; `ref.liveName`: its name on the server, for an update or a delete. */
+    labels: { state: LabelState; ref: { liveName?: string } };
+  }
+}
+
+/** The compared fields of a label. */
+export type LabelState = Partial<Pick<Label, 'name' | (typeof LABEL_FIELDS)[number]>>;
 
 export interface DesiredLabel {
   /** Its position in the config's `labels` (warnings point at it); none where no config declares it (an export's read). */
@@ -147,7 +158,7 @@ export function labelsConfig(live: readonly Label[], fields: boolean): LabelConf
     .map((label) => ({ name: label.name, ...(fields ? { color: label.color, description: label.description, verified: label.verified, homepage: label.homepage } : {}) }));
 }
 
-export const labels: ResourceKind<DesiredLabels, Label[]> = {
+export const labels: ResourceKind<DesiredLabels, Label[], 'labels'> = {
   kind: 'labels',
   presentation: { noun: ['label', 'labels'], title: (step) => `label "${step.key}"` },
   order: { level: 1 },
@@ -170,7 +181,7 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
   read: ({ api }) => api.listLabels(),
 
   diff(desired, live) {
-    const steps: PlanStep[] = [];
+    const steps: PlanStep<'labels'>[] = [];
     const warnings: PlanWarning[] = [];
     for (const fate of labelFates(desired, live)) {
       switch (fate.fate) {
@@ -209,6 +220,8 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
           break;
         case 'ignore':
           break;
+        default:
+          unreachable(fate);
       }
     }
     return { steps, warnings };
@@ -228,7 +241,7 @@ export const labels: ResourceKind<DesiredLabels, Label[]> = {
   writeRequests: (steps) => steps.length,
 };
 
-async function applyLabelStep(step: PlanStep, api: Parameters<ResourceKind['apply']>[1]['api']): Promise<void> {
+async function applyLabelStep(step: PlanStep<'labels'>, api: Parameters<ResourceKind['apply']>[1]['api']): Promise<void> {
   switch (step.action) {
     case 'create': {
       // A lost response is judged by the executor, which reads the labels back before any resend.
@@ -248,6 +261,8 @@ async function applyLabelStep(step: PlanStep, api: Parameters<ResourceKind['appl
     case 'delete':
       await api.deleteLabel(step.ref.liveName ?? String(step.before.name));
       return;
+    default:
+      return unreachable(step);
   }
 }
 
@@ -256,7 +271,7 @@ async function applyLabelStep(step: PlanStep, api: Parameters<ResourceKind['appl
  * carry no meaning in either case, so a server that writes `#0366D6` for `#0366d6` holds the
  * colour asked for (and is not planned as a change forever).
  */
-function asTarget(live: Record<string, unknown>, target: Record<string, unknown>): Record<string, unknown> {
+function asTarget<Fields extends { color?: unknown }>(live: Fields, target: { color?: unknown }): Fields {
   const { color } = live;
   if (typeof color === 'string' && typeof target.color === 'string' && color !== target.color && color.toLowerCase() === target.color.toLowerCase()) {
     return { ...live, color: target.color };
@@ -272,7 +287,7 @@ function labelCreate(after: Record<string, unknown>): LabelCreate {
 }
 
 /** The step fields that carry an object's ignored fields, when it has any. */
-function ignoring(ignore: readonly string[], ignored: readonly FieldChange[]): Pick<PlanStep, 'ignore' | 'ignored'> {
+function ignoring(ignore: readonly string[], ignored: readonly FieldChange[]): Pick<PlanStep<'labels'>, 'ignore' | 'ignored'> {
   return { ...(ignore.length === 0 ? {} : { ignore: [...ignore] }), ...(ignored.length === 0 ? {} : { ignored: [...ignored] }) };
 }
 

@@ -7,12 +7,19 @@ import type { EntityGroupCreditLimitWrite } from '../../api/types.js';
 import type { EntityGroupCreditLimitConfig } from '../../config/types.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../../domain/rules.js';
 import type { PlanStep } from '../../model/plan.js';
-import { type KindExport, type ResourceKind } from '../../model/kind.js';
+import type { KindExport, ResourceKind } from '../../model/kind.js';
 import { compareText, creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
-import { limitInForce, limitPresentation, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
+import { type DesiredLimit, limitInForce, limitPresentation, type LimitState, limitSteps, limitValue } from './limitSteps.js';
 import { protectedInEnvironment } from '../protection.js';
 import { ignoredFields } from '../../config/ignore.js';
 import { groupLowered, liveCreditControls } from '../lowered.js';
+
+declare module '../../model/plan.js' {
+  interface KindSteps {
+    /** An entity group's limit; `ref.entity` names the entity. */
+    entityGroupCreditLimits: { state: LimitState; ref: { entity: string } };
+  }
+}
 
 export interface DesiredEntityGroupLimits {
   limits: DesiredLimit[];
@@ -45,7 +52,7 @@ export function entityGroupCreditLimitsConfig(live: readonly LiveEntityLimit[]):
   return live.map((limit) => ({ entity: limit.entity, creditLimit: limit.creditLimit })).sort((a, b) => compareText(a.entity, b.entity));
 }
 
-export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, LiveEntityGroupLimits> = {
+export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, LiveEntityGroupLimits, 'entityGroupCreditLimits'> = {
   kind: 'entityGroupCreditLimits',
   presentation: limitPresentation(['entity group credit limit', 'entity group credit limits'], (key) => `entity group credit limit "${key}"`),
   order: { level: 1, deletesAreResets: true },
@@ -88,7 +95,7 @@ export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, Liv
     const steps = limitSteps(
       {
         kind: 'entityGroupCreditLimits',
-        refField: 'entity',
+        refOf: (entity) => ({ entity }),
         describe: (entity) => `the credit limit of entity group "${entity}"`,
         limits: desired.limits,
         prune: desired.prune,
@@ -101,7 +108,7 @@ export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, Liv
   },
 
   current(step, live) {
-    const entity = step.ref.entity!;
+    const entity = step.ref.entity;
     return live.has(entity) ? { creditLimit: live.get(entity)! } : undefined;
   },
 
@@ -124,6 +131,6 @@ export const entityGroupCreditLimits: ResourceKind<DesiredEntityGroupLimits, Liv
 };
 
 /** The bulk-PATCH entry that carries out one step. */
-export function entityLimitWrite(step: PlanStep): EntityGroupCreditLimitWrite {
-  return { entity: step.ref.entity!, ...limitValue(step) };
+export function entityLimitWrite(step: PlanStep<'entityGroupCreditLimits'>): EntityGroupCreditLimitWrite {
+  return { entity: step.ref.entity, ...limitValue(step) };
 }

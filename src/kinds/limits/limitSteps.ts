@@ -3,11 +3,18 @@
 // declare is reset when the kind is pruned, unless protected. A reset is a `delete` step whose
 // write is `useDefaultLimit: true`. Pure.
 import type { PrunableKind } from '../../config/types.js';
+import { unreachable } from '../../errors.js';
 import type { KindPresentation } from '../../model/kind.js';
-import type { PlanStep } from '../../model/plan.js';
+import type { KindSteps, PlanStep } from '../../model/plan.js';
 import { formatValue } from '../../model/present.js';
 import { protectedError, PRUNED_REASON, resetPaths } from '../protection.js';
 import { expiryOf, untilOf, type EntryExpiry } from '../expiry.js';
+
+/** What a credit-limit step compares and writes (KindSteps' `state` of the three limit kinds). */
+export type LimitState = { creditLimit: number | null };
+
+/** The credit-limit kinds, whose steps share this file's diff, words and writes. */
+export type LimitKind = 'userCreditLimits' | 'userGroupCreditLimits' | 'entityGroupCreditLimits';
 
 /** One declared limit, its subject already an id the API takes. */
 export interface DesiredLimit {
@@ -32,10 +39,10 @@ export function limitInForce(entry: { creditLimit: number | null | 'default'; un
   return { creditLimit: expiry.expired ? (entry.then === undefined ? 'default' : entry.then) : entry.creditLimit, expiry };
 }
 
-export interface LimitDiffInput {
-  kind: PrunableKind;
-  /** Field of `ref` that carries the subject's id to the applier. */
-  refField: string;
+export interface LimitDiffInput<K extends LimitKind> {
+  kind: K;
+  /** The step's `ref`, which carries the subject's id to the applier. */
+  refOf: (id: string) => KindSteps[K]['ref'];
   /** Words for the subject in messages: `the credit limit of user group "Finance"`. */
   describe: (display: string) => string;
   limits: readonly DesiredLimit[];
@@ -46,10 +53,10 @@ export interface LimitDiffInput {
 }
 
 /** The steps that make `live` (subject id → limit) match the declared limits. */
-export function limitSteps(input: LimitDiffInput, live: ReadonlyMap<string, number | null>): PlanStep[] {
-  const steps: PlanStep[] = [];
+export function limitSteps<K extends LimitKind>(input: LimitDiffInput<K>, live: ReadonlyMap<string, number | null>): PlanStep<K>[] {
+  const steps: PlanStep<K>[] = [];
   const declared = new Set<string>();
-  const base = (id: string, key: string) => ({ id: `${input.kind}/${id}`, kind: input.kind, key, dependsOn: [], ref: { [input.refField]: id } });
+  const base = (id: string, key: string) => ({ id: `${input.kind}/${id}`, kind: input.kind, key, dependsOn: [], ref: input.refOf(id) });
   for (const limit of input.limits) {
     declared.add(limit.id);
     const current = live.has(limit.id) ? { creditLimit: live.get(limit.id)! } : undefined;
@@ -81,26 +88,28 @@ export function limitSteps(input: LimitDiffInput, live: ReadonlyMap<string, numb
   return steps;
 }
 
-/** The limits of `live` once `steps` are applied (a reset removes its subject's own limit), by the ref field naming the subject. */
-export function limitsAfter(live: ReadonlyMap<string, number | null>, steps: readonly PlanStep[], refField: string): Map<string, number | null> {
+/** The limits of `live` once `steps` are applied (a reset removes its subject's own limit), by the subject each names. */
+export function limitsAfter<K extends LimitKind>(live: ReadonlyMap<string, number | null>, steps: readonly PlanStep<K>[], subjectOf: (step: PlanStep<K>) => string): Map<string, number | null> {
   const after = new Map(live);
   for (const step of steps) {
-    const id = step.ref[refField]!;
+    const id = subjectOf(step);
     if (step.action === 'delete') after.delete(id);
-    else after.set(id, step.after.creditLimit as number | null);
+    else after.set(id, step.after.creditLimit);
   }
   return after;
 }
 
 /** The bulk-PATCH entry fields that carry out one step: a limit, or back to the default. */
-export function limitValue(step: PlanStep): { creditLimit: number | null } | { useDefaultLimit: true } {
+export function limitValue(step: PlanStep<LimitKind>): { creditLimit: number | null } | { useDefaultLimit: true } {
   switch (step.action) {
     case 'delete':
       return { useDefaultLimit: true };
     case 'create':
     case 'update':
     case 'replace':
-      return { creditLimit: step.after.creditLimit as number | null };
+      return { creditLimit: step.after.creditLimit };
+    default:
+      return unreachable(step);
   }
 }
 
@@ -108,7 +117,7 @@ export function limitValue(step: PlanStep): { creditLimit: number | null } | { u
  * How a credit-limit kind's steps read: the title says it all (`user credit limit
  * grace@acme.example: 500 → 750`), and a null limit is "unlimited".
  */
-export function limitPresentation(noun: readonly [string, string], title: (key: string) => string): KindPresentation {
+export function limitPresentation(noun: readonly [string, string], title: (key: string) => string): KindPresentation<LimitKind> {
   const value = (limit: unknown) => formatValue(limit, 'unlimited');
   return {
     noun,
@@ -121,6 +130,8 @@ export function limitPresentation(noun: readonly [string, string], title: (key: 
           return `${title(step.key)}: ${value(step.before.creditLimit)} → ${value(step.after.creditLimit)}`;
         case 'delete':
           return `${title(step.key)}: ${value(step.before.creditLimit)} → default`;
+        default:
+          return unreachable(step);
       }
     },
     nullMeans: () => 'unlimited',

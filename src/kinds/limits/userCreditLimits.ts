@@ -2,18 +2,25 @@
 // through SCIM). A limit is a number, `null` (explicit unlimited override) or "default" (no
 // individual limit). Writes go in bulk PATCHes of up to 1000 users, each applied atomically.
 import type { PlatformApi } from '../../api/platform.js';
+import { StewardError, unreachable } from '../../errors.js';
 import type { UserCreditLimitWrite } from '../../api/types.js';
 import type { UserCreditLimitConfig } from '../../config/types.js';
 import { CREDIT_LIMIT_BATCH_MAX, emailKey } from '../../domain/rules.js';
-import { StewardError } from '../../errors.js';
 import type { PlanStep, PlanWarning } from '../../model/plan.js';
 import { type KindExport, type ResourceKind } from '../../model/kind.js';
 import { compareText, creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
 import { requireDistinctUsers } from '../../config/declared.js';
-import { limitPresentation, limitsAfter } from './limitSteps.js';
+import { limitPresentation, limitsAfter, type LimitState } from './limitSteps.js';
 import { liveCreditControls, loweredLimit } from '../lowered.js';
 import { protectedError, protectedInEnvironment, PRUNED_REASON, resetPaths } from '../protection.js';
 import { expiryOf, type EntryExpiry } from '../expiry.js';
+
+declare module '../../model/plan.js' {
+  interface KindSteps {
+    /** A user's own limit; `ref.userId` names the user. */
+    userCreditLimits: { state: LimitState; ref: { userId: string } };
+  }
+}
 
 export interface DesiredUserLimit {
   /** Its position in the config's `userCreditLimits` (errors point at it). */
@@ -91,7 +98,7 @@ export function userCreditLimitsConfig(live: readonly LiveUserLimit[]): UserCred
     .sort((a, b) => compareText(a.email ?? a.userId ?? '', b.email ?? b.userId ?? ''));
 }
 
-export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> = {
+export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits, 'userCreditLimits'> = {
   kind: 'userCreditLimits',
   presentation: limitPresentation(['user credit limit', 'user credit limits'], (key) => `user credit limit ${key}`),
   order: { level: 1, deletesAreResets: true },
@@ -176,7 +183,7 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
   },
 
   diff(desired, live) {
-    const steps: PlanStep[] = [];
+    const steps: PlanStep<'userCreditLimits'>[] = [];
     const declared = new Set<string>();
     for (const user of desired.users) {
       const { userId } = user;
@@ -186,7 +193,7 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
       const id = `userCreditLimits/${userId}`;
       // Steps are built as plain literals, their optional fields set only where present: a plan
       // of ten thousand limits makes ten thousand of them.
-      let step: PlanStep;
+      let step: PlanStep<'userCreditLimits'>;
       if (user.creditLimit === 'default') {
         if (liveLimit === undefined || user.ignoreLimit) continue;
         if (user.protect) {
@@ -239,7 +246,7 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
   },
 
   current(step, live) {
-    const userId = step.ref.userId!;
+    const userId = step.ref.userId;
     return live.has(userId) ? { creditLimit: live.get(userId)! } : undefined;
   },
 
@@ -249,7 +256,7 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
       const batch = steps.slice(start, start + CREDIT_LIMIT_BATCH_MAX);
       await attempt(batch, async () => {
         const { users } = await api.patchUserCreditLimits({ users: batch.map(limitWrite) });
-        expectLimitsTaken('the credit limit', batch, new Map(users.map((user) => [user.userId, user])), (step) => step.ref.userId!);
+        expectLimitsTaken('the credit limit', batch, new Map(users.map((user) => [user.userId, user])), (step) => step.ref.userId);
       });
     }
   },
@@ -258,12 +265,12 @@ export const userCreditLimits: ResourceKind<DesiredUserLimits, LiveUserLimits> =
 
   credits: creditLimitValues,
 
-  allowance: (live, steps) => ({ scope: 'users', limits: limitsAfter(live, steps, 'userId') }),
+  allowance: (live, steps) => ({ scope: 'users', limits: limitsAfter(live, steps, (step) => step.ref.userId) }),
 
   // The user's own usage decides; the default a new limit replaces is known where credit controls were read.
   lowered(step, allLive) {
     const limit = loweredLimit(step, liveCreditControls(allLive)?.userDefaultCredits);
-    return limit === undefined ? [] : [{ scope: 'user', field: 'creditLimit', limit, effect: 'cutoff', userId: step.ref.userId! }];
+    return limit === undefined ? [] : [{ scope: 'user', field: 'creditLimit', limit, effect: 'cutoff', userId: step.ref.userId }];
   },
 };
 
@@ -293,14 +300,16 @@ async function listLimits(api: PlatformApi, signal?: AbortSignal): Promise<LiveU
 }
 
 /** The bulk-PATCH entry that carries out one step. */
-export function limitWrite(step: PlanStep): UserCreditLimitWrite {
-  const userId = step.ref.userId!;
+export function limitWrite(step: PlanStep<'userCreditLimits'>): UserCreditLimitWrite {
+  const userId = step.ref.userId;
   switch (step.action) {
     case 'delete':
       return { userId, useDefaultLimit: true };
     case 'create':
     case 'update':
     case 'replace':
-      return { userId, creditLimit: step.after.creditLimit as number | null };
+      return { userId, creditLimit: step.after.creditLimit };
+    default:
+      return unreachable(step);
   }
 }

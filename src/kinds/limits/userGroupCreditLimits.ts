@@ -13,13 +13,20 @@ import type { UserGroupCreditLimitWrite } from '../../api/types.js';
 import type { UserGroupCreditLimitConfig } from '../../config/types.js';
 import { CREDIT_LIMIT_BATCH_MAX, idKey, UUID_PATTERN } from '../../domain/rules.js';
 import type { PlanStep, PlanWarning } from '../../model/plan.js';
-import { type KindExport, type ResourceKind } from '../../model/kind.js';
+import type { KindExport, ResourceKind } from '../../model/kind.js';
 import { compareText, creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
-import { limitInForce, limitPresentation, limitsAfter, limitSteps, limitValue, type DesiredLimit } from './limitSteps.js';
+import { type DesiredLimit, limitInForce, limitPresentation, limitsAfter, type LimitState, limitSteps, limitValue } from './limitSteps.js';
 import { resolveUserGroups } from '../../resolve/groups.js';
 import { groupLowered, liveCreditControls } from '../lowered.js';
 import { protectedInEnvironment } from '../protection.js';
 import { ignoredFields } from '../../config/ignore.js';
+
+declare module '../../model/plan.js' {
+  interface KindSteps {
+    /** A user group's limit; `ref.userGroupId` names the group, `ref.group` its display name when the config names it so. */
+    userGroupCreditLimits: { state: LimitState; ref: { userGroupId: string; group?: string } };
+  }
+}
 
 export interface DesiredUserGroupLimits {
   limits: (DesiredLimit & { byName: boolean })[];
@@ -67,7 +74,7 @@ export function userGroupCreditLimitsConfig(live: readonly LiveGroupLimit[]): Us
     .sort((a, b) => compareText(a.group ?? '', b.group ?? '') || compareText(a.userGroupId ?? '', b.userGroupId ?? ''));
 }
 
-export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUserGroupLimits> = {
+export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUserGroupLimits, 'userGroupCreditLimits'> = {
   kind: 'userGroupCreditLimits',
   presentation: limitPresentation(['user group credit limit', 'user group credit limits'], (key) => `user group credit limit "${key}"`),
   order: { level: 1, deletesAreResets: true },
@@ -137,7 +144,7 @@ export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUse
     const steps = limitSteps(
       {
         kind: 'userGroupCreditLimits',
-        refField: 'userGroupId',
+        refOf: (userGroupId) => ({ userGroupId }),
         describe: (display) => `the credit limit of user group "${display}"`,
         limits: desired.limits,
         prune: desired.prune,
@@ -148,12 +155,12 @@ export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUse
     );
     // A group named by display name has a step whose `ref.group` lets a 404 say why it may have failed.
     const byName = new Set(desired.limits.filter((limit) => limit.byName).map((limit) => limit.id));
-    for (const step of steps) if (byName.has(step.ref.userGroupId!)) step.ref.group = step.key;
+    for (const step of steps) if (byName.has(step.ref.userGroupId)) step.ref.group = step.key;
     return { steps, warnings: idFormWarnings(desired, live) };
   },
 
   current(step, live) {
-    const userGroupId = step.ref.userGroupId!;
+    const userGroupId = step.ref.userGroupId;
     return live.limits.has(userGroupId) ? { creditLimit: live.limits.get(userGroupId)! } : undefined;
   },
 
@@ -174,22 +181,22 @@ export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUse
 
   credits: creditLimitValues,
 
-  allowance: (live, steps) => ({ scope: 'userGroups', limits: limitsAfter(live.limits, steps, 'userGroupId') }),
+  allowance: (live, steps) => ({ scope: 'userGroups', limits: limitsAfter(live.limits, steps, (step) => step.ref.userGroupId) }),
 
   // Groups without a limit follow the user default (the emulator's reading of the "user group default").
   lowered: (step, allLive) => groupLowered(step, 'userGroup', liveCreditControls(allLive)?.userDefaultCredits, allLive),
 };
 
 /** The bulk-PATCH entry that carries out one step. */
-export function groupLimitWrite(step: PlanStep): UserGroupCreditLimitWrite {
-  return { userGroupId: step.ref.userGroupId!, ...limitValue(step) };
+export function groupLimitWrite(step: PlanStep<'userGroupCreditLimits'>): UserGroupCreditLimitWrite {
+  return { userGroupId: step.ref.userGroupId, ...limitValue(step) };
 }
 
 /**
  * A 404 to a batch that holds groups steward resolved by display name: the server may identify
  * user groups by uuid rather than by SCIM id (gaps.md, OPEN), which the message says.
  */
-function explainNotFound(error: unknown, batch: readonly PlanStep[]): unknown {
+function explainNotFound(error: unknown, batch: readonly PlanStep<'userGroupCreditLimits'>[]): unknown {
   if (!(error instanceof ApiError) || error.status !== 404) return error;
   const named = batch.filter((step) => step.ref.group !== undefined);
   if (named.length === 0) return error;

@@ -13,7 +13,7 @@ import { liveState } from './routineState.js';
 
 /** A routine this run created, with the step that created it. */
 export interface CreatedByStep extends CreatedRoutine {
-  step: PlanStep;
+  step: PlanStep<'routines'>;
   ownerId: string | undefined;
 }
 
@@ -42,7 +42,7 @@ export async function settleRaces(created: readonly CreatedByStep[], context: Ap
 }
 
 /** Stands for the race check of `created` in the report when its list failed. */
-function uncheckedStep(created: readonly CreatedByStep[]): DeleteStep {
+function uncheckedStep(created: readonly CreatedByStep[]): DeleteStep<'routines'> {
   const first = created[0]!;
   return {
     id: `${first.step.id}#unchecked`,
@@ -68,7 +68,7 @@ function uncheckedError(created: readonly CreatedByStep[], error: unknown): Stew
 }
 
 /** The deletion of a concurrent duplicate, worded for the report. */
-function duplicateStep(created: CreatedByStep, twin: Routine, keeper: Routine): DeleteStep {
+function duplicateStep(created: CreatedByStep, twin: Routine, keeper: Routine): DeleteStep<'routines'> {
   const reason =
     twin.id === created.id
       ? `removed ${twin.id}, which this run created, as a duplicate: a concurrent run created the same routine, ${keeper.id}, which is older and kept`

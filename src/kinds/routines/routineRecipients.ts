@@ -7,7 +7,7 @@ import type { PlanStep } from '../../model/plan.js';
 type Recipient = Omit<AudienceChange, 'change'>;
 
 /** The recipients a routine step adds and removes, added first; none for a delete or an unchanged destination. Pure. */
-export function routineRecipientChanges(step: PlanStep): AudienceChange[] {
+export function routineRecipientChanges(step: PlanStep<'routines'>): AudienceChange[] {
   if (step.action === 'delete') return [];
   const after = recipientsOf(step.after.destination);
   const before = step.action === 'create' ? [] : recipientsOf(step.before.destination);

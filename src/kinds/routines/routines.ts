@@ -37,6 +37,23 @@ import {
   type RoutineUpdate,
 } from './routineState.js';
 
+declare module '../../model/plan.js' {
+  interface KindSteps {
+    /**
+     * A routine's compared fields: those the config manages before, all of them after (the
+     * applier decodes them, routineStateOf). `ref`: see RoutineRef.
+     */
+    routines: { state: Partial<RoutineState>; ref: RoutineRef };
+  }
+}
+
+/**
+ * What a routine step's applier needs: the owner it passes as `userId` (none for a personal
+ * token's own routines), the live routine's id (not for a create), and `update: 'patch'` where
+ * the environment updates routines by the generated client's PATCH.
+ */
+export type RoutineRef = { ownerId?: string; routineId?: string; update?: 'patch' };
+
 /**
  * Whose routines. `key` names the owner in step ids: '' for the API key's own user (the owner of
  * routines without `owner:`), else a user id. `userId` is what the API is passed: none for a
@@ -183,7 +200,7 @@ async function sharedModels(api: PlatformApi): Promise<ModelRecord[]> {
   return models;
 }
 
-export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
+export const routines: ResourceKind<DesiredRoutines, LiveRoutines, 'routines'> = {
   kind: 'routines',
   presentation: {
     noun: ['routine', 'routines'],
@@ -294,7 +311,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
   },
 
   diff(desired, live) {
-    const steps: PlanStep[] = [];
+    const steps: PlanStep<'routines'>[] = [];
     const warnings: PlanWarning[] = [];
     for (const owner of desired.owners) {
       const own = desired.routines.filter((routine) => routine.owner.key === owner.key);
@@ -353,7 +370,7 @@ export const routines: ResourceKind<DesiredRoutines, LiveRoutines> = {
         if (fields.length === 0) continue;
         const held = { ...ignoring, ...(ignored.length === 0 ? {} : { ignored }) };
         const forcing = replacingFields(desired.update, topLevel(fields), state);
-        const ref = { ...ownerRef(owner), routineId: match.id, ...(desired.update === 'patch' ? { update: 'patch' } : {}) };
+        const ref: RoutineRef = { ...ownerRef(owner), routineId: match.id, ...(desired.update === 'patch' ? { update: 'patch' } : {}) };
         if (forcing.length === 0) {
           // A new model leaves the live branch and topic behind: said, and shown as cleared.
           const cleared = clearedByModel(liveState(match), state, topLevel(fields));
@@ -538,7 +555,7 @@ function topLevel(fields: readonly { path: string }[]): string[] {
 }
 
 /** Deletes, each live routine of an expired entry (`until:` passed, `onExpiry: delete`); refused for a protected one. */
-function expiredRoutineDeletes(routine: DesiredRoutine, candidates: readonly Routine[], owner: RoutineOwner, expired: string): PlanStep[] {
+function expiredRoutineDeletes(routine: DesiredRoutine, candidates: readonly Routine[], owner: RoutineOwner, expired: string): PlanStep<'routines'>[] {
   if (candidates.length > 0 && routine.protect) {
     throw protectedError(`routine "${routine.state.name}"`, `its \`until\` has passed (${expired}), which deletes it`, {
       hint: 'write `onExpiry: pause` to keep it, paused; or remove `protect: true` if the deletion is intended',
@@ -555,7 +572,7 @@ function expiredRoutineDeletes(routine: DesiredRoutine, candidates: readonly Rou
 }
 
 /** For each declared routine (config order), the model id of the routine the steps create for it (a replacement is a create), if any. */
-function createdModels(steps: readonly PlanStep[], declared: readonly DesiredRoutine[]): (string | undefined)[] {
+function createdModels(steps: readonly PlanStep<'routines'>[], declared: readonly DesiredRoutine[]): (string | undefined)[] {
   const created = new Map<string, unknown>();
   for (const step of steps) if (step.action === 'create' || step.action === 'replace') created.set(step.id, step.after.modelId);
   return declared.map((routine) => {
@@ -580,11 +597,11 @@ function baseStep(owner: RoutineOwner, name: string, routineId?: string) {
   };
 }
 
-function ownerRef(owner: RoutineOwner): Record<string, string> {
+function ownerRef(owner: RoutineOwner): RoutineRef {
   return owner.userId === undefined ? {} : { ownerId: owner.userId };
 }
 
-function nameOf(step: PlanStep): string {
+function nameOf(step: PlanStep<'routines'>): string {
   return String(step.action === 'delete' ? step.before.name : step.after.name);
 }
 

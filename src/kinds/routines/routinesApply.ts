@@ -6,8 +6,8 @@
 import type { PlatformApi } from '../../api/platform.js';
 import { isMethodNotAllowed, isNotFound, isOutcomeUnknown, type ApiError } from '../../api/errors.js';
 import type { Routine, RoutineCreate, RoutinePatch, RoutinePut } from '../../api/types.js';
-import { StewardError } from '../../errors.js';
-import type { CreateStep, PlanStep, ReplaceStep } from '../../model/plan.js';
+import { StewardError, unreachable } from '../../errors.js';
+import type { CreateStep, PlanStep, ReplaceStep, UpdateStep } from '../../model/plan.js';
 import { matches, pick } from '../../model/fields.js';
 import { type ApplyContext, type ReadBackVerdict } from '../../model/kind.js';
 import { createOnceMore, expectTaken } from '../shared.js';
@@ -15,7 +15,7 @@ import { settleRaces, type CreatedByStep } from './routineRaces.js';
 import { liveState, MODEL_PARTS, PATCH_CARRIES, PUT_CARRIES, routineStateOf, type LiveRoutines, type RoutineState } from './routineState.js';
 
 /** Applies routine steps in order; each step's failure is recorded and the others go on. */
-export async function applyRoutineSteps(steps: PlanStep[], context: ApplyContext): Promise<void> {
+export async function applyRoutineSteps(steps: PlanStep<'routines'>[], context: ApplyContext): Promise<void> {
   const writer = new RoutineWriter(context.api, context.live as LiveRoutines);
   for (const step of steps) await context.attempt([step], () => writer.run(step));
   // Another run may have created the same routines meanwhile: remove the copies (routineDuplicates.ts).
@@ -27,7 +27,7 @@ export async function applyRoutineSteps(steps: PlanStep[], context: ApplyContext
  * PUT of its own; an update is one PUT, or with `patch` one PATCH for what it carries and one PUT
  * for model and pause.
  */
-export function routineWriteRequests(steps: readonly PlanStep[]): number {
+export function routineWriteRequests(steps: readonly PlanStep<'routines'>[]): number {
   let requests = 0;
   for (const step of steps) {
     switch (step.action) {
@@ -45,6 +45,8 @@ export function routineWriteRequests(steps: readonly PlanStep[]): number {
       case 'delete':
         requests += 1;
         break;
+      default:
+        unreachable(step);
     }
   }
   // After creating, one list per owner to settle a race with a concurrent run (routineRaces.ts).
@@ -56,7 +58,7 @@ export function routineWriteRequests(steps: readonly PlanStep[]): number {
  * The changed fields of an update, split by the request that carries them: with `ref.update`
  * `patch`, PATCH takes what it carries and PUT the rest (model, pause); otherwise PUT takes all.
  */
-function updateRequests(step: PlanStep & { action: 'update' }): { byPatch: string[]; byPut: string[] } {
+function updateRequests(step: UpdateStep<'routines'>): { byPatch: string[]; byPut: string[] } {
   const changed = [...new Set(step.fields.map((field) => field.path.split('.')[0]!))];
   if (step.ref.update !== 'patch') return { byPatch: [], byPut: changed };
   return { byPatch: changed.filter((field) => PATCH_CARRIES.has(field)), byPut: changed.filter((field) => !PATCH_CARRIES.has(field)) };
@@ -66,7 +68,7 @@ function updateRequests(step: PlanStep & { action: 'update' }): { byPatch: strin
  * Reading back a replacement: the old routine still there beside a new one equal to the config
  * means it was created but the old one not deleted; the generic judgement would call it done.
  */
-export function readBackRoutine(step: PlanStep, live: LiveRoutines): ReadBackVerdict {
+export function readBackRoutine(step: PlanStep<'routines'>, live: LiveRoutines): ReadBackVerdict {
   if (step.action !== 'replace' || step.ref.routineId === undefined) return undefined;
   const namesakes = (live.get(step.ref.ownerId ?? '') ?? []).filter((routine) => routine.name === String(step.after.name));
   const old = namesakes.find((routine) => routine.id === step.ref.routineId);
@@ -84,7 +86,7 @@ class RoutineWriter {
     private readonly live: LiveRoutines,
   ) {}
 
-  async run(step: PlanStep): Promise<void> {
+  async run(step: PlanStep<'routines'>): Promise<void> {
     const options = step.ref.ownerId === undefined ? undefined : { userId: step.ref.ownerId };
     switch (step.action) {
       case 'create':
@@ -104,11 +106,13 @@ class RoutineWriter {
       case 'delete':
         await this.api.deleteRoutine(step.ref.routineId ?? this.liveRoutine(step, String(step.before.name)).id, options);
         return;
+      default:
+        return unreachable(step);
     }
   }
 
   /** Creates a routine; if the response was lost, finds it by name before trying again. */
-  private async create(step: CreateStep | ReplaceStep, options: { userId: string } | undefined, knownIds: string[]): Promise<void> {
+  private async create(step: CreateStep<'routines'> | ReplaceStep<'routines'>, options: { userId: string } | undefined, knownIds: string[]): Promise<void> {
     const state = routineStateOf(step.after);
     const body = createBody(state);
     const existingIds = new Set([...knownIds, ...this.namesakes(options?.userId, state.name).map((r) => r.id)]);
@@ -179,7 +183,7 @@ class RoutineWriter {
     return undefined;
   }
 
-  private async update(routine: Routine, step: PlanStep & { action: 'update' }, options: { userId: string } | undefined): Promise<void> {
+  private async update(routine: Routine, step: UpdateStep<'routines'>, options: { userId: string } | undefined): Promise<void> {
     // The step's fields over the live routine's: what the routine is to be once updated.
     const state = routineStateOf({ ...liveState(routine), ...step.after });
     const what = `updating routine "${routine.name}"`;
@@ -233,7 +237,7 @@ class RoutineWriter {
     await this.put(id, { ...state, paused: !isActive }, ['paused'], `${isActive ? 'resuming' : 'pausing'} routine "${state.name}"`, options);
   }
 
-  private liveRoutine(step: PlanStep, name: string): Routine {
+  private liveRoutine(step: PlanStep<'routines'>, name: string): Routine {
     const list = this.namesakes(step.ref.ownerId, name);
     // By id among all the owner's routines: a rename's routine is still under its former name.
     const byId = step.ref.routineId === undefined ? undefined : (this.live.get(step.ref.ownerId ?? '') ?? []).find((routine) => routine.id === step.ref.routineId);
