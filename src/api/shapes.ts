@@ -126,8 +126,6 @@ const whoami = shapeOf(
   },
   ['rolesByModelTruncated'],
 );
-export type WhoamiUser = Static<typeof whoamiUser>;
-export type WhoamiModelRole = Static<typeof modelRole>;
 export type Whoami = Static<typeof whoami>;
 
 // ---- credit controls --------------------------------------------------------------------------
@@ -161,7 +159,6 @@ const entityGroupCreditLimit = shapeOf({ entity: identity, creditLimit: amountOr
 const userCreditLimitResult = shapeOf({ userId: identity, creditLimit: amountOrNull, usesDefaultLimit: flag });
 const userGroupCreditLimitResult = shapeOf({ userGroupId: identity, creditLimit: amountOrNull, usesDefaultLimit: flag });
 const entityGroupCreditLimitResult = shapeOf({ entity: identity, creditLimit: amountOrNull, usesDefaultLimit: flag });
-export type UserCreditUsage = Static<typeof userCreditUsage>;
 export type UserCreditLimitRecord = Static<typeof userCreditLimit>;
 export type UserGroupCreditLimitRecord = Static<typeof userGroupCreditLimit>;
 export type EntityGroupCreditLimitRecord = Static<typeof entityGroupCreditLimit>;
@@ -275,7 +272,6 @@ const modelRecord = shapeOf(
 );
 /** One topic of a model; steward reads only its name. */
 const modelTopic = shapeOf({ name: identity, label: text, hidden: flag }, ['label', 'hidden']);
-export type ModelBranch = Static<typeof modelBranch>;
 export type ModelRecord = Static<typeof modelRecord>;
 export type ModelTopic = Static<typeof modelTopic>;
 
@@ -345,20 +341,11 @@ const SHAPES = {
 
 /** The type of a checked response body of this shape. */
 export type ShapeType<N extends ShapeName> = Static<(typeof SHAPES)[N]>;
-export type UserCreditUsageList = ShapeType<'userCreditUsage'>;
-export type UserCreditLimitList = ShapeType<'userCreditLimitList'>;
+/** The shapes of cursor-paginated lists (`records` and `pageInfo`). */
+export type CursorListShape = { [N in ShapeName]: ShapeType<N> extends { records: unknown[]; pageInfo: PageInfo } ? N : never }[ShapeName];
 export type UserCreditLimitPatchResult = ShapeType<'userCreditLimitPatchResult'>;
-export type UserGroupCreditLimitList = ShapeType<'userGroupCreditLimitList'>;
 export type UserGroupCreditLimitPatchResult = ShapeType<'userGroupCreditLimitPatchResult'>;
-export type EntityGroupCreditLimitList = ShapeType<'entityGroupCreditLimitList'>;
 export type EntityGroupCreditLimitPatchResult = ShapeType<'entityGroupCreditLimitPatchResult'>;
-export type RoutineList = ShapeType<'routineList'>;
-export type LabelList = ShapeType<'labelList'>;
-export type DocumentList = ShapeType<'documentList'>;
-export type FolderList = ShapeType<'folderList'>;
-export type ModelList = ShapeType<'modelList'>;
-export type ModelTopicList = ShapeType<'modelTopics'>;
-export type ApiKeyList = ShapeType<'apiKeyList'>;
 
 /** The name of a response shape. */
 export type ShapeName = keyof typeof SHAPES;
@@ -455,13 +442,13 @@ export interface MisfitPlace {
 
 /**
  * Checks a response body against its shape. Returns the body (with absent nullable fields
- * filled in) typed as T, or a one-sentence description of the first misfit.
+ * filled in) typed as that shape, or a one-sentence description of the first misfit.
  */
-export function checkShape<T>(name: ShapeName, body: unknown, place: MisfitPlace = {}): { ok: true; value: T } | { ok: false; misfit: string } {
+export function checkShape<N extends ShapeName>(name: N, body: unknown, place: MisfitPlace = {}): { ok: true; value: ShapeType<N> } | { ok: false; misfit: string } {
   // An empty body arrives as undefined: checked as null, so only a shape that allows nothing passes.
   const value = name === 'whoami' ? normaliseWhoami(body) : (body ?? null);
   const validate = validatorOf(name);
-  if (validate(value)) return { ok: true, value: value as T };
+  if (validate(value)) return { ok: true, value: value as ShapeType<N> };
   if (body === undefined) return { ok: false, misfit: 'the response body is empty' };
   return { ok: false, misfit: describeMisfit(validate.errors?.[0], value, place) };
 }
