@@ -8,55 +8,52 @@ import type { ApiClient } from './client.js';
 import { operation as contractOperation, undocumentedBodyKeys, type OperationId } from './contract/index.js';
 import { MAX_PAGE_SIZE, paginateCursor, paginateScim, type CursorPage } from './pagination.js';
 import type {
-  ApiKeyList,
   ApiKeyRecord,
   ApiKeyType,
   CreditControls,
   CreditControlsPatch,
   DocumentLabelsPatch,
   DocumentLabelsPatchResult,
-  DocumentList,
   DocumentRecord,
-  EntityGroupCreditLimitList,
   EntityGroupCreditLimitPatch,
   EntityGroupCreditLimitPatchResult,
   EntityGroupCreditLimitRecord,
   FolderLabelsPatch,
   FolderLabelsPatchResult,
-  FolderList,
   FolderRecord,
   Label,
   LabelCreate,
-  LabelList,
   LabelUpdate,
-  ModelList,
   ModelRecord,
   ModelTopic,
-  ModelTopicList,
   PageInfo,
   Routine,
   RoutineCreate,
-  RoutineList,
   RoutinePatch,
   RoutinePut,
   ScimGroup,
   ScimList,
   ScimUser,
-  UserCreditLimitList,
   UserCreditLimitPatch,
   UserCreditLimitPatchResult,
   UserCreditLimitRecord,
-  UserCreditUsageList,
-  UserGroupCreditLimitList,
   UserGroupCreditLimitPatch,
   UserGroupCreditLimitPatchResult,
   UserGroupCreditLimitRecord,
   Whoami,
 } from './types.js';
-import { checkShape, type ShapeName } from './shapes.js';
+import { checkShape, type CursorListShape, type ShapeName, type ShapeType } from './shapes.js';
 import { fillPath, type QueryValue } from './url.js';
 import { StewardError } from '../errors.js';
 import { CREDIT_LIMIT_BATCH_MAX, CREDIT_USAGE_BATCH_MAX, labelKey } from '../domain/rules.js';
+
+/** What a call may carry besides its operation: path parameters, query, body, the page it reads. */
+interface CallExtra {
+  params?: Record<string, string>;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  page?: number;
+}
 
 /** Told after each page of a listing: its 1-based number and the pages the server announces. */
 export type PageListener = (page: number, totalPages: number | undefined) => void;
@@ -87,15 +84,13 @@ export class PlatformApi {
    * Sends one request of the vendor contract (src/api/contract/): its method and path come from
    * the operation, and a query key the operation does not document is refused before anything is
    * sent (a programming error, never a surprise on a real server). Returns the body checked
-   * against `shape` (undefined without a shape: a write whose answer steward does not read). A
-   * body that does not fit is an ApiError `api.invalid-response` naming method, route and the
-   * misfit; `page` is named past the first.
+   * against `shape`, typed as that shape (nothing without a shape: a write whose answer steward
+   * does not read). A body that does not fit is an ApiError `api.invalid-response` naming method,
+   * route and the misfit; `page` is named past the first.
    */
-  private async call<T>(
-    id: OperationId,
-    operation: string,
-    extra: { params?: Record<string, string>; query?: Record<string, QueryValue>; body?: unknown; shape?: ShapeName; page?: number } = {},
-  ): Promise<T> {
+  private call<N extends ShapeName>(id: OperationId, operation: string, extra: CallExtra & { shape: N }): Promise<ShapeType<N>>;
+  private call(id: OperationId, operation: string, extra?: CallExtra): Promise<void>;
+  private async call(id: OperationId, operation: string, extra: CallExtra & { shape?: ShapeName } = {}): Promise<unknown> {
     const documented = contractOperation(id);
     const { method, path: template } = documented;
     const route = `${method} ${template}`;
@@ -116,41 +111,44 @@ export class PlatformApi {
       readBody: extra.shape !== undefined,
       ...(documented.readOnly === true ? { readOnly: true } : {}),
     });
-    if (extra.shape === undefined) return undefined as T;
-    const checked = checkShape<T>(extra.shape, body, extra.page === undefined ? {} : { page: extra.page });
+    if (extra.shape === undefined) return undefined;
+    const checked = checkShape(extra.shape, body, extra.page === undefined ? {} : { page: extra.page });
     if (!checked.ok) throw this.client.invalidResponse({ method, route, operation }, checked.misfit);
     return checked.value;
   }
 
-  private list<T, L extends { pageInfo: PageInfo }>(
-    shape: ShapeName,
+  /** Every record of a cursor-paginated listing of shape `shape`, page after page. */
+  private list<N extends CursorListShape>(
+    shape: N,
     id: OperationId,
     operation: string,
-    itemsOf: (list: L) => T[],
-    keyOf: (item: T) => string,
+    keyOf: (record: ShapeType<N>['records'][number]) => string,
     query: Record<string, QueryValue> = {},
     listener?: PageListener,
-  ): AsyncIterable<T> {
+  ): AsyncIterable<ShapeType<N>['records'][number]> {
+    type Item = ShapeType<N>['records'][number];
     const route = `GET ${contractOperation(id).path}`;
     const onPage = (page: number, totalPages: number | undefined) => {
       this.client.notePage(operation, page, totalPages);
       listener?.(page, totalPages);
     };
-    return paginateCursor<T>({ operation, route, keyOf, onPage }, async (cursor, page): Promise<CursorPage<T>> => {
-      const list = await this.call<L>(id, operation, {
+    return paginateCursor<Item>({ operation, route, keyOf, onPage }, async (cursor, page): Promise<CursorPage<Item>> => {
+      const list: { records: Item[]; pageInfo: PageInfo } = await this.call(id, operation, {
         query: { ...query, pageSize: MAX_PAGE_SIZE, cursor },
         shape,
         page,
       });
-      return { items: itemsOf(list), pageInfo: list.pageInfo };
+      return { items: list.records, pageInfo: list.pageInfo };
     });
   }
 
-  private scim<T extends { id: string }>(shape: ShapeName, id: OperationId, operation: string, filter: string | undefined): AsyncIterable<T> {
+  /** Every resource of a SCIM listing of shape `shape`, page after page. */
+  private scim<N extends 'scimUserList' | 'scimGroupList'>(shape: N, id: OperationId, operation: string, filter: string | undefined): AsyncIterable<ShapeType<N>['Resources'][number]> {
+    type Item = ShapeType<N>['Resources'][number];
     const route = `GET ${contractOperation(id).path}`;
     const onPage = (page: number, totalPages: number | undefined) => this.client.notePage(operation, page, totalPages);
-    return paginateScim<T>({ operation, route, keyOf: (resource) => resource.id, onPage }, (startIndex, count, page) =>
-      this.call<ScimList<T>>(id, operation, { query: { filter, startIndex, count }, shape, page }),
+    return paginateScim<Item>({ operation, route, keyOf: (resource) => resource.id, onPage }, (startIndex, count, page) =>
+      this.call(id, operation, { query: { filter, startIndex, count }, shape, page }),
     );
   }
 
@@ -180,13 +178,7 @@ export class PlatformApi {
 
   /** Every individual user credit limit, by userId ascending. */
   listUserCreditLimits(): AsyncIterable<UserCreditLimitRecord> {
-    return this.list<UserCreditLimitRecord, UserCreditLimitList>(
-      'userCreditLimitList',
-      'userCreditLimits.list',
-      'listing user credit limits',
-      (list) => list.records,
-      (record) => record.userId,
-    );
+    return this.list('userCreditLimitList', 'userCreditLimits.list', 'listing user credit limits', (record) => record.userId);
   }
 
   /**
@@ -200,7 +192,7 @@ export class PlatformApi {
     for (const [index, batch] of batches.entries()) {
       const part = batches.length === 1 ? '' : ` (batch ${index + 1} of ${batches.length})`;
       const operation = `updating ${batch.length} user credit limit${batch.length === 1 ? '' : 's'}${part}`;
-      const result = await this.call<UserCreditLimitPatchResult>('userCreditLimits.update', operation, {
+      const result = await this.call('userCreditLimits.update', operation, {
         body: { users: batch },
         shape: 'userCreditLimitPatchResult',
       });
@@ -219,7 +211,7 @@ export class PlatformApi {
     for (const [index, batch] of batches.entries()) {
       const part = batches.length === 1 ? '' : ` (batch ${index + 1} of ${batches.length})`;
       const operation = `reading the credit usage of ${batch.length} user${batch.length === 1 ? '' : 's'}${part}`;
-      const answer = await this.call<UserCreditUsageList>('creditUsage.users', operation, { body: { userIds: batch }, shape: 'userCreditUsage' });
+      const answer = await this.call('creditUsage.users', operation, { body: { userIds: batch }, shape: 'userCreditUsage' });
       for (const user of answer.users) used.set(user.userId, user.creditsUsed);
     }
     return used;
@@ -227,13 +219,7 @@ export class PlatformApi {
 
   /** Every user group with a credit limit of its own, by userGroupId. */
   listUserGroupCreditLimits(): AsyncIterable<UserGroupCreditLimitRecord> {
-    return this.list<UserGroupCreditLimitRecord, UserGroupCreditLimitList>(
-      'userGroupCreditLimitList',
-      'userGroupCreditLimits.list',
-      'listing user group credit limits',
-      (list) => list.records,
-      (record) => record.userGroupId,
-    );
+    return this.list('userGroupCreditLimitList', 'userGroupCreditLimits.list', 'listing user group credit limits', (record) => record.userGroupId);
   }
 
   /** Sets or removes user group credit limits, in batches of at most 1000 (one transaction each); empty sends nothing. */
@@ -243,7 +229,7 @@ export class PlatformApi {
     for (const [index, batch] of batches.entries()) {
       const part = batches.length === 1 ? '' : ` (batch ${index + 1} of ${batches.length})`;
       const operation = `updating ${batch.length} user group credit limit${batch.length === 1 ? '' : 's'}${part}`;
-      const result = await this.call<UserGroupCreditLimitPatchResult>(
+      const result = await this.call(
         'userGroupCreditLimits.update',
         operation,
         { body: { userGroups: batch }, shape: 'userGroupCreditLimitPatchResult' },
@@ -255,13 +241,7 @@ export class PlatformApi {
 
   /** Every embed entity group credit limit. */
   listEntityGroupCreditLimits(): AsyncIterable<EntityGroupCreditLimitRecord> {
-    return this.list<EntityGroupCreditLimitRecord, EntityGroupCreditLimitList>(
-      'entityGroupCreditLimitList',
-      'entityGroupCreditLimits.list',
-      'listing entity group credit limits',
-      (list) => list.records,
-      (record) => record.entity,
-    );
+    return this.list('entityGroupCreditLimitList', 'entityGroupCreditLimits.list', 'listing entity group credit limits', (record) => record.entity);
   }
 
   /** Sets or removes entity group credit limits, in batches of at most 1000; empty sends nothing. */
@@ -271,7 +251,7 @@ export class PlatformApi {
     for (const [index, batch] of batches.entries()) {
       const part = batches.length === 1 ? '' : ` (batch ${index + 1} of ${batches.length})`;
       const operation = `updating ${batch.length} entity group credit limit${batch.length === 1 ? '' : 's'}${part}`;
-      const result = await this.call<EntityGroupCreditLimitPatchResult>(
+      const result = await this.call(
         'entityGroupCreditLimits.update',
         operation,
         { body: { entityGroups: batch }, shape: 'entityGroupCreditLimitPatchResult' },
@@ -286,7 +266,7 @@ export class PlatformApi {
   /** Every routine of the caller (or of `userId`, with an organization key), newest first. */
   listRoutines(options: { userId?: string } = {}): AsyncIterable<Routine> {
     const operation = options.userId === undefined ? 'listing routines' : `listing routines of user ${options.userId}`;
-    return this.list<Routine, RoutineList>('routineList', 'routines.list', operation, (list) => list.records, (routine) => routine.id, {
+    return this.list('routineList', 'routines.list', operation, (routine) => routine.id, {
       userId: options.userId,
     });
   }
@@ -332,7 +312,7 @@ export class PlatformApi {
   /** Deletes a routine (the answer, `{deleted, id}` or nothing, is checked but not returned). */
   async deleteRoutine(id: string, options: RoutineCallOptions = {}): Promise<void> {
     const operation = `deleting routine ${this.routineName(id, options)}`;
-    const answer = await this.call<{ deleted?: boolean } | null>('routines.delete', operation, {
+    const answer = await this.call('routines.delete', operation, {
       params: { routineId: id },
       query: { userId: options.userId },
       shape: 'deletedRoutine',
@@ -363,7 +343,7 @@ export class PlatformApi {
 
   /** Every label of the organization (the endpoint is not paginated). */
   async listLabels(): Promise<Label[]> {
-    const list = await this.call<LabelList>('labels.list', 'listing labels', { shape: 'labelList' });
+    const list = await this.call('labels.list', 'listing labels', { shape: 'labelList' });
     // Names identify labels regardless of case: two of one name leave no telling which the
     // config means, and planning on either would rename or delete the other.
     const seen = new Map<string, string>();
@@ -400,7 +380,7 @@ export class PlatformApi {
 
   /** Deletes a label (409 while documents still carry it). */
   async deleteLabel(name: string): Promise<void> {
-    await this.call<unknown>('labels.delete', `deleting label ${quoted(name)}`, { params: { labelName: name } });
+    await this.call('labels.delete', `deleting label ${quoted(name)}`, { params: { labelName: name } });
   }
 
   // ---- documents ------------------------------------------------------------------------
@@ -410,7 +390,7 @@ export class PlatformApi {
     const labels = options.labels === undefined || options.labels.length === 0 ? undefined : options.labels.join(',');
     const include = options.include === undefined || options.include.length === 0 ? undefined : options.include.join(',');
     const operation = labels === undefined ? 'listing documents' : `listing documents labelled ${options.labels?.map(quoted).join(', ')}`;
-    return this.list<DocumentRecord, DocumentList>('documentList', 'documents.list', operation, (list) => list.records, (document) => document.identifier, {
+    return this.list('documentList', 'documents.list', operation, (document) => document.identifier, {
       include,
       labels,
     }, options.onPage);
@@ -418,7 +398,7 @@ export class PlatformApi {
 
   /** Applies a label to a document (a no-op when already applied). */
   async putDocumentLabel(identifier: string, label: string): Promise<void> {
-    await this.call<unknown>(
+    await this.call(
       'documents.labels.apply',
       `applying label ${quoted(label)} to document ${identifier}`,
       { params: { documentId: identifier, labelName: label } },
@@ -427,7 +407,7 @@ export class PlatformApi {
 
   /** Removes a label from a document. */
   async deleteDocumentLabel(identifier: string, label: string): Promise<void> {
-    await this.call<unknown>(
+    await this.call(
       'documents.labels.remove',
       `removing label ${quoted(label)} from document ${identifier}`,
       { params: { documentId: identifier, labelName: label } },
@@ -452,7 +432,7 @@ export class PlatformApi {
   /** Every folder of the organization scope (restricted folders are listed only by owner), with `include` fields (e.g. labels). */
   listFolders(options: { include?: string[] } = {}): AsyncIterable<FolderRecord> {
     const include = options.include === undefined || options.include.length === 0 ? undefined : options.include.join(',');
-    return this.list<FolderRecord, FolderList>('folderList', 'folders.list', 'listing folders', (list) => list.records, (folder) => folder.id, { include });
+    return this.list('folderList', 'folders.list', 'listing folders', (folder) => folder.id, { include });
   }
 
   /** Adds and removes labels of one folder in one call; returns its labels after. */
@@ -472,7 +452,7 @@ export class PlatformApi {
    */
   listModels(options: { name?: string; modelId?: string; modelKind?: string; branches?: boolean } = {}): AsyncIterable<ModelRecord> {
     const operation = options.name !== undefined ? `listing models named ${quoted(options.name)}` : options.modelId !== undefined ? `reading model ${options.modelId}` : 'listing models';
-    return this.list<ModelRecord, ModelList>('modelList', 'models.list', operation, (list) => list.records, (model) => model.id, {
+    return this.list('modelList', 'models.list', operation, (model) => model.id, {
       name: options.name,
       modelId: options.modelId,
       modelKind: options.modelKind,
@@ -483,7 +463,7 @@ export class PlatformApi {
   /** The topics of a model (404 when the model is missing or not accessible). */
   async listModelTopics(modelId: string, modelName?: string): Promise<ModelTopic[]> {
     const which = modelName === undefined ? modelId : `${quoted(modelName)} (${modelId})`;
-    const list = await this.call<ModelTopicList>('models.topics.list', `listing topics of model ${which}`, {
+    const list = await this.call('models.topics.list', `listing topics of model ${which}`, {
       params: { modelId },
       shape: 'modelTopics',
     });
@@ -496,7 +476,7 @@ export class PlatformApi {
 
   /** Every SCIM user matching `filter` (`userName eq "…"`; an organization API key only). */
   listScimUsers(options: { filter?: string } = {}): AsyncIterable<ScimUser> {
-    return this.scim<ScimUser>('scimUserList', 'scim.users.list', 'listing users', options.filter);
+    return this.scim('scimUserList', 'scim.users.list', 'listing users', options.filter);
   }
 
   /**
@@ -504,7 +484,7 @@ export class PlatformApi {
    * listing and lookups from `totalResults`, and fetch the remaining pages side by side.
    */
   scimUsersPage(startIndex: number, count: number, page: number): Promise<ScimList<ScimUser>> {
-    return this.call<ScimList<ScimUser>>('scim.users.list', 'listing users', { query: { startIndex, count }, shape: 'scimUserList', page });
+    return this.call('scim.users.list', 'listing users', { query: { startIndex, count }, shape: 'scimUserList', page });
   }
 
   /** One SCIM user by id (404 when the instance has no such user). */
@@ -517,12 +497,12 @@ export class PlatformApi {
    * pages side by side once `totalResults` is known.
    */
   scimGroupsPage(startIndex: number, count: number, page: number): Promise<ScimList<ScimGroup>> {
-    return this.call<ScimList<ScimGroup>>('scim.groups.list', 'listing user groups', { query: { startIndex, count }, shape: 'scimGroupList', page });
+    return this.call('scim.groups.list', 'listing user groups', { query: { startIndex, count }, shape: 'scimGroupList', page });
   }
 
   /** Every SCIM group (an organization API key only). */
   listScimGroups(): AsyncIterable<ScimGroup> {
-    return this.scim<ScimGroup>('scimGroupList', 'scim.groups.list', 'listing user groups', undefined);
+    return this.scim('scimGroupList', 'scim.groups.list', 'listing user groups', undefined);
   }
 
   // ---- API keys -------------------------------------------------------------------------
@@ -531,7 +511,7 @@ export class PlatformApi {
   listApiKeys(
     options: { type?: ApiKeyType; sortField?: 'createdAt' | 'name'; sortDirection?: 'asc' | 'desc' } = {},
   ): AsyncIterable<ApiKeyRecord> {
-    return this.list<ApiKeyRecord, ApiKeyList>('apiKeyList', 'apiKeys.list', 'listing API keys', (list) => list.records, (key) => key.id, {
+    return this.list('apiKeyList', 'apiKeys.list', 'listing API keys', (key) => key.id, {
       type: options.type,
       sortField: options.sortField,
       sortDirection: options.sortDirection,

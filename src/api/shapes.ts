@@ -1,7 +1,15 @@
 // The shape of every response steward reads, one JSON Schema per response, checked with ajv at
-// the boundary (PlatformApi) before any other code sees the body. Each schema is built from the
-// wire type it guards (src/api/types.ts): `shapeOf<T>` demands a schema for every field of T, so
-// adding a field to a type without describing it here does not compile.
+// the boundary (PlatformApi) before any other code sees the body. Each shape is declared once,
+// here, with the typed builders of typedSchema.ts: the schema is what ajv runs, and the type
+// beside it (`Routine`, `Whoami`, ...; types.ts names them for the rest of the code) is read off
+// that schema, so it says exactly what the check guarantees: a field ajv fills in is present, a
+// field the check passes over is `unknown`.
+//
+// This is steward's reading of the answers, not the vendor's word. The vendor contract
+// (contract/) describes the same answers strictly, as the vendor documents them, for the emulator
+// and the contract test; the reader here is tolerant on purpose (below), reads fewer fields (the
+// contract test holds it to fields the contract's answers have) and takes its enums from the
+// contract. The bodies steward sends are not read back: their types are the contract's.
 //
 // What the schemas allow, on purpose:
 // - unknown extra fields (a newer server may add some);
@@ -22,124 +30,114 @@ import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type {
-  ApiKeyRecord,
-  CreditControls,
-  DocumentLabelsPatchResult,
-  DocumentRecord,
-  EmailDestination,
-  EntityGroupCreditLimitPatchResult,
-  FolderLabelsPatchResult,
-  FolderRecord,
-  EntityGroupCreditLimitRecord,
-  Label,
-  ModelBranch,
-  ModelRecord,
-  ModelTopic,
-  PageInfo,
-  Routine,
-  RoutineLastRun,
-  ScimGroup,
-  ScimUser,
-  SlackDestination,
-  UserCreditLimitPatchResult,
-  UserCreditLimitRecord,
-  UserCreditUsage,
-  UserCreditUsageList,
-  UserGroupCreditLimitPatchResult,
-  UserGroupCreditLimitRecord,
-  Whoami,
-  WhoamiModelRole,
-  WhoamiUser,
-} from './types.js';
+import { CREDIT_CONTROL_FIELDS } from './contract/creditControls.js';
+import { apiKeyType, keyScope } from './contract/identity.js';
+import { slackRecipientType } from './contract/routines.js';
+import { arrayOf, constant, mapOf, objectOf, oneOf, sameFor, scalar, type Fields, type ObjectOf, type Schema, type Static, type Typed } from './typedSchema.js';
 
-type Schema = Record<string, unknown>;
-
-/** An object schema that describes every field of T; `optional` lists the fields T may lack. */
-function shapeOf<T>(properties: { [K in keyof T]-?: Schema }, optional: readonly (keyof T & string)[] = []): Schema {
-  const required = Object.entries(properties as Record<string, Schema>)
-    .filter(([key, schema]) => !optional.includes(key as keyof T & string) && !('default' in schema))
+/**
+ * An object schema of every field in `properties`; `optional` lists the fields that may be
+ * absent. A field with a default is not required either: ajv fills it in, so its type has it.
+ */
+function shapeOf<F extends Fields, const O extends keyof F & string = never>(properties: F, optional: readonly O[] = []): Typed<ObjectOf<F, O>> {
+  const required = Object.entries(properties)
+    .filter(([key, schema]) => !optional.includes(key as O) && !('default' in schema))
     .map(([key]) => key);
   return { type: 'object', properties, required };
+}
+
+/**
+ * One of several object shapes, chosen by their `type` (each named by it). Written as if/then
+ * rather than oneOf: ajv fills defaults inside `then` but not inside `oneOf`, and an unknown type
+ * is told as such.
+ */
+function chosenByType<V extends Record<string, Typed<unknown>>>(variants: V & { [K in keyof V]: Typed<{ type: K }> }): Typed<Static<V[keyof V]>> {
+  const types = Object.keys(variants);
+  return {
+    type: 'object',
+    properties: { type: oneOf(...types) },
+    required: ['type'],
+    allOf: types.map((type) => ({ if: { properties: { type: constant(type) } }, then: variants[type] })),
+  };
 }
 
 // ---- building blocks --------------------------------------------------------------------------
 
 /** An identity: a string with at least one visible character. */
-const identity: Schema = { type: 'string', minLength: 1, pattern: '\\S' };
-const text: Schema = { type: 'string' };
-const flag: Schema = { type: 'boolean' };
-const count: Schema = { type: 'integer', minimum: 0 };
-const amount: Schema = { type: 'number' };
+const identity = scalar('string', { minLength: 1, pattern: '\\S' });
+const text = scalar('string');
+const flag = scalar('boolean');
+const count = scalar('integer', { minimum: 0 });
+const amount = scalar('number');
 /** A number or null where null means something (off, unlimited): it must be present. */
-const amountOrNull: Schema = { type: ['number', 'null'] };
+const amountOrNull = scalar(['number', 'null']);
 /** A number the server may leave out: absent (or null) reads as null, "not known". */
-const amountOrAbsent: Schema = { type: ['number', 'null'], default: null };
+const amountOrAbsent = scalar(['number', 'null'], { default: null });
 /** Nullable and optional: absent reads as null. */
-const textOrNull: Schema = { type: ['string', 'null'], default: null };
+const textOrNull = scalar(['string', 'null'], { default: null });
 /** A field steward never reads: any value, or none. */
-const unread: Schema = {};
-const listOf = (items: Schema, fallback?: []): Schema => ({ type: 'array', items, ...(fallback === undefined ? {} : { default: fallback }) });
-const oneOf = (...values: string[]): Schema => ({ type: 'string', enum: values });
-/** An object or null; absent reads as null. (Not anyOf: ajv fills defaults only outside it.) */
-const objectOrNull = (schema: Schema): Schema => ({ ...schema, type: ['object', 'null'], default: null });
+const unread: Typed<unknown> = {};
+/** A list; with `fallback`, an absent list reads as it. */
+const listOf = <T>(items: Typed<T>, fallback?: []): Typed<T[]> => arrayOf(items, fallback === undefined ? {} : { default: fallback });
+/** An object or null (present). */
+const orNull = <T>(object: Typed<T>): Typed<T | null> => ({ ...object, type: ['object', 'null'] });
 
-const pageInfo = shapeOf<PageInfo>(
-  { hasNextPage: flag, nextCursor: textOrNull, pageSize: count, totalRecords: count },
-  ['pageSize', 'totalRecords'],
-);
+const pageInfo = shapeOf({ hasNextPage: flag, nextCursor: textOrNull, pageSize: count, totalRecords: count }, ['pageSize', 'totalRecords']);
+/** Cursor pagination envelope (`pageInfo`); `pageSize` in effect and `totalRecords` only when a server gives them. */
+export type PageInfo = Static<typeof pageInfo>;
 
 /** A cursor-paginated list: `records` of one shape plus `pageInfo`. */
-const cursorList = (record: Schema): Schema => ({
-  type: 'object',
-  properties: { records: listOf(record), pageInfo },
-  required: ['records', 'pageInfo'],
-});
+const cursorList = <T>(record: Typed<T>) => shapeOf({ records: listOf(record), pageInfo });
 
-/** A SCIM ListResponse of one resource shape. */
-const scimList = (resource: Schema): Schema => ({
-  type: 'object',
-  properties: {
-    schemas: listOf(text, []),
-    Resources: listOf(resource, []),
-    totalResults: count,
-    itemsPerPage: count,
-    startIndex: { type: 'integer', minimum: 1 },
-  },
-  required: ['totalResults'],
-});
+/** A SCIM ListResponse of one resource shape; `itemsPerPage` and `startIndex` are required by SCIM only for partial results. */
+const scimList = <T>(resource: Typed<T>) =>
+  shapeOf(
+    {
+      schemas: listOf(text, []),
+      Resources: listOf(resource, []),
+      totalResults: count,
+      itemsPerPage: count,
+      startIndex: scalar('integer', { minimum: 1 }),
+    },
+    ['itemsPerPage', 'startIndex'],
+  );
+export type ScimList<T> = Static<ReturnType<typeof scimList<T>>>;
 
 // ---- whoami -----------------------------------------------------------------------------------
 
 // Only what steward decides on is checked: the key's scope and role, each model's permissions
 // and the user's membership id. Role names (custom ones too), base roles, connection ids and the
 // user id are passed over, whatever they hold.
-const whoamiUser = shapeOf<WhoamiUser>({ id: textOrNull, membershipId: identity });
-const modelRole = shapeOf<WhoamiModelRole>({ permissions: listOf(text, []) });
-const whoami = shapeOf<Whoami>(
+/** The key's user: `id` is the user id, `membershipId` the id every `userId` parameter takes. */
+const whoamiUser = shapeOf({ id: textOrNull, membershipId: identity });
+/** What steward reads of one model's role: the permissions (`USE_AI`, ...). */
+const modelRole = shapeOf({ permissions: listOf(text, []) });
+const whoami = shapeOf(
   {
-    keyScope: oneOf('user', 'organization'),
+    keyScope,
+    // `MEMBER` or `ORG_ADMIN` as documented; read as text, so a role the documents do not name
+    // yet is not refused: only `ORG_ADMIN` grants what an Organization Admin may do.
     orgRole: text,
-    rolesByModel: { type: 'object', additionalProperties: modelRole },
+    rolesByModel: mapOf(modelRole),
     rolesByModelTruncated: flag,
-    // normaliseWhoami has already turned a user without either id into null.
-    user: { ...whoamiUser, type: ['object', 'null'] },
+    // For an organization key, the user the key was created by, or null when the server names
+    // none: normaliseWhoami has already turned a user without either id into null.
+    user: orNull(whoamiUser),
   },
   ['rolesByModelTruncated'],
 );
+export type Whoami = Static<typeof whoami>;
 
 // ---- credit controls --------------------------------------------------------------------------
 
-// The account's limit and the period's usage are read for a plan's impacts and exposure; absent,
-// they read as null (not known), so a server that leaves them out never stops a plan. The period
+// The settings read null as off (thresholds) or unlimited (defaults). The account's limit and the
+// period's usage are read for a plan's impacts and exposure; absent, they read as null (not
+// known; 0 = no account limit), so a server that leaves them out never stops a plan. The period
 // is passed over. `entityGroupDefaultCredits` is not in the documented answer: optional, and
-// absent stays absent.
-const creditControls = shapeOf<CreditControls>(
+// absent stays absent (an instance that does not show it).
+const creditControls = shapeOf(
   {
-    downgradeCredits: amountOrNull,
-    shutoffCredits: amountOrNull,
-    userDefaultCredits: amountOrNull,
-    entityGroupDefaultCredits: amountOrNull,
+    ...sameFor(CREDIT_CONTROL_FIELDS, amountOrNull),
     accountCreditLimit: amountOrAbsent,
     creditsUsed: amountOrAbsent,
     periodStart: unread,
@@ -147,43 +145,43 @@ const creditControls = shapeOf<CreditControls>(
   },
   ['entityGroupDefaultCredits', 'periodStart', 'periodEnd'],
 );
+export type CreditControls = Static<typeof creditControls>;
+/** The settings a PATCH may carry. */
+export type CreditControlSettings = Pick<CreditControls, (typeof CREDIT_CONTROL_FIELDS)[number]>;
 // The usage answer's shape is steward's choice (OPEN): a user it leaves out is read as unknown.
-const userCreditUsage = shapeOf<UserCreditUsage>({ userId: identity, creditsUsed: amount });
-const userCreditLimit = shapeOf<UserCreditLimitRecord>({ userId: identity, creditLimit: amountOrNull });
-const userGroupCreditLimit = shapeOf<UserGroupCreditLimitRecord>({ userGroupId: identity, creditLimit: amountOrNull });
-const entityGroupCreditLimit = shapeOf<EntityGroupCreditLimitRecord>({ entity: identity, creditLimit: amountOrNull });
-type UserLimitResult = UserCreditLimitPatchResult['users'][number];
-type UserGroupLimitResult = UserGroupCreditLimitPatchResult['userGroups'][number];
-type EntityGroupLimitResult = EntityGroupCreditLimitPatchResult['entityGroups'][number];
+/** One user's usage this period, by the membership id asked about. */
+const userCreditUsage = shapeOf({ userId: identity, creditsUsed: amount });
+// A credit limit of null is an explicit unlimited override (not the default): it must be there.
+const userCreditLimit = shapeOf({ userId: identity, creditLimit: amountOrNull });
+/** A user group's limit, by its id in the credit-limit API (gaps.md: the SCIM id or a uuid; OPEN). */
+const userGroupCreditLimit = shapeOf({ userGroupId: identity, creditLimit: amountOrNull });
+const entityGroupCreditLimit = shapeOf({ entity: identity, creditLimit: amountOrNull });
+const userCreditLimitResult = shapeOf({ userId: identity, creditLimit: amountOrNull, usesDefaultLimit: flag });
+const userGroupCreditLimitResult = shapeOf({ userGroupId: identity, creditLimit: amountOrNull, usesDefaultLimit: flag });
+const entityGroupCreditLimitResult = shapeOf({ entity: identity, creditLimit: amountOrNull, usesDefaultLimit: flag });
+export type UserCreditLimitRecord = Static<typeof userCreditLimit>;
+export type UserGroupCreditLimitRecord = Static<typeof userGroupCreditLimit>;
+export type EntityGroupCreditLimitRecord = Static<typeof entityGroupCreditLimit>;
 
 // ---- routines ---------------------------------------------------------------------------------
 
-const emailDestination = shapeOf<EmailDestination>({
-  type: { const: 'email' },
+const emailDestination = shapeOf({
+  type: constant('email'),
   // A server may leave out an empty list of recipients: read as empty.
   recipientEmails: listOf(text, []),
   userGroupIds: listOf(text, []),
 });
-const slackDestination = shapeOf<SlackDestination>({
-  type: { const: 'slack' },
+const slackDestination = shapeOf({
+  type: constant('slack'),
+  /** `C…` for a channel, `U…` for a user. */
   recipientId: identity,
-  slackRecipientType: oneOf('channel', 'users'),
+  slackRecipientType,
 });
-/**
- * One destination of either kind, chosen by `type`. Written as if/then rather than oneOf: ajv
- * fills defaults inside `then` but not inside `oneOf`, and an unknown type is told as such.
- */
-const destination: Schema = {
-  type: 'object',
-  properties: { type: oneOf('email', 'slack') },
-  required: ['type'],
-  allOf: [
-    { if: { properties: { type: { const: 'email' } } }, then: emailDestination },
-    { if: { properties: { type: { const: 'slack' } } }, then: slackDestination },
-  ],
-};
-const lastRun = shapeOf<RoutineLastRun>({ completedAt: textOrNull, label: text, state: text });
-const routine = shapeOf<Routine>({
+const destination = chosenByType({ email: emailDestination, slack: slackDestination });
+export type EmailDestination = Static<typeof emailDestination>;
+export type SlackDestination = Static<typeof slackDestination>;
+export type RoutineDestination = Static<typeof destination>;
+const routine = shapeOf({
   id: identity,
   name: identity,
   prompt: text,
@@ -194,9 +192,10 @@ const routine = shapeOf<Routine>({
   topicName: textOrNull,
   description: textOrNull,
   destination,
+  /** Paused by its owner. */
   disabled: flag,
   // Server-managed and never compared: passed over whatever their form. createdAt orders
-  // namesakes (oldest kept); without it they are ordered by id.
+  // namesakes (oldest kept); without it (null) they are ordered by id.
   systemDisabled: unread,
   systemDisabledReason: unread,
   lastRun: unread,
@@ -204,11 +203,12 @@ const routine = shapeOf<Routine>({
   createdAt: textOrNull,
   updatedAt: unread,
 }, ['systemDisabled', 'systemDisabledReason', 'lastRun', 'recipientCount', 'updatedAt']);
-const createdId: Schema = { type: 'object', properties: { id: identity }, required: ['id'] };
+export type Routine = Static<typeof routine>;
+const createdId = shapeOf({ id: identity });
 
 // ---- labels and documents ---------------------------------------------------------------------
 
-const label = shapeOf<Label>({
+const label = shapeOf({
   name: identity,
   color: textOrNull,
   description: textOrNull,
@@ -216,9 +216,11 @@ const label = shapeOf<Label>({
   verified: flag,
   usage_count: count,
 });
-// steward reads a document's identifier, name and labels; the rest is passed over, whatever a
-// server puts there (a null connectionId, no url), so it cannot fail a plan.
-const documentRecord = shapeOf<DocumentRecord>(
+export type Label = Static<typeof label>;
+// steward reads a document's identifier, name and labels (present with `include=labels`); the
+// rest is passed over, whatever a server puts there (a null connectionId, no url), so it cannot
+// fail a plan. A missing name reads as null.
+const documentRecord = shapeOf(
   {
     identifier: identity,
     name: textOrNull,
@@ -236,16 +238,25 @@ const documentRecord = shapeOf<DocumentRecord>(
   },
   ['labels', 'connectionId', 'deleted', 'description', 'folder', 'hasDashboard', 'owner', 'scope', 'type', 'updatedAt', 'url'],
 );
+export type DocumentRecord = Static<typeof documentRecord>;
+/** A document's or folder's labels after a PATCH of them. */
+const labelsAfter = shapeOf({ labels: listOf(identity) });
+export type DocumentLabelsPatchResult = Static<typeof labelsAfter>;
 
 // ---- folders ----------------------------------------------------------------------------------
 
-// The vendor requires nothing of a folder; steward needs its id, and reads its path and labels.
-const folderRecord = shapeOf<FolderRecord>({ id: identity, path: textOrNull, name: textOrNull, labels: listOf(identity) }, ['labels']);
+// The vendor requires nothing of a folder; steward needs its id, and reads its path (where it
+// sits, as the list filters it), name and labels (with `include=labels`).
+const folderRecord = shapeOf({ id: identity, path: textOrNull, name: textOrNull, labels: listOf(identity) }, ['labels']);
+export type FolderRecord = Static<typeof folderRecord>;
+export type FolderLabelsPatchResult = Static<typeof labelsAfter>;
 
 // ---- models -----------------------------------------------------------------------------------
 
-const modelBranch = shapeOf<ModelBranch>({ id: identity, name: textOrNull });
-const modelRecord = shapeOf<ModelRecord>(
+/** An active branch of a model (`include=activeBranches`); the vendor lets its name be null. */
+const modelBranch = shapeOf({ id: identity, name: textOrNull });
+/** A model as `GET /api/v1/models` lists it (gaps.md "Models"), with its branches when asked. */
+const modelRecord = shapeOf(
   {
     id: identity,
     name: textOrNull,
@@ -259,84 +270,82 @@ const modelRecord = shapeOf<ModelRecord>(
   },
   ['branches', 'createdAt', 'updatedAt'],
 );
-const modelTopic = shapeOf<ModelTopic>({ name: identity, label: text, hidden: flag }, ['label', 'hidden']);
+/** One topic of a model; steward reads only its name. */
+const modelTopic = shapeOf({ name: identity, label: text, hidden: flag }, ['label', 'hidden']);
+export type ModelRecord = Static<typeof modelRecord>;
+export type ModelTopic = Static<typeof modelTopic>;
 
 // ---- SCIM and API keys ------------------------------------------------------------------------
 
-const scimUser = shapeOf<ScimUser>({
+/** A SCIM multi-valued attribute's entry (a group of a user, a member of a group); only its value is required. */
+const scimValue = shapeOf({ value: text, display: text }, ['display']);
+const scimUser = shapeOf({
   schemas: listOf(text, []),
   id: identity,
   userName: identity,
   // Optional in SCIM (RFC 7643): absent reads as no display name.
-  displayName: { type: 'string', default: '' },
+  displayName: scalar('string', { default: '' }),
   active: flag,
-  emails: listOf({ type: 'object', properties: { value: text, primary: flag }, required: ['value'] }, []),
-  groups: listOf({ type: 'object', properties: { value: text, display: text }, required: ['value'] }, []),
+  emails: listOf(shapeOf({ value: text, primary: flag }, ['primary']), []),
+  groups: listOf(scimValue, []),
 });
-const scimGroup = shapeOf<ScimGroup>({
+const scimGroup = shapeOf({
   schemas: listOf(text, []),
   id: identity,
   displayName: text,
-  members: listOf({ type: 'object', properties: { value: text, display: text }, required: ['value'] }, []),
+  members: listOf(scimValue, []),
 });
-const apiKey = shapeOf<ApiKeyRecord>({
+const apiKey = shapeOf({
   id: identity,
   name: text,
-  type: oneOf('organization', 'personal', 'mcp'),
+  type: apiKeyType,
   enabled: flag,
   createdAt: text,
   membershipId: textOrNull,
 });
+export type ScimUser = Static<typeof scimUser>;
+export type ScimGroup = Static<typeof scimGroup>;
+export type ApiKeyRecord = Static<typeof apiKey>;
 
 /** One schema per response steward reads, by name. */
 const SHAPES = {
   whoami,
   creditControls,
-  userCreditUsage: shapeOf<UserCreditUsageList>({ users: listOf(userCreditUsage) }),
+  userCreditUsage: shapeOf({ users: listOf(userCreditUsage) }),
   userCreditLimitList: cursorList(userCreditLimit),
-  userCreditLimitPatchResult: {
-    type: 'object',
-    properties: {
-      users: listOf(shapeOf<UserLimitResult>({ userId: identity, creditLimit: amountOrNull, usesDefaultLimit: flag })),
-    },
-    required: ['users'],
-  },
+  userCreditLimitPatchResult: shapeOf({ users: listOf(userCreditLimitResult) }),
   userGroupCreditLimitList: cursorList(userGroupCreditLimit),
-  userGroupCreditLimitPatchResult: {
-    type: 'object',
-    properties: {
-      userGroups: listOf(shapeOf<UserGroupLimitResult>({ userGroupId: identity, creditLimit: amountOrNull, usesDefaultLimit: flag })),
-    },
-    required: ['userGroups'],
-  },
+  userGroupCreditLimitPatchResult: shapeOf({ userGroups: listOf(userGroupCreditLimitResult) }),
   entityGroupCreditLimitList: cursorList(entityGroupCreditLimit),
-  entityGroupCreditLimitPatchResult: {
-    type: 'object',
-    properties: {
-      entityGroups: listOf(shapeOf<EntityGroupLimitResult>({ entity: identity, creditLimit: amountOrNull, usesDefaultLimit: flag })),
-    },
-    required: ['entityGroups'],
-  },
+  entityGroupCreditLimitPatchResult: shapeOf({ entityGroups: listOf(entityGroupCreditLimitResult) }),
   routineList: cursorList(routine),
   routine,
   createdRoutine: createdId,
   // `{deleted: true, id}`, or nothing at all (a 204).
-  deletedRoutine: { type: ['object', 'null'], properties: { deleted: flag, id: text } },
+  deletedRoutine: orNull(objectOf({ deleted: flag, id: text })),
   routineRun: createdId,
-  labelList: { type: 'object', properties: { labels: listOf(label) }, required: ['labels'] },
+  labelList: shapeOf({ labels: listOf(label) }),
   label,
   documentList: cursorList(documentRecord),
-  documentLabels: shapeOf<DocumentLabelsPatchResult>({ labels: listOf(identity) }),
+  documentLabels: labelsAfter,
   // The folders list: FO requires neither key of the envelope, but a listing without either cannot be read.
   folderList: cursorList(folderRecord),
-  folderLabels: shapeOf<FolderLabelsPatchResult>({ labels: listOf(identity) }),
+  folderLabels: labelsAfter,
   modelList: cursorList(modelRecord),
-  modelTopics: { type: 'object', properties: { success: flag, topics: listOf(modelTopic) }, required: ['topics'] },
+  modelTopics: shapeOf({ success: flag, topics: listOf(modelTopic) }, ['success']),
   scimUserList: scimList(scimUser),
   scimUser,
   scimGroupList: scimList(scimGroup),
   apiKeyList: cursorList(apiKey),
 } satisfies Record<string, Schema>;
+
+/** The type of a checked response body of this shape. */
+export type ShapeType<N extends ShapeName> = Static<(typeof SHAPES)[N]>;
+/** The shapes of cursor-paginated lists (`records` and `pageInfo`). */
+export type CursorListShape = { [N in ShapeName]: ShapeType<N> extends { records: unknown[]; pageInfo: PageInfo } ? N : never }[ShapeName];
+export type UserCreditLimitPatchResult = ShapeType<'userCreditLimitPatchResult'>;
+export type UserGroupCreditLimitPatchResult = ShapeType<'userGroupCreditLimitPatchResult'>;
+export type EntityGroupCreditLimitPatchResult = ShapeType<'entityGroupCreditLimitPatchResult'>;
 
 /** The name of a response shape. */
 export type ShapeName = keyof typeof SHAPES;
@@ -433,13 +442,13 @@ export interface MisfitPlace {
 
 /**
  * Checks a response body against its shape. Returns the body (with absent nullable fields
- * filled in) typed as T, or a one-sentence description of the first misfit.
+ * filled in) typed as that shape, or a one-sentence description of the first misfit.
  */
-export function checkShape<T>(name: ShapeName, body: unknown, place: MisfitPlace = {}): { ok: true; value: T } | { ok: false; misfit: string } {
+export function checkShape<N extends ShapeName>(name: N, body: unknown, place: MisfitPlace = {}): { ok: true; value: ShapeType<N> } | { ok: false; misfit: string } {
   // An empty body arrives as undefined: checked as null, so only a shape that allows nothing passes.
   const value = name === 'whoami' ? normaliseWhoami(body) : (body ?? null);
   const validate = validatorOf(name);
-  if (validate(value)) return { ok: true, value: value as T };
+  if (validate(value)) return { ok: true, value: value as ShapeType<N> };
   if (body === undefined) return { ok: false, misfit: 'the response body is empty' };
   return { ok: false, misfit: describeMisfit(validate.errors?.[0], value, place) };
 }

@@ -4,11 +4,11 @@ import type {
   ApiKeyType,
   CreditControlSettings,
   DocumentFolder,
-  ModelRoleName,
   OrgRole,
   RoutineDestination,
   RoutineLastRun,
 } from '../api/types.js';
+import type { ModelRoleName } from './state.js';
 
 export interface SeedOrganization {
   name: string;

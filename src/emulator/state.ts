@@ -6,13 +6,15 @@ import type {
   ApiKeyType,
   CreditControlSettings,
   DocumentFolder,
-  ModelRoleName,
   OrgRole,
   RoutineDestination,
   RoutineLastRun,
 } from '../api/types.js';
 
 export const STATE_VERSION = 1;
+
+/** The emulator's model roles (whoami reports each as `baseRole`, possibly under a custom `roleName`). */
+export type ModelRoleName = 'VIEWER' | 'QUERIER' | 'EDITOR' | 'MANAGER';
 
 export interface StoredOrganization {
   id: string;

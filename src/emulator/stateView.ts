@@ -5,7 +5,7 @@ import type {
   CreditControls,
   EntityGroupCreditLimitRecord,
   Label,
-  Routine,
+  DocumentedRoutine,
   UserCreditLimitRecord,
   UserGroupCreditLimitRecord,
 } from '../api/types.js';
@@ -26,8 +26,8 @@ export interface EmulatorStateView {
   /** The membership id of the user with this e-mail; throws when there is none. */
   userId(email: string): string;
   /** Routines as the API shows them, oldest first; only those of `ownerEmail` when given. */
-  routines(ownerEmail?: string): Routine[];
-  routine(id: string): Routine | undefined;
+  routines(ownerEmail?: string): DocumentedRoutine[];
+  routine(id: string): DocumentedRoutine | undefined;
   labels(): Label[];
   /** Label names on a document, ordered by name; throws for an unknown document. */
   documentLabels(identifier: string): string[];

@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Routine } from '../../src/api/types.js';
+import type { DocumentedRoutine as Routine } from '../../src/api/types.js';
 import { EXIT } from '../../src/cli/plan.js';
 import { EMULATOR_PROFILES } from '../../src/emulator/index.js';
 import { gitopsAgainstDemo, PRODUCTION_TOKEN, type Steward } from './helpers.js';

@@ -1,4 +1,5 @@
 // Labels, and the documents and folders that carry them.
+import type { Static } from '../typedSchema.js';
 import { arrayOf, boolean, commaList, cursorList, fullObject, integer, nullable, number, object, oneOf, pageInfo, string, uuid } from './schema.js';
 import type { Operation } from './types.js';
 
@@ -24,12 +25,22 @@ const labelFields = {
   verified: boolean,
   homepage: boolean,
 };
+/** Body of `POST /api/v1/labels`. */
+const labelCreate = object(labelFields, ['name'], { open: true });
+/** Body of `PUT /api/v1/labels/{name}`: any subset; a new `name` renames. */
+const labelUpdate = object(labelFields, [], { open: true });
+export type LabelCreate = Static<typeof labelCreate>;
+export type LabelUpdate = Static<typeof labelUpdate>;
+
+/** The folder a document is in. */
+const documentFolder = fullObject({ id: string(), name: string(), path: string(), scope: oneOf('restricted', 'organization') });
+export type DocumentFolder = Static<typeof documentFolder>;
 
 const document = object(
   {
     connectionId: string(),
     deleted: boolean,
-    folder: nullable(fullObject({ id: string(), name: string(), path: string(), scope: oneOf('restricted', 'organization') })),
+    folder: nullable(documentFolder),
     hasDashboard: boolean,
     identifier: string(),
     name: string(),
@@ -58,6 +69,8 @@ const folder = object({
 
 /** `{add, remove}` label lists, nothing required (the server wants at least one name); other keys unstated. */
 const labelChanges = object({ add: arrayOf(labelName), remove: arrayOf(labelName) }, [], { open: true });
+/** Body of a document's or folder's labels PATCH: label names to add and to remove, atomically. */
+export type LabelChanges = Static<typeof labelChanges>;
 const labelsAfter = object({ labels: arrayOf(string()) });
 
 export const contentOperations: readonly Operation[] = [
@@ -68,7 +81,7 @@ export const contentOperations: readonly Operation[] = [
     path: '/api/v1/labels',
     sources: ['LB', 'CLI', 'DOCS'],
     query: byUser,
-    body: object(labelFields, ['name'], { open: true }),
+    body: labelCreate,
     success: { status: 201, body: label },
   },
   { id: 'labels.get', method: 'GET', path: '/api/v1/labels/{labelName}', sources: ['LB', 'CLI'], params: { labelName: string() }, success: { status: 200, body: label } },
@@ -79,7 +92,7 @@ export const contentOperations: readonly Operation[] = [
     sources: ['LB', 'CLI', 'DOCS'],
     params: { labelName: string() },
     query: byUser,
-    body: object(labelFields, [], { open: true }),
+    body: labelUpdate,
     success: { status: 200, body: label },
   },
   {

@@ -1,6 +1,7 @@
 // AI credit controls: the organization's thresholds and defaults, and the individual limits of
 // users, user groups and embed entity groups.
-import { arrayOf, boolean, cursorList, fullObject, integer, nullable, number, object, string, type Schema } from './schema.js';
+import { field, sameFor, type Static } from '../typedSchema.js';
+import { arrayOf, boolean, cursorList, fullObject, integer, nullable, number, object, onlyTrue, string } from './schema.js';
 import type { Operation } from './types.js';
 
 const credits = nullable(number({ minimum: 0 }));
@@ -17,13 +18,34 @@ const controls = {
   periodEnd: integer({ minimum: 0 }),
 };
 
-function settingsPatch(fields: readonly string[]): Schema {
-  return { ...object(Object.fromEntries(fields.map((field) => [field, credits]))), minProperties: 1 };
+/** The settings CC documents a PATCH of; null = off (thresholds) or unlimited (defaults). */
+const DOCUMENTED_SETTINGS = ['downgradeCredits', 'shutoffCredits', 'userDefaultCredits'] as const;
+/** Every setting a PATCH may carry: the documented ones and the generated client's entity-group default. */
+export const CREDIT_CONTROL_FIELDS = [...DOCUMENTED_SETTINGS, 'entityGroupDefaultCredits'] as const;
+
+/** A PATCH of some of these settings (at least one). */
+function settingsPatch<const F extends string>(fields: readonly F[]) {
+  return object(sameFor(fields, credits), [], { minProperties: 1 });
 }
+const settingsUpdate = settingsPatch(CREDIT_CONTROL_FIELDS);
+/** The body of a credit-controls PATCH: the settings to change (absent = unchanged). */
+export type CreditControlsPatch = Static<typeof settingsUpdate>;
+
+/** The bulk PATCH body of one kind of individual limit: entries keyed by `key`, wrapped in `wrapper`. */
+function limitPatch<const K extends string, const W extends string>(key: K, wrapper: W) {
+  // An entry sets a limit (null = unlimited) or, with `useDefaultLimit`, removes the override.
+  const entry = object({ ...field(key, string()), creditLimit: credits, useDefaultLimit: onlyTrue }, [key]);
+  return object(field(wrapper, arrayOf(entry, { minItems: 1, maxItems: 1000 })), [wrapper]);
+}
+export type UserCreditLimitPatch = Static<ReturnType<typeof limitPatch<'userId', 'users'>>>;
+export type UserGroupCreditLimitPatch = Static<ReturnType<typeof limitPatch<'userGroupId', 'userGroups'>>>;
+export type EntityGroupCreditLimitPatch = Static<ReturnType<typeof limitPatch<'entity', 'entityGroups'>>>;
+export type UserCreditLimitWrite = UserCreditLimitPatch['users'][number];
+export type UserGroupCreditLimitWrite = UserGroupCreditLimitPatch['userGroups'][number];
+export type EntityGroupCreditLimitWrite = EntityGroupCreditLimitPatch['entityGroups'][number];
 
 /** The list and bulk PATCH of one kind of individual limit, keyed by `key`, wrapped in `wrapper`. */
 function limitOperations(kind: string, path: string, key: string, wrapper: string, sources: readonly string[]): Operation[] {
-  const entry: Schema = object({ [key]: string(), creditLimit: credits, useDefaultLimit: { type: 'boolean', enum: [true] } }, [key]);
   return [
     {
       id: `${kind}.list`,
@@ -38,7 +60,7 @@ function limitOperations(kind: string, path: string, key: string, wrapper: strin
       method: 'PATCH',
       path,
       sources,
-      body: object({ [wrapper]: arrayOf(entry, { minItems: 1, maxItems: 1000 }) }, [wrapper]),
+      body: limitPatch(key, wrapper),
       success: { status: 200, body: object({ [wrapper]: arrayOf(fullObject({ [key]: string(), creditLimit: credits, usesDefaultLimit: boolean })) }) },
     },
   ];
@@ -59,7 +81,7 @@ export const creditControlOperations: readonly Operation[] = [
     method: 'PATCH',
     path: '/api/v1/ai/credit-controls',
     sources: ['CC', 'DOCS'],
-    body: settingsPatch(['downgradeCredits', 'shutoffCredits', 'userDefaultCredits']),
+    body: settingsPatch(DOCUMENTED_SETTINGS),
     success: { status: 200, body: fullObject(controls) },
   },
   {
@@ -75,7 +97,7 @@ export const creditControlOperations: readonly Operation[] = [
     method: 'PATCH',
     path: '/api/v1/ai/credit-controls',
     sources: ['SDK'],
-    body: settingsPatch(['downgradeCredits', 'shutoffCredits', 'userDefaultCredits', 'entityGroupDefaultCredits']),
+    body: settingsUpdate,
     success: { status: 200, body: fullObject({ ...controls, entityGroupDefaultCredits: credits }) },
     variant: { kind: 'generated-client', note: SDK_NOTE },
   },

@@ -1,6 +1,17 @@
 // whoami, SCIM users and groups, and API keys, as the vendor documents them.
+import type { Static } from '../typedSchema.js';
 import { arrayOf, boolean, fullObject, integer, mapOf, nullable, object, oneOf, pageInfo, scimList, string, uuid, type Schema } from './schema.js';
 import type { Operation } from './types.js';
+
+/** The scope of an API key (whoami's `keyScope`). */
+export const keyScope = oneOf('user', 'organization');
+/** The organization roles the documents name (whoami's `orgRole`). */
+const orgRole = oneOf('MEMBER', 'ORG_ADMIN');
+/** The types of API key (`GET /api/v1/api-keys`). */
+export const apiKeyType = oneOf('organization', 'personal', 'mcp');
+export type KeyScope = Static<typeof keyScope>;
+export type OrgRole = Static<typeof orgRole>;
+export type ApiKeyType = Static<typeof apiKeyType>;
 
 /** The permissions whoami lists per model (WhoamiModelRole.permissions). */
 export const MODEL_PERMISSIONS = [
@@ -16,11 +27,8 @@ const whoamiModelRole = fullObject({
   permissions: arrayOf(oneOf(...MODEL_PERMISSIONS)),
 });
 
-function whoamiBody(user: Schema, required: readonly string[]): Schema {
-  return object(
-    { keyScope: oneOf('user', 'organization'), orgRole: oneOf('MEMBER', 'ORG_ADMIN'), rolesByModel: mapOf(whoamiModelRole), rolesByModelTruncated: boolean, user },
-    required,
-  );
+function whoamiBody(user: Schema, required: readonly ('keyScope' | 'orgRole' | 'rolesByModel' | 'rolesByModelTruncated' | 'user')[]): Schema {
+  return object({ keyScope, orgRole, rolesByModel: mapOf(whoamiModelRole), rolesByModelTruncated: boolean, user }, required);
 }
 
 const scimUser = object({
@@ -50,7 +58,7 @@ const userNameFilter = string({ pattern: '^\\s*[Uu][Ss][Ee][Rr][Nn][Aa][Mm][Ee]\
 const apiKey = object({
   id: uuid,
   name: string(),
-  type: oneOf('organization', 'personal', 'mcp'),
+  type: apiKeyType,
   enabled: boolean,
   createdAt: string(),
   membershipId: nullable(uuid),
@@ -116,7 +124,7 @@ export const identityOperations: readonly Operation[] = [
     path: '/api/v1/api-keys',
     sources: ['AK', 'CLI'],
     query: {
-      type: oneOf('organization', 'personal', 'mcp'),
+      type: apiKeyType,
       cursor: uuid,
       pageSize: integer({ minimum: 1, maximum: 100 }),
       sortField: oneOf('createdAt', 'name'),

@@ -4,46 +4,56 @@
 // not say (the contract test still holds steward to the documented keys of every body); every
 // response object is closed: the contract test holds the emulator to exactly the documented
 // fields. The client does not read with these schemas (src/api/shapes.ts is its tolerant reader).
+// They are built with the typed builders of ../typedSchema.ts, so the bodies steward sends take
+// their types from the contract (`Static<typeof routineCreate>`, named in ../types.ts): a body
+// with a field the vendor does not document, or of another type, does not compile.
+import { arrayOf, mapOf, objectOf, oneOf, scalar, type Fields, type Schema, type Typed } from '../typedSchema.js';
 
-export type Schema = Record<string, unknown>;
+export { arrayOf, mapOf, oneOf, type Schema };
 
-export const string = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
-export const uuid: Schema = { type: 'string', format: 'uuid' };
-export const boolean: Schema = { type: 'boolean' };
-export const integer = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });
-export const number = (extra: Schema = {}): Schema => ({ type: 'number', ...extra });
-export const oneOf = (...values: string[]): Schema => ({ type: 'string', enum: values });
-export const arrayOf = (items: Schema, extra: Schema = {}): Schema => ({ type: 'array', items, ...extra });
+export const string = (extra: Schema = {}) => scalar('string', extra);
+export const uuid = scalar('string', { format: 'uuid' });
+export const boolean = scalar('boolean');
+export const integer = (extra: Schema = {}) => scalar('integer', extra);
+export const number = (extra: Schema = {}) => scalar('number', extra);
 /** Anything at all (a field whose shape the vendor leaves open). */
-export const anything: Schema = {};
+export const anything: Typed<unknown> = {};
+/** Only `true` (a flag that is sent set or not at all). */
+export const onlyTrue: Typed<true> = { type: 'boolean', enum: [true] };
 
 /** `schema` or null. */
-export function nullable(schema: Schema): Schema {
+export function nullable<T>(schema: Typed<T>): Typed<T | null> {
   return { anyOf: [schema, { type: 'null' }] };
+}
+
+/** One of these schemas. */
+export function either<A, B>(first: Typed<A>, second: Typed<B>): Typed<A | B> {
+  return { oneOf: [first, second] };
 }
 
 /**
  * An object: `required` lists the keys the vendor requires; `open` allows keys it does not list
- * (request bodies whose `additionalProperties` the vendor leaves unstated).
+ * (request bodies whose `additionalProperties` the vendor leaves unstated); `minProperties` asks
+ * for at least that many keys.
  */
-export function object(properties: Record<string, Schema>, required: readonly string[] = [], options: { open?: boolean } = {}): Schema {
-  return { type: 'object', properties, required: [...required], ...(options.open === true ? {} : { additionalProperties: false }) };
+export function object<F extends Fields, const R extends keyof F & string = never>(
+  properties: F,
+  required: readonly R[] = [],
+  options: { open?: boolean; minProperties?: number } = {},
+) {
+  const { open, minProperties } = options;
+  return objectOf(properties, required, { ...(open === true ? {} : { additionalProperties: false }), ...(minProperties === undefined ? {} : { minProperties }) });
 }
 
 /** An object whose every listed key is required. */
-export function fullObject(properties: Record<string, Schema>): Schema {
-  return object(properties, Object.keys(properties));
-}
-
-/** A map from keys the server chooses to values of one shape. */
-export function mapOf(values: Schema): Schema {
-  return { type: 'object', additionalProperties: values };
+export function fullObject<F extends Fields>(properties: F) {
+  return object(properties, Object.keys(properties) as (keyof F & string)[]);
 }
 
 /** A comma-separated list of these values, as a query parameter. */
-export function commaList(values: readonly string[]): Schema {
+export function commaList(values: readonly string[]) {
   const one = values.map((value) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-  return { type: 'string', pattern: `^(${one})(,(${one}))*$` };
+  return scalar('string', { pattern: `^(${one})(,(${one}))*$` });
 }
 
 /** `PageInfo` of cursor-paginated lists (nothing required by the vendor). */
@@ -55,12 +65,12 @@ export const pageInfo = object({
 });
 
 /** A cursor-paginated list of `record`: `{pageInfo, records}`, both required. */
-export function cursorList(record: Schema): Schema {
+export function cursorList<T>(record: Typed<T>) {
   return object({ pageInfo, records: arrayOf(record) }, ['pageInfo', 'records']);
 }
 
 /** A SCIM ListResponse of `resource` (nothing required by the vendor). */
-export function scimList(resource: Schema): Schema {
+export function scimList<T>(resource: Typed<T>) {
   return object({
     Resources: arrayOf(resource),
     schemas: arrayOf(string()),
@@ -76,8 +86,6 @@ export function scimList(resource: Schema): Schema {
  * `schemas` too, and other keys are allowed: some of the vendor's own examples add `title`. A body
  * with none of the four keys is no error body.
  */
-export const errorBody: Schema = {
-  type: 'object',
-  properties: { detail: string(), status: integer(), error: string(), message: string() },
+export const errorBody = objectOf({ detail: string(), status: integer(), error: string(), message: string() }, undefined, {
   anyOf: [{ required: ['detail', 'status'] }, { required: ['error'] }, { required: ['message'] }],
-};
+});

@@ -4,7 +4,7 @@
 // managed fields (lastRun, recipientCount, createdAt, updatedAt) are kept here. Two OPEN points
 // meet here: whether an organization key needs `userId` on every routine endpoint, and whether
 // such a key without `userId` acts for its creator or for nobody (`orgKeyUser`).
-import type { Routine } from '../../api/types.js';
+import type { DocumentedRoutine } from '../../api/types.js';
 import { UUID_PATTERN } from '../../domain/rules.js';
 import { actingUser } from '../auth.js';
 import type { RequestContext, Route, RoutineUpdateMethod } from '../context.js';
@@ -53,7 +53,7 @@ function runInProgress(routine: StoredRoutine, now: Date): boolean {
 }
 
 /** The wire form of a stored routine at time `now`. */
-export function toRoutine(routine: StoredRoutine, state: EmulatorState, now: Date): Routine {
+export function toRoutine(routine: StoredRoutine, state: EmulatorState, now: Date): DocumentedRoutine {
   const pending = routine.pendingRun;
   const lastRun =
     pending && !runInProgress(routine, now)
