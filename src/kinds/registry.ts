@@ -17,7 +17,13 @@ import { routinesConfigSchema } from './routines/configSchema.js';
 import { userCreditLimits } from './limits/userCreditLimits.js';
 import { userGroupCreditLimits } from './limits/userGroupCreditLimits.js';
 
-/** Builds a registry from modules, refusing duplicates and unknown read dependencies. */
+/**
+ * Builds a registry from modules, refusing duplicates and unknown read dependencies. Each module
+ * is typed by its own desired, live and step types, which its methods take as parameters, so no
+ * one type describes them all: the registry is the one place they are held as any kind
+ * (`ResourceKind<any, any, any>` in, `ResourceKind` out), and the engine hands each module only
+ * its own desired state, live state and steps, keyed by its `kind`.
+ */
 export function createRegistry(modules: readonly ResourceKind<any, any, any>[]): ReadonlyMap<StepKind, ResourceKind> {
   const registry = new Map<StepKind, ResourceKind>();
   for (const module of modules) {
