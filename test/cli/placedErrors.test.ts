@@ -5,7 +5,7 @@
 // settings differ between them; each scenario pins what it depends on).
 import { describe, expect, it } from 'vitest';
 import { PROFILES } from '../e2e/helpers.js';
-import { ADA, demo, expectPlaced, PIPELINE_CHECK, planScenario, routine, scratch, type PlaceScenario } from './places.js';
+import { ADA, demo, expectPlaced, PIPELINE_CHECK, planScenario, routine, scratch, twoUsersNamed, type PlaceScenario } from './places.js';
 
 const where = scratch();
 const SALES = '5b0e7a52-6c1d-4f3a-9e2b-8d7c6b5a4f30';
@@ -27,16 +27,7 @@ describe.each(PROFILES)('plan-time errors at their place (%s profile)', (profile
         what: 'grace twice in SCIM',
         yaml: `userCreditLimits:\n  - email: grace@acme.example\n    creditLimit: 100\n${routine('Digest', '    model: Sales\n').replace(`owner: ${ADA}`, 'owner: grace@acme.example')}`,
         at: 'email: grace@',
-        intercept: (url) =>
-          url.includes('/scim/v2/users') && decodeURIComponent(url).includes('grace@acme.example')
-            ? {
-                schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
-                totalResults: 2,
-                itemsPerPage: 2,
-                startIndex: 1,
-                Resources: ['1', '2'].map((n) => ({ id: `00000000-0000-4000-8000-00000000000${n}`, userName: 'grace@acme.example', active: n === '1' })),
-              }
-            : undefined,
+        intercept: twoUsersNamed('grace@acme.example'),
       };
       const result = await planScenario(scenario, profile, where());
       expectPlaced(scenario, result);

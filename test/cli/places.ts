@@ -126,3 +126,26 @@ export function expectPlaced(scenario: PlaceScenario, result: PlacedResult): voi
   if (scenario.suggestion !== undefined) expect(result.err).toContain(scenario.suggestion);
   expect(result.writes).toBe(0);
 }
+
+/**
+ * An intercept for SCIM's users listing: asked about `email`, it answers two users who both have
+ * it as userName (the first active), as a directory with a duplicate does.
+ */
+export function twoUsersNamed(email: string): (url: string) => unknown {
+  return (url) =>
+    url.includes('/scim/v2/users') && decodeURIComponent(url).includes(email)
+      ? {
+          schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+          totalResults: 2,
+          itemsPerPage: 2,
+          startIndex: 1,
+          Resources: ['00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000-0000000000a2'].map((id, index) => ({
+            schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+            id,
+            userName: email,
+            active: index === 0,
+            emails: [{ value: email, primary: true }],
+          })),
+        }
+      : undefined;
+}

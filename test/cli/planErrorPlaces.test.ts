@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROFILES } from '../e2e/helpers.js';
 import { ROOT } from '../docs/markdown.js';
-import { ADA, demo, expectPlaced, PIPELINE_CHECK, planScenario, routine, scratch, type PlaceScenario } from './places.js';
+import { ADA, demo, expectPlaced, PIPELINE_CHECK, planScenario, routine, scratch, twoUsersNamed, type PlaceScenario } from './places.js';
 
 /** Where the errors a plan can raise after loading its configuration are made. */
 const PLANNER_SOURCES = ['src/resolve', 'src/kinds', 'src/engine', 'src/policy', 'src/config/declared.ts', 'src/cli/plan.ts', 'src/cli/context.ts', 'src/app'];
@@ -95,23 +95,7 @@ const SCENARIOS: PlaceScenario[] = [
     what: 'an e-mail two SCIM users have as userName',
     yaml: 'userCreditLimits:\n  - email: grace@acme.example\n    creditLimit: 100\n',
     at: 'email: grace@',
-    intercept: (url) =>
-      url.includes('/scim/v2/users') && decodeURIComponent(url).includes('grace@acme.example')
-        ? {
-            schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
-            totalResults: 2,
-            itemsPerPage: 2,
-            startIndex: 1,
-            Resources: ['00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000-0000000000a2'].map((id, index) => ({
-              schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
-              id,
-              userName: 'grace@acme.example',
-              displayName: 'Grace Hopper',
-              active: index === 0,
-              emails: [{ value: 'grace@acme.example', primary: true }],
-            })),
-          }
-        : undefined,
+    intercept: twoUsersNamed('grace@acme.example'),
   },
   {
     code: 'plan.duplicate-user',

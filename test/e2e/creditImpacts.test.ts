@@ -11,19 +11,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/plan.js';
 import { datasetSeed, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { Plan } from '../../src/model/plan.js';
-import { PRODUCTION_TOKEN, PROFILES, Steward, type EmulatorProfile } from './helpers.js';
+import { PRODUCTION_ENVIRONMENTS, PRODUCTION_TOKEN, PROFILES, Steward, type EmulatorProfile } from './helpers.js';
 
 const USAGE = 'POST /api/v1/ai/credit-usage/users';
 const SHUTOFF_LINE = 'shutoffCredits 5,000 is below the 6,200 credits used this period: AI shuts off for the whole organization as soon as this applies';
 const GRACE_LINE = 'grace@acme.example has used 80 credits this period; the new limit of 50 cuts this user off at once';
 
-const ENVIRONMENTS = `version: 1
-environments:
-  production:
-    baseUrl: https://acme.example.com
-    tokenEnv: STEWARD_PRODUCTION_TOKEN
-    requestsPerMinute: 6000
-`;
 
 // Against the demo dataset: shutoff 10,000 and downgrade 8,000; grace's limit 500, ken's 100.
 const LOWERING = `version: 1
@@ -49,7 +42,7 @@ async function stewardWith(profile: EmulatorProfile, config: string, policies = 
   const emulator = await startEmulator({ data: seed, profile });
   emulators.push(emulator);
   const directory = await mkdtemp(join(tmpdir(), 'steward-impacts-'));
-  await writeFile(join(directory, 'environments.yaml'), ENVIRONMENTS);
+  await writeFile(join(directory, 'environments.yaml'), PRODUCTION_ENVIRONMENTS);
   await writeFile(join(directory, 'credit.yaml'), config);
   if (policies !== '') await writeFile(join(directory, 'policies.yaml'), `version: 1\n${policies}`);
   return new Steward(emulator, directory, 'production', { STEWARD_PRODUCTION_TOKEN: PRODUCTION_TOKEN });

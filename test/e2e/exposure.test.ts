@@ -11,15 +11,8 @@ import { EXIT } from '../../src/cli/plan.js';
 import { runValidate } from '../../src/cli/validate.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { Plan } from '../../src/model/plan.js';
-import { captureIo, PRODUCTION_TOKEN, PROFILES, Steward } from './helpers.js';
+import { captureIo, PRODUCTION_ENVIRONMENTS, PRODUCTION_TOKEN, PROFILES, Steward } from './helpers.js';
 
-const ENVIRONMENTS = `version: 1
-environments:
-  production:
-    baseUrl: https://acme.example.com
-    tokenEnv: STEWARD_PRODUCTION_TOKEN
-    requestsPerMinute: 6000
-`;
 
 // The demo: 36 users; grace 500, linus unlimited, ken 100, analyst01 50; Sales Ops (linus, ken)
 // 400 and Analysts (analyst01..30) 100; default 200; the account's limit 12,000. After this plan:
@@ -51,7 +44,7 @@ afterEach(async () => {
 
 async function configDirectory(policies = ''): Promise<string> {
   const directory = await mkdtemp(join(tmpdir(), 'steward-exposure-'));
-  await writeFile(join(directory, 'environments.yaml'), ENVIRONMENTS);
+  await writeFile(join(directory, 'environments.yaml'), PRODUCTION_ENVIRONMENTS);
   await writeFile(join(directory, 'credit.yaml'), CONFIG);
   if (policies !== '') await writeFile(join(directory, 'policies.yaml'), `version: 1\n${policies}`);
   return directory;

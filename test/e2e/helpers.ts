@@ -22,6 +22,15 @@ const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
 
 export const PRODUCTION_TOKEN = 'demo-org-admin-token';
 
+/** An environments file with production alone, paced well above the platform's 60 requests a minute. */
+export const PRODUCTION_ENVIRONMENTS = `version: 1
+environments:
+  production:
+    baseUrl: https://acme.example.com
+    tokenEnv: STEWARD_PRODUCTION_TOKEN
+    requestsPerMinute: 6000
+`;
+
 /** Both emulator profiles, for `describe.each`: every scenario proves both sides of the open points. */
 export const PROFILES: readonly EmulatorProfile[] = EMULATOR_PROFILES;
 

@@ -12,15 +12,8 @@ import { EXIT } from '../../src/cli/plan.js';
 import { datasetSeed, startEmulator, type EmulatorProfile, type EmulatorState, type RunningEmulator } from '../../src/emulator/index.js';
 import { sealIdentities } from '../../src/engine/planFile.js';
 import type { Plan } from '../../src/model/plan.js';
-import { PRODUCTION_TOKEN, PROFILES, Steward } from './helpers.js';
+import { PRODUCTION_ENVIRONMENTS, PRODUCTION_TOKEN, PROFILES, Steward } from './helpers.js';
 
-const ENVIRONMENTS = `version: 1
-environments:
-  production:
-    baseUrl: https://acme.example.com
-    tokenEnv: STEWARD_PRODUCTION_TOKEN
-    requestsPerMinute: 6000
-`;
 
 // Against the demo dataset: grace has a limit of 500; linus, ken and analyst01 have limits the
 // config does not declare (pruned, shown by e-mail); Finance has no group limit; margaret has no routines.
@@ -64,7 +57,7 @@ async function stewardFor(profile: EmulatorProfile, statePath?: string): Promise
   const emulator = await startEmulator({ dataset: 'demo', profile, ...(statePath === undefined ? {} : { statePath }) });
   emulators.push(emulator);
   const directory = await mkdtemp(join(tmpdir(), 'steward-saved-identities-'));
-  await writeFile(join(directory, 'environments.yaml'), ENVIRONMENTS);
+  await writeFile(join(directory, 'environments.yaml'), PRODUCTION_ENVIRONMENTS);
   await writeFile(join(directory, 'steward.yaml'), CONFIG);
   return new Steward(emulator, directory);
 }
