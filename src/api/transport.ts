@@ -3,7 +3,10 @@
 // the global `fetch` is what test interceptors (nock) hook, so tests exercise this exact path.
 
 import { createRequire } from 'node:module';
-import type { Agent } from 'undici';
+// The Agent as Node's fetch types its dispatcher (undici-types, the typings of the undici bundled
+// with Node): the installed undici's Agent implements that interface, but its own typings differ
+// from Node's in unrelated places (FormData), so it is typed here as what it is used as.
+import type { Agent } from 'undici-types';
 import type { NetworkFailure } from './errors.js';
 import type { Redactor } from './log.js';
 
@@ -114,12 +117,12 @@ function formatDuration(ms: number): string {
 function agentClass(): typeof Agent {
   const require = createRequire(import.meta.url);
   try {
-    const agent = require('undici/lib/dispatcher/agent.js') as typeof Agent;
-    if (typeof agent === 'function') return agent;
+    const agent: unknown = require('undici/lib/dispatcher/agent.js');
+    if (typeof agent === 'function') return agent as typeof Agent;
   } catch {
     // moved or renamed: the index has it
   }
-  return (require('undici') as typeof import('undici')).Agent;
+  return (require('undici') as { Agent: typeof Agent }).Agent;
 }
 
 /** Sends requests to one origin over a keep-alive pool; close() tears the pool down. */
@@ -159,9 +162,7 @@ export class Transport {
     let headersArrived = false;
     let announcedLength: string | null = null;
     try {
-      // Node's fetch takes any undici dispatcher; its typings name the undici version bundled
-      // with Node, not the installed one, hence the cast at this single boundary.
-      const request: Omit<RequestInit, 'dispatcher'> & { dispatcher: Agent } = {
+      const request: RequestInit = {
         method: init.method,
         headers: init.headers,
         body: init.body,
@@ -169,7 +170,7 @@ export class Transport {
         signal,
         dispatcher: this.agent,
       };
-      const response = await fetch(url, request as unknown as RequestInit);
+      const response = await fetch(url, request);
       headersArrived = true;
       const length = response.headers.get('content-length');
       announcedLength = length !== null && /^\d{1,15}$/.test(length.trim()) ? length.trim() : null;
