@@ -1,8 +1,7 @@
 // The seed of the emulator (`steward emulator --data FILE`, YAML or JSON, or a seed object), declared
-// once, as its JSON Schema, with the typed builders of api/typedSchema.ts: seedTypes.ts names its
-// types (`Static<typeof SEED_SCHEMA>`), and `npm run generate` writes it to
-// schemas/emulator-seed.schema.json, which seedFile.ts checks seeds with, and editors and
-// docs/emulator.md use.
+// once, as its JSON Schema, with the typed builders of api/typedSchema.ts: seedFile.ts checks every
+// seed with it (ajv), seedTypes.ts names its types (`Static<typeof SEED_SCHEMA>`), and `npm run
+// generate` writes it to schemas/emulator-seed.schema.json for editors and docs/emulator.md.
 //
 // seedFile.ts checks without ajv's `useDefaults`, so a field with a `default` may still be absent
 // after the check: it is optional in the type, and seed.ts applies the default as it converts. The
