@@ -4,7 +4,9 @@
 // - schemas/steward.schema.json, the schema editors, `steward schema`, the package's
 //   `./schema.json` and validation use;
 // - src/config/configTypes.generated.ts, the configuration's TypeScript types (scripts/configTypes.ts
-//   prints them from that schema), with KINDS and PRUNABLE_KINDS.
+//   prints them from that schema), with KINDS and PRUNABLE_KINDS;
+// and schemas/emulator-seed.schema.json, the emulator seed's schema, from its declaration in
+// src/emulator/seedSchema.ts (the seed's types are read off that declaration: no types file).
 // `--check` writes nothing and fails when a file differs; test/config/generated.test.ts does the same.
 //
 // Why the schema is the declaration and the types are printed from it, rather than typed builders
@@ -16,6 +18,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { assembleConfigSchema, configKinds, type KindConfigSchema } from '../src/config/assembleSchema.js';
+import { SEED_SCHEMA } from '../src/emulator/seedSchema.js';
 import { CONFIG_SCHEMAS } from '../src/kinds/registry.js';
 import { printConfigTypes } from './configTypes.js';
 
@@ -33,12 +36,13 @@ export interface GeneratedFile {
   text: string;
 }
 
-/** The generated files for these kind declarations (by default, the registry's). */
+/** The generated files for these kind declarations (by default, the registry's), and the emulator seed's schema. */
 export function generatedFiles(declarations: readonly KindConfigSchema[] = CONFIG_SCHEMAS): GeneratedFile[] {
   const schema = assembleConfigSchema(declarations);
   return [
     { path: 'schemas/steward.schema.json', text: `${jsonText(schema, '', 0)}\n` },
     { path: 'src/config/configTypes.generated.ts', text: printConfigTypes(schema, configKinds(declarations), TYPES_HEADER) },
+    { path: 'schemas/emulator-seed.schema.json', text: `${jsonText(SEED_SCHEMA, '', 0)}\n` },
   ];
 }
 

@@ -202,7 +202,7 @@ function convert(seed: Seed, problems: string[]): EmulatorState {
     id: token.id ?? scoped(`token:${token.name}:${index}`),
     name: token.name,
     type: token.type,
-    role: token.type === 'organization' ? (token.role ?? 'MEMBER') : null,
+    role: token.type === 'organization' ? token.role : null,
     ownerId: userRef(token.owner, `/apiTokens/${index}/owner`),
     enabled: token.enabled ?? true,
     createdAt: token.createdAt ?? new Date(SEED_EPOCH + index * 24 * HOUR).toISOString(),

@@ -5,16 +5,16 @@ import { stableUuid } from './ids.js';
 import type {
   ApiKeyType,
   CreditControlSettings,
-  DocumentFolder,
   OrgRole,
   RoutineDestination,
   RoutineLastRun,
 } from '../api/types.js';
+import type { SeedDocument, SeedModel } from './seedTypes.js';
 
 export const STATE_VERSION = 1;
 
-/** The emulator's model roles (whoami reports each as `baseRole`, possibly under a custom `roleName`). */
-export type ModelRoleName = 'VIEWER' | 'QUERIER' | 'EDITOR' | 'MANAGER';
+/** The emulator's model roles, as a seed names them (whoami reports each as `baseRole`, possibly under a custom `roleName`). */
+export type ModelRoleName = NonNullable<SeedModel['defaultRole']>;
 
 export interface StoredOrganization {
   id: string;
@@ -75,7 +75,8 @@ export interface StoredDocument {
   description: string | null;
   ownerId: string;
   connectionId: string;
-  folder: DocumentFolder | null;
+  /** The folder as the seed gives it: its `scope` is any text there, not only `restricted` or `organization`. */
+  folder: NonNullable<SeedDocument['folder']> | null;
   scope: 'restricted' | 'organization';
   hasDashboard: boolean;
   deleted: boolean;

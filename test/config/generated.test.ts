@@ -1,8 +1,9 @@
 // The config schema is declared once, by config/schemaParts.ts and each kind folder's
 // configSchema.ts; schemas/steward.schema.json and src/config/configTypes.generated.ts follow from
-// it. A declaration edited without `npm run generate` fails here, as do two kinds declaring one
-// name, and a keyword the type printer would have to guess at. (What a new kind's declaration
-// adds to the schema and the types: test/architecture/toyKind.test.ts.)
+// it, as schemas/emulator-seed.schema.json follows from src/emulator/seedSchema.ts. A declaration
+// edited without `npm run generate` fails here, as do two kinds declaring one name, and a keyword
+// the type printer would have to guess at. (What a new kind's declaration adds to the schema and
+// the types: test/architecture/toyKind.test.ts.)
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { printConfigTypes } from '../../scripts/configTypes.js';
