@@ -16,7 +16,6 @@ import type {
   UserGroupCreditLimitConfig,
 } from '../config/types.js';
 import { emailKey, labelKey } from '../domain/rules.js';
-import { translateGroupIds } from '../export/groupIds.js';
 import { translateIds } from '../export/ids.js';
 import type { ConfigSections } from '../export/mapping.js';
 import type { PlanWarning } from '../model/plan.js';
@@ -52,7 +51,7 @@ export function promotedConfig(input: PromotionInput): PromotedState {
   const { config } = input;
   const source = { name: input.source.name, variables: input.source.environment.variables ?? {} };
   const target = { name: input.target.name, variables: input.target.environment.variables ?? {} };
-  const translated = translateGroupIds(translateIds(input.sections, source, target), source, target);
+  const translated = translateIds(input.sections, source, target);
   const sections: ConfigSections = {};
   if (translated.creditControls !== undefined) sections.creditControls = translated.creditControls;
   if (translated.userCreditLimits !== undefined) sections.userCreditLimits = translated.userCreditLimits.map((entry) => withUserFlags(entry, config));

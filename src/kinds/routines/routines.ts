@@ -24,6 +24,7 @@ import { withNextRuns } from './routineSchedule.js';
 import { routineRecipientChanges } from './routineRecipients.js';
 import { applyRoutineSteps, readBackRoutine, routineWriteRequests } from './routinesApply.js';
 import { routineOwnersText, routinesConfig, unhealthyRoutines, writtenRoutines, type RoutineSnapshot } from './routineExport.js';
+import { routineIds } from './routineIds.js';
 import {
   clearedByModel,
   clearingReason,
@@ -166,6 +167,7 @@ const routinesExport: KindExport<DesiredRoutines, LiveRoutines, RoutineSnapshot,
   section: (snapshot) => routinesConfig(snapshot.owners, snapshot.models),
   holds: (snapshot, { caller }) => `the routines of ${routineOwnersText(snapshot.owners, caller?.email)}`,
   written: (section) => writtenRoutines(section as RoutineConfig[]),
+  environmentIds: routineIds,
   unhealthy: (snapshot) => unhealthyRoutines(snapshot.owners),
 };
 
