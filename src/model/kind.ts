@@ -210,10 +210,14 @@ export interface KindExport<Desired = unknown, Live = unknown, Snapshot = unknow
    * promotion takes them to the target's.
    */
   readonly environmentIds?: KindEnvironmentIds;
+  /** What a promotion carries from the config onto each promoted entry, for a kind that is a list (`entries`). */
+  readonly promoted?: KindPromotedEntries;
   /** Throws where a promotion cannot carry what was read (a limit of a user SCIM names no e-mail for). */
   refusePromotion?(snapshot: Snapshot, source: string): void;
   /** What was read that does not work where it is (a routine the platform disabled, or whose last run failed). */
   unhealthy?(snapshot: Snapshot): UnhealthyObject[];
+  /** What a promotion warns of in the section the source gives, against the config (an owner it names who has no routines there). Pure. */
+  promotionWarnings?(section: unknown, context: { config: StewardConfig; source: string; target: string }): PlanWarning[];
 }
 
 /**
@@ -230,6 +234,20 @@ export interface KindEnvironmentIds<Section = unknown> {
   refer(section: Section, environment: IdEnvironment): { section: Section; warnings: string[] };
   /** Promotion: each id of the source as the target's, through the variable of the same name; throws a StewardError for one none maps. */
   translate(section: Section, source: IdEnvironment, target: IdEnvironment): Section;
+}
+
+/**
+ * What a promotion carries from the config onto an entry of a kind that is a list: the source
+ * gives the entry, the config its own say over it (`protect`, `ignore`, a rename). Pure.
+ */
+export interface KindPromotedEntries<Entry = unknown> {
+  /**
+   * The declared entry a promoted one takes its flags from, where that is not the entry its key
+   * names (`entries.hasKey`): a user's limit by e-mail where the promoted one has an e-mail, else by user id.
+   */
+  declaredFor?(entry: Entry, declared: readonly Entry[]): Entry | undefined;
+  /** `entry` with the flags of `declared`, the config's entry for it; `section` is every entry the source gives. */
+  withFlags(entry: Entry, declared: Entry, section: readonly Entry[]): Entry;
 }
 
 /** What every step of a kind's export may use. */

@@ -16,7 +16,7 @@ import { CREDIT_LIMIT_BATCH_MAX, idKey, UUID_PATTERN } from '../../domain/rules.
 import { StewardError } from '../../errors.js';
 import type { PlanStep, PlanWarning } from '../../model/plan.js';
 import type { KindExport, ResourceKind } from '../../model/kind.js';
-import { compareText, creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
+import { compareText, creditLimitValues, expectLimitsTaken, textOf, withOwnFlags } from '../shared.js';
 import { type DesiredLimit, limitInForce, limitPresentation, limitsAfter, type LimitState, limitSteps, limitValue } from './limitSteps.js';
 import { resolveUserGroups } from '../../resolve/groups.js';
 import { groupLowered, liveCreditControls } from '../lowered.js';
@@ -68,6 +68,13 @@ const userGroupCreditLimitsExport: KindExport<DesiredUserGroupLimits, LiveUserGr
   section: userGroupCreditLimitsConfig,
   holds: () => 'user group credit limits',
   environmentIds: { refer: referGroupIds, translate: translateGroupIds },
+  promoted: {
+    // Groups are matched by display name (exactly, as SCIM resolves them), or by id when both sides
+    // give one: a name is never taken for a declared id that spells it, as `entries.hasKey` would.
+    declaredFor: (entry: UserGroupCreditLimitConfig, declared: readonly UserGroupCreditLimitConfig[]) =>
+      declared.find((candidate) => (entry.group !== undefined ? candidate.group === entry.group : candidate.userGroupId === entry.userGroupId)),
+    withFlags: withOwnFlags<UserGroupCreditLimitConfig>,
+  },
 };
 
 /** One entry per user group limit: by display name where it names one group, else by id; sorted. */
