@@ -9,7 +9,6 @@ import { emailKey } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { REGISTRY } from '../kinds/registry.js';
 import type { ResourceKind } from '../model/kind.js';
-import { referGroupVariables } from './groupIds.js';
 import { escapeReferences, referVariables } from './ids.js';
 import { inSectionOrder, toConfigSections, type ConfigSections } from './mapping.js';
 import { ownersIn, readSnapshot, type LiveSnapshot } from './snapshot.js';
@@ -79,10 +78,8 @@ export async function exportLive(request: ExportRequest): Promise<ExportResult> 
   const configOwners = [...new Set((request.config === undefined ? [] : ownersIn(request.config, registry)).map(emailKey))];
   const snapshot = await readSnapshot(request.api, { kinds: request.kinds, owners, ownersWithoutKeyUser: configOwners, registry });
   const mapped = toConfigSections(snapshot, registry);
-  const routineIds = referVariables(escapeReferences(mapped), request.environment);
-  const groupIds = referGroupVariables(routineIds.sections, request.environment);
-  const sections = groupIds.sections;
-  const warnings = [...snapshot.warnings, ...routineIds.warnings, ...groupIds.warnings];
+  const { sections, warnings: literalIds } = referVariables(escapeReferences(mapped), request.environment, registry);
+  const warnings = [...snapshot.warnings, ...literalIds];
   const yaml = configYaml(sections, { schema: request.schema, header: header(request, snapshot, registry) }, registry);
   return { yaml, sections, warnings };
 }

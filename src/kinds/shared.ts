@@ -1,6 +1,6 @@
 // What the kinds share when they write: how a thrown error becomes a step's outcome, the second
-// create after a lost answer, and the checks that an answer shows what was sent; and the order
-// their exported entries take.
+// create after a lost answer, and the checks that an answer shows what was sent; the order their
+// exported entries take, and the flags a promoted entry keeps from the config.
 import { ApiError, isOutcomeUnknown } from '../api/errors.js';
 import { StewardError } from '../errors.js';
 import { changedFields, pick } from '../model/fields.js';
@@ -114,4 +114,9 @@ export function textOf(value: unknown): string | undefined {
 /** Orders text by code unit, the same on every machine: exported entries are sorted with it, so two exports of one state are equal. */
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A promoted entry with the config's own flags for it (`declared`): `protect`, and the fields it ignores. */
+export function withOwnFlags<Entry extends { protect?: boolean; ignore?: string[] }>(entry: Entry, declared: Entry): Entry {
+  return { ...entry, ...(declared.protect === true ? { protect: true } : {}), ...(declared.ignore === undefined ? {} : { ignore: declared.ignore }) };
 }

@@ -3,6 +3,7 @@
 // implementing this plus one line in registry.ts.
 import type { PlatformApi } from '../api/platform.js';
 import type { Whoami } from '../api/types.js';
+import type { IdEnvironment } from '../config/environmentIds.js';
 import type { EnvironmentConfig, Kind, LoadedConfig, StewardConfig } from '../config/types.js';
 import type { PlanImpact, PlanStep, PlanWarning, StepKind } from './plan.js';
 import type { ScheduledRoutine } from '../domain/runWeek.js';
@@ -165,9 +166,10 @@ export interface KindEntries {
 
 /**
  * How `steward export` reads a kind whole and writes it as its config section, and how a promotion
- * reads its source through the same snapshot: src/export/ asks each kind, never switching on kinds.
- * The section is the inverse of `desired`: planned against the state it was read from, it plans
- * nothing. Steps run in this order: `problems` and `start`, then `identify`, then `read`.
+ * reads its source through the same snapshot and carries that section to the target: src/export/
+ * and src/promote/ ask each kind, never switching on kinds. The section is the inverse of
+ * `desired`: planned against the state it was read from, it plans nothing. Steps run in this
+ * order: `problems` and `start`, then `identify`, then `read`.
  */
 export interface KindExport<Desired = unknown, Live = unknown, Snapshot = unknown, Identified = unknown> {
   /** What this key cannot read of it, before anything is read (another user's routines with a personal token). */
@@ -202,10 +204,50 @@ export interface KindExport<Desired = unknown, Live = unknown, Snapshot = unknow
   holds(snapshot: Snapshot, context: { whole: boolean; parts: readonly string[]; caller: CallerUser | undefined }): string;
   /** The section as a file writes it, where that leaves out what a default gives (an e-mail destination's empty lists). Pure. */
   written?(section: unknown): unknown;
+  /**
+   * The ids of its section that differ between deployments (a routine's model, branch and e-mail
+   * user groups; a user group limit SCIM does not name): export writes them as `${var.NAME}`, a
+   * promotion takes them to the target's.
+   */
+  readonly environmentIds?: KindEnvironmentIds;
+  /** What a promotion carries from the config onto each promoted entry, for a kind that is a list (`entries`). */
+  readonly promoted?: KindPromotedEntries;
   /** Throws where a promotion cannot carry what was read (a limit of a user SCIM names no e-mail for). */
   refusePromotion?(snapshot: Snapshot, source: string): void;
   /** What was read that does not work where it is (a routine the platform disabled, or whose last run failed). */
   unhealthy?(snapshot: Snapshot): UnhealthyObject[];
+  /** What a promotion warns of in the section the source gives, against the config (an owner it names who has no routines there). Pure. */
+  promotionWarnings?(section: unknown, context: { config: StewardConfig; source: string; target: string }): PlanWarning[];
+}
+
+/**
+ * The ids of a kind's config section that differ between deployments, which the environments'
+ * variables name (config/environmentIds.ts finds the variable and the target's id); the kind
+ * says where they are and words what no variable names. Pure.
+ */
+export interface KindEnvironmentIds<Section = unknown> {
+  /**
+   * Export: each id a variable of the environment holds as `${var.NAME}` (the first such
+   * variable); the others stay literal, with a warning each. Given text already escaped, so the
+   * references written here stay references.
+   */
+  refer(section: Section, environment: IdEnvironment): { section: Section; warnings: string[] };
+  /** Promotion: each id of the source as the target's, through the variable of the same name; throws a StewardError for one none maps. */
+  translate(section: Section, source: IdEnvironment, target: IdEnvironment): Section;
+}
+
+/**
+ * What a promotion carries from the config onto an entry of a kind that is a list: the source
+ * gives the entry, the config its own say over it (`protect`, `ignore`, a rename). Pure.
+ */
+export interface KindPromotedEntries<Entry = unknown> {
+  /**
+   * The declared entry a promoted one takes its flags from, where that is not the entry its key
+   * names (`entries.hasKey`): a user's limit by e-mail where the promoted one has an e-mail, else by user id.
+   */
+  declaredFor?(entry: Entry, declared: readonly Entry[]): Entry | undefined;
+  /** `entry` with the flags of `declared`, the config's entry for it; `section` is every entry the source gives. */
+  withFlags(entry: Entry, declared: Entry, section: readonly Entry[]): Entry;
 }
 
 /** What every step of a kind's export may use. */

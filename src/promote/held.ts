@@ -3,7 +3,7 @@
 // design: `paused: ${var.routinesPaused}`, `creditLimit: ${var.graceLimit}`), and a field the
 // source environment's own policies constrain (`paused` under `routines.requirePaused`). Id
 // variables that name the same object in each deployment (a routine's model, branch and e-mail
-// user groups, a group limit's id) are translated instead (export/ids.ts), never held. Pure.
+// user groups, a group limit's id) are translated instead (KindExport.environmentIds), never held. Pure.
 import type { ConfigPath, EnvironmentConfig, Kind, StewardConfig } from '../config/types.js';
 import { REGISTRY } from '../kinds/registry.js';
 import type { PlanHeldField } from '../model/plan.js';

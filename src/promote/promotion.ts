@@ -4,21 +4,10 @@
 import { createHash } from 'node:crypto';
 import { PRUNABLE_KINDS } from '../config/types.js';
 import { REGISTRY } from '../kinds/registry.js';
-import type {
-  EntityGroupCreditLimitConfig,
-  EnvironmentConfig,
-  Kind,
-  LabelConfig,
-  PrunableKind,
-  RoutineConfig,
-  StewardConfig,
-  UserCreditLimitConfig,
-  UserGroupCreditLimitConfig,
-} from '../config/types.js';
-import { emailKey, labelKey } from '../domain/rules.js';
-import { translateGroupIds } from '../export/groupIds.js';
+import type { EnvironmentConfig, Kind, PrunableKind, StewardConfig } from '../config/types.js';
 import { translateIds } from '../export/ids.js';
-import type { ConfigSections } from '../export/mapping.js';
+import { inSectionOrder, sectionOf, type ConfigSections } from '../export/mapping.js';
+import type { ResourceKind } from '../model/kind.js';
 import type { PlanWarning } from '../model/plan.js';
 import { keyOf, type HeldField } from './held.js';
 
@@ -46,20 +35,21 @@ export interface PromotedState {
 /**
  * The desired state of a promotion: the source's sections with the target's ids, the config's
  * `prune`, and its protection (per-object `protect`, `renamedFrom` and `pruneDocuments` carried
- * over by name). Throws for an id no variable maps (see translateIds). Pure.
+ * over from the declared entry of the same name, as each kind matches its entries). Throws for an
+ * id no variable maps (see translateIds). Pure.
  */
 export function promotedConfig(input: PromotionInput): PromotedState {
   const { config } = input;
   const source = { name: input.source.name, variables: input.source.environment.variables ?? {} };
   const target = { name: input.target.name, variables: input.target.environment.variables ?? {} };
-  const translated = translateGroupIds(translateIds(input.sections, source, target), source, target);
-  const sections: ConfigSections = {};
-  if (translated.creditControls !== undefined) sections.creditControls = translated.creditControls;
-  if (translated.userCreditLimits !== undefined) sections.userCreditLimits = translated.userCreditLimits.map((entry) => withUserFlags(entry, config));
-  if (translated.userGroupCreditLimits !== undefined) sections.userGroupCreditLimits = translated.userGroupCreditLimits.map((entry) => withGroupFlags(entry, config));
-  if (translated.entityGroupCreditLimits !== undefined) sections.entityGroupCreditLimits = translated.entityGroupCreditLimits.map((entry) => withEntityFlags(entry, config));
-  if (translated.routines !== undefined) sections.routines = translated.routines.map((routine, _, all) => withRoutineFlags(routine, all, config));
-  if (translated.labels !== undefined) sections.labels = translated.labels.map((label, _, all) => withLabelFlags(label, all, config));
+  const translated: Record<string, unknown> = translateIds(input.sections, source, target);
+  const promoted: Record<string, unknown> = {};
+  for (const kind of inSectionOrder(REGISTRY)) {
+    // A part (a label's documents) is promoted in the section of the kind it belongs to.
+    if (sectionOf(kind) !== kind.kind || translated[kind.kind] === undefined) continue;
+    promoted[kind.kind] = withDeclaredFlags(kind, translated[kind.kind], config);
+  }
+  const sections = promoted as ConfigSections;
   const held = holdFields(sections, config, input.hold ?? []);
   const undeclared = leaveUndeclared(sections, config);
   const environment = withProtection(input.target.environment, config, undeclared);
@@ -73,7 +63,7 @@ export function promotedConfig(input: PromotionInput): PromotedState {
       ...(config.policies === undefined ? {} : { policies: config.policies }),
     },
     environment,
-    warnings: [...undeclaredWarnings(undeclared, input), ...ownerWarnings(input)],
+    warnings: [...undeclaredWarnings(undeclared, input), ...kindWarnings(input)],
     held,
   };
 }
@@ -110,7 +100,7 @@ function holdFields(sections: ConfigSections, config: StewardConfig, hold: reado
     const index = list.findIndex((candidate) => entryOf([candidate], entry.kind, entry.key) !== undefined);
     const replaced = index === -1 ? undefined : held(list[index]!, declared, entry.field);
     if (replaced === undefined) continue;
-    list[index] = replaced;
+    Object.assign(sections, { [section]: list.with(index, replaced) });
     kept.push(entry);
   }
   return kept;
@@ -128,62 +118,27 @@ export function sectionsDigest(sections: ConfigSections): string {
   return `sha256:${createHash('sha256').update(canonical(sections)).digest('hex')}`;
 }
 
-function withUserFlags(entry: UserCreditLimitConfig, config: StewardConfig): UserCreditLimitConfig {
-  const declared = (config.userCreditLimits ?? []).find((candidate) =>
-    entry.email !== undefined ? candidate.email !== undefined && emailKey(candidate.email) === emailKey(entry.email) : candidate.userId === entry.userId,
-  );
-  return withOwnFlags(entry, declared);
-}
-
-function withGroupFlags(entry: UserGroupCreditLimitConfig, config: StewardConfig): UserGroupCreditLimitConfig {
-  // Groups are matched by display name (exactly, as SCIM resolves them), or by id when both sides give one.
-  const declared = (config.userGroupCreditLimits ?? []).find((candidate) =>
-    entry.group !== undefined ? candidate.group === entry.group : candidate.userGroupId === entry.userGroupId,
-  );
-  return withOwnFlags(entry, declared);
-}
-
-function withEntityFlags(entry: EntityGroupCreditLimitConfig, config: StewardConfig): EntityGroupCreditLimitConfig {
-  const declared = (config.entityGroupCreditLimits ?? []).find((candidate) => candidate.entity === entry.entity);
-  return withOwnFlags(entry, declared);
-}
-
-function withRoutineFlags(routine: RoutineConfig, all: readonly RoutineConfig[], config: StewardConfig): RoutineConfig {
-  // Routine names are unique within a configuration, whoever owns them.
-  const declared = (config.routines ?? []).find((candidate) => candidate.name === routine.name);
-  if (declared === undefined) return routine;
-  // A former name the source still has as a routine of the same owner is not a rename here.
-  const owner = (candidate: RoutineConfig) => (candidate.owner === undefined ? '' : emailKey(candidate.owner));
-  const kept = new Set(all.filter((other) => owner(other) === owner(routine)).map((other) => other.name));
-  const renamedFrom = (declared.renamedFrom ?? []).filter((former) => !kept.has(former));
-  return {
-    ...routine,
-    ...(renamedFrom.length > 0 ? { renamedFrom } : {}),
-    ...(declared.protect === true ? { protect: true } : {}),
-    ...(declared.ignore === undefined ? {} : { ignore: declared.ignore }),
+/**
+ * Each promoted entry of a list kind with the config's own flags for it (KindExport.promoted),
+ * taken from the entry the config declares for it: the one its key names (entryOf), unless the
+ * kind matches them its own way. An entry the config does not declare, and a kind that is one
+ * object, travel as they are.
+ */
+function withDeclaredFlags(kind: ResourceKind, section: unknown, config: StewardConfig): unknown {
+  const { entries } = kind;
+  const promoted = kind.export?.promoted;
+  if (entries === undefined || promoted === undefined || !Array.isArray(section)) return section;
+  const list = section as readonly Readonly<Record<string, unknown>>[];
+  const declared: unknown = config[kind.kind as keyof StewardConfig];
+  const declaredFor = (entry: Readonly<Record<string, unknown>>) => {
+    if (promoted.declaredFor !== undefined) return promoted.declaredFor(entry, Array.isArray(declared) ? declared : []);
+    const key = entries.keyOf(entry);
+    return key === undefined ? undefined : entryOf(declared, kind.kind, key);
   };
-}
-
-function withLabelFlags(label: LabelConfig, all: readonly LabelConfig[], config: StewardConfig): LabelConfig {
-  const declared = (config.labels ?? []).find((candidate) => labelKey(candidate.name) === labelKey(label.name));
-  if (declared === undefined) return label;
-  // A former name the source still has as a label of its own is not a rename here.
-  const names = new Set(all.map((other) => labelKey(other.name)));
-  const renamedFrom = (declared.renamedFrom ?? []).filter((former) => !names.has(labelKey(former)));
-  return {
-    ...label,
-    ...(renamedFrom.length > 0 ? { renamedFrom } : {}),
-    ...(declared.pruneDocuments === true && label.documents !== undefined ? { pruneDocuments: true } : {}),
-    ...(declared.pruneFolders === true && label.folders !== undefined ? { pruneFolders: true } : {}),
-    ...(declared.protect === true ? { protect: true } : {}),
-    ...(declared.ignore === undefined ? {} : { ignore: declared.ignore }),
-  };
-}
-
-/** A promoted limit with the config's own flags for it: `protect`, and the fields it ignores. */
-function withOwnFlags<Entry extends { protect?: boolean; ignore?: string[] }>(entry: Entry, declared: Entry | undefined): Entry {
-  if (declared === undefined) return entry;
-  return { ...entry, ...(declared.protect === true ? { protect: true } : {}), ...(declared.ignore === undefined ? {} : { ignore: declared.ignore }) };
+  return list.map((entry) => {
+    const own = declaredFor(entry);
+    return own === undefined ? entry : promoted.withFlags(entry, own, list);
+  });
 }
 
 /**
@@ -243,16 +198,14 @@ function undeclaredWarnings(undeclared: Readonly<Record<PrunableKind, string[]>>
   ];
 }
 
-function ownerWarnings(input: PromotionInput): PlanWarning[] {
-  if (input.sections.routines === undefined) return [];
-  const withRoutines = new Set(input.sections.routines.map((routine) => (routine.owner === undefined ? '' : emailKey(routine.owner))));
-  const owners = [...new Set((input.config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [emailKey(routine.owner)])))];
-  return owners
-    .filter((owner) => !withRoutines.has(owner))
-    .map((owner) => ({
-      code: 'promote.owner-without-routines',
-      message: `${owner} has no routines in ${input.source.name}, so their routines in ${input.target.name} are left as they are (a promotion compares the routines of owners the source has)`,
-    }));
+/** What the kinds warn of in what the source gives them, against the config (KindExport.promotionWarnings). */
+function kindWarnings(input: PromotionInput): PlanWarning[] {
+  const context = { config: input.config, source: input.source.name, target: input.target.name };
+  const sections: Readonly<Record<string, unknown>> = input.sections;
+  return inSectionOrder(REGISTRY).flatMap((kind) => {
+    const section = sections[sectionOf(kind)];
+    return section === undefined ? [] : kind.export?.promotionWarnings?.(section, context) ?? [];
+  });
 }
 
 function canonical(value: unknown): string {

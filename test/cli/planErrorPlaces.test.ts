@@ -50,6 +50,9 @@ const NO_PLACE: Record<string, string> = {
   'plan.stale-identity': 'apply FILE: a user, group or model the plan resolved is gone from the deployment',
   'export.duplicate-routine': "export only: two live routines of one owner share a name; the live state is its place, there is no config yet",
   'promote.unnamed-user': "diff only: a user in the source's live state has no e-mail to name it by",
+  'promote.unmapped-id': "diff only: an id in the source's live state that no variable maps to the target's; the variable to declare is not in the config yet",
+  'promote.ambiguous-id': "diff only: variables that hold one id of the source's live state map it to different ids of the target, each named in the message",
+  'promote.unmapped-group': "diff only: a user group in the source's live state that SCIM does not name and no variable maps; the variable to declare is not in the config yet",
   'internal.unresolved-email': "steward's own fault (fault: tool)",
   'internal.unresolved-model': "steward's own fault (fault: tool)",
 };

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RoutineConfig } from '../../src/config/types.js';
 import { interpolate } from '../../src/config/interpolate.js';
-import { escapeReferences, referVariables, translateIds, variablesHolding } from '../../src/export/ids.js';
+import { variablesHolding } from '../../src/config/environmentIds.js';
+import { escapeReferences, referVariables, translateIds } from '../../src/export/ids.js';
 
 const PRODUCTION = { name: 'production', variables: { salesModelId: 'm-prod-sales', salesBranchId: 'b-prod', financeGroup: 'g-prod-fin', limit: 750 } };
 const PLAYGROUND = { name: 'playground', variables: { salesModelId: 'm-play-sales', salesBranchId: 'b-play', financeGroup: 'g-play-fin' } };
@@ -68,6 +69,38 @@ describe('promotion: ids from one environment to another', () => {
     expect(() => translateIds({ routines: [routine({ modelId: 'm-1', branchId: null })] }, source, { name: 'production', variables: { a: 'p-1', b: 'p-2' } })).toThrow(
       'is held by variables a, b, whose values in production differ (p-1, p-2)',
     );
+  });
+});
+
+describe('user group limits SCIM does not name (by id)', () => {
+  it('refer to the id through the variable that holds it; one no variable holds stays literal, with a warning', () => {
+    const limits = [{ userGroupId: 'g-prod-fin', creditLimit: 1500 }, { userGroupId: 'g-prod-ops', creditLimit: 400 }, { group: 'Analysts', creditLimit: 100 }];
+    const { sections, warnings } = referVariables({ userGroupCreditLimits: limits }, PRODUCTION);
+    expect(sections.userGroupCreditLimits).toEqual([{ userGroupId: '${var.financeGroup}', creditLimit: 1500 }, { userGroupId: 'g-prod-ops', creditLimit: 400 }, { group: 'Analysts', creditLimit: 100 }]);
+    expect(warnings).toEqual([
+      'user group credit limit: userGroupId g-prod-ops is written as a literal id because SCIM does not name it (or two groups share its name) and no variable of environment production holds it; the file will not work against another environment until you name the group by `group:` or use ${var.NAME}',
+    ]);
+  });
+
+  it('become the target\'s ids through variables of the same name', () => {
+    const sections = translateIds({ userGroupCreditLimits: [{ userGroupId: 'g-play-fin', creditLimit: 1500 }] }, PLAYGROUND, PRODUCTION);
+    expect(sections.userGroupCreditLimits).toEqual([{ userGroupId: 'g-prod-fin', creditLimit: 1500 }]);
+  });
+});
+
+describe('the kinds in the order of the file\'s sections', () => {
+  const sections = {
+    routines: [routine({ modelId: 'm-other', branchId: null, destination: { type: 'email' as const, recipientEmails: ['ada@acme.example'] } })],
+    userGroupCreditLimits: [{ userGroupId: 'g-other', creditLimit: 400 }],
+  };
+
+  it('warn of literal ids: user group limits before routines', () => {
+    const { warnings } = referVariables(sections, PRODUCTION);
+    expect(warnings.map((warning) => warning.slice(0, warning.indexOf(':')))).toEqual(['user group credit limit', 'routine "Digest"']);
+  });
+
+  it('are refused at the first id no variable maps: a user group limit\'s before a routine\'s', () => {
+    expect(() => translateIds(sections, PRODUCTION, PLAYGROUND)).toThrow('user group credit limit of group g-other in production');
   });
 });
 

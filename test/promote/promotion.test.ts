@@ -1,7 +1,7 @@
 // Promotion's desired state: the source's sections with the target's ids, under the config's
 // prune settings and protection.
 import { describe, expect, it } from 'vitest';
-import type { EnvironmentConfig, RoutineConfig, StewardConfig } from '../../src/config/types.js';
+import type { EnvironmentConfig, RoutineConfig, StewardConfig, UserGroupCreditLimitConfig } from '../../src/config/types.js';
 import type { ConfigSections } from '../../src/export/mapping.js';
 import { fieldsToHold } from '../../src/promote/held.js';
 import { promotedConfig, sectionsDigest } from '../../src/promote/promotion.js';
@@ -65,6 +65,32 @@ describe('promotedConfig', () => {
     expect(promoted.config.environments.production).toBe(promoted.environment);
   });
 
+  it('takes each entry\'s flags from the declared entry its kind matches it to', () => {
+    const promoted = promote(
+      {
+        userCreditLimits: [
+          { userId: 'u-9', creditLimit: 1, protect: true },
+          // Named by e-mail where the promoted limit gives one: a declared user id that spells it is another entry.
+          { userId: 'ada@acme.example', creditLimit: 1, protect: true },
+        ],
+        userGroupCreditLimits: [{ group: 'Finance', creditLimit: 1, protect: true }, { group: 'Sales Ops', creditLimit: 1, ignore: ['creditLimit'] }],
+        entityGroupCreditLimits: [{ entity: 'embed-partners', creditLimit: 1, ignore: ['creditLimit'] }, { entity: 'Embed-Trial', creditLimit: 1, protect: true }],
+        routines: [routine('Digest', { modelId: 'm-prod', protect: true })],
+      },
+      {
+        userCreditLimits: [{ userId: 'u-9', creditLimit: 2 }, { email: 'ada@acme.example', creditLimit: 2 }],
+        // Group names are matched exactly, as SCIM resolves them; entities and routines by their exact names too.
+        userGroupCreditLimits: [{ group: 'finance', creditLimit: 2 }, { group: 'Sales Ops', creditLimit: 2 }],
+        entityGroupCreditLimits: [{ entity: 'embed-partners', creditLimit: 2 }, { entity: 'embed-trial', creditLimit: 2 }],
+        routines: [routine('digest', { modelId: 'm-play' })],
+      },
+    );
+    expect(promoted.config.userCreditLimits).toEqual([{ userId: 'u-9', creditLimit: 2, protect: true }, { email: 'ada@acme.example', creditLimit: 2 }]);
+    expect(promoted.config.userGroupCreditLimits).toEqual([{ group: 'finance', creditLimit: 2 }, { group: 'Sales Ops', creditLimit: 2, ignore: ['creditLimit'] }]);
+    expect(promoted.config.entityGroupCreditLimits).toEqual([{ entity: 'embed-partners', creditLimit: 2, ignore: ['creditLimit'] }, { entity: 'embed-trial', creditLimit: 2 }]);
+    expect(promoted.config.routines).toEqual([routine('digest', { modelId: 'm-prod' })]);
+  });
+
   it('warns about an owner the config names who has no routines in the source', () => {
     const promoted = promote({ routines: [routine('KPIs', { owner: 'grace@acme.example' })] }, { routines: [routine('Digest')] });
     expect(promoted.warnings.map((warning) => warning.message)).toEqual([
@@ -74,6 +100,53 @@ describe('promotedConfig', () => {
 
   it('refuses a model id no variable names', () => {
     expect(() => promote({}, { routines: [routine('Digest', { modelId: 'm-lost' })] })).toThrow('routine "Digest": modelId m-lost of playground is not the value of any variable');
+  });
+});
+
+describe('user group limits SCIM does not name (by id)', () => {
+  const production: EnvironmentConfig = { ...PRODUCTION, variables: { financeGroup: 'g-prod-fin', a: 'p-1', b: 'p-2' } };
+  const playground: EnvironmentConfig = { ...PLAYGROUND, variables: { financeGroup: 'g-play-fin', a: 'g-play-ops', b: 'g-play-ops', opsGroup: 'g-play-sales' } };
+
+  function promoteLimits(userGroupCreditLimits: UserGroupCreditLimitConfig[], config: Partial<StewardConfig> = {}) {
+    return promotedConfig({
+      config: { version: 1, environments: { production, playground }, ...config },
+      source: { name: 'playground', environment: playground },
+      target: { name: 'production', environment: production },
+      sections: { userGroupCreditLimits },
+    });
+  }
+
+  function refusal(userGroupCreditLimits: UserGroupCreditLimitConfig[]): unknown {
+    try {
+      promoteLimits(userGroupCreditLimits);
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  }
+
+  it('takes the target\'s id through the variable of the same name, and the declared entry\'s flags by that id', () => {
+    const promoted = promoteLimits([{ userGroupId: 'g-play-fin', creditLimit: 1500 }, { group: 'Sales Ops', creditLimit: 400 }], {
+      userGroupCreditLimits: [{ userGroupId: 'g-prod-fin', creditLimit: 900, protect: true }],
+    });
+    expect(promoted.config.userGroupCreditLimits).toEqual([{ userGroupId: 'g-prod-fin', creditLimit: 1500, protect: true }, { group: 'Sales Ops', creditLimit: 400 }]);
+  });
+
+  it('refuses an id no variable maps, and one two variables map differently, in its own words', () => {
+    expect(refusal([{ userGroupId: 'g-play-unknown', creditLimit: 1 }])).toMatchObject({
+      code: 'promote.unmapped-group',
+      message: 'user group credit limit of group g-play-unknown in playground: SCIM does not name the group (or its name is not unique), so steward cannot tell which group it is in production',
+      hint: "declare a variable holding it under environments.playground.variables and the same variable with production's id under environments.production.variables",
+    });
+    expect(refusal([{ userGroupId: 'g-play-sales', creditLimit: 1 }])).toMatchObject({
+      code: 'promote.unmapped-group',
+      hint: "declare opsGroup under environments.production.variables with production's id",
+    });
+    expect(refusal([{ userGroupId: 'g-play-ops', creditLimit: 1 }])).toMatchObject({
+      code: 'promote.ambiguous-id',
+      message: 'user group credit limit of group g-play-ops in playground: variables a, b hold it, and their values in production differ (p-1, p-2)',
+      hint: 'give each id its own variable',
+    });
   });
 });
 

@@ -10,7 +10,7 @@ import { changedFields, holdIgnored, pick } from '../../model/fields.js';
 import type { FieldChange, PlanStep, PlanWarning } from '../../model/plan.js';
 import { ignoredFields } from '../../config/ignore.js';
 import { type DesiredInput, type KindExport, type ResourceKind } from '../../model/kind.js';
-import { compareText, expectTaken, textOf } from '../shared.js';
+import { compareText, expectTaken, textOf, withOwnFlags } from '../shared.js';
 import { protectedInEnvironment, PRUNED_REASON } from '../protection.js';
 
 export const LABEL_FIELDS = ['color', 'description', 'verified', 'homepage'] as const;
@@ -134,6 +134,7 @@ export function labelStepId(name: string): string {
 
 // Export: every label, sorted by name; its fields only when labels were asked for, not only their
 // documents or folders (documentLabels.ts and folderLabels.ts write those into the same entries).
+// A promotion gives each the config's own flags for it.
 
 /** A desired state that covers every live label and changes nothing: what export reads their documents and folders with. */
 export function everyLabel(live: readonly Label[]): DesiredLabels {
@@ -149,7 +150,28 @@ const labelsExport: KindExport<DesiredLabels, Label[], Label[]> = {
   section: (live, { whole }) => labelsConfig(live, whole),
   holds: (_, { whole, parts }) =>
     whole ? (parts.length === 0 ? 'labels' : `labels with the ${parts.join(' and ')} that carry them`) : `the ${parts.join(' and ')} that carry each label`,
+  promoted: { withFlags: withLabelFlags },
 };
+
+/**
+ * A promoted label with the flags of the config's label of its name (`declared`): `protect`,
+ * `ignore`, `pruneDocuments` and `pruneFolders` where the source gives its documents or folders,
+ * and its former names, but for one the source still has as a label of its own (`promoted`: every
+ * label of the source), which is no rename there.
+ */
+function withLabelFlags(label: LabelConfig, declared: LabelConfig, promoted: readonly LabelConfig[]): LabelConfig {
+  const names = new Set(promoted.map((other) => labelKey(other.name)));
+  const renamedFrom = (declared.renamedFrom ?? []).filter((former) => !names.has(labelKey(former)));
+  return withOwnFlags(
+    {
+      ...label,
+      ...(renamedFrom.length > 0 ? { renamedFrom } : {}),
+      ...(declared.pruneDocuments === true && label.documents !== undefined ? { pruneDocuments: true } : {}),
+      ...(declared.pruneFolders === true && label.folders !== undefined ? { pruneFolders: true } : {}),
+    },
+    declared,
+  );
+}
 
 /** Every label, sorted by name case-insensitively: with every field when `fields`, else the name only. */
 export function labelsConfig(live: readonly Label[], fields: boolean): LabelConfig[] {

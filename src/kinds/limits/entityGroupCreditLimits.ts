@@ -8,7 +8,7 @@ import type { EntityGroupCreditLimitConfig } from '../../config/types.js';
 import { CREDIT_LIMIT_BATCH_MAX } from '../../domain/rules.js';
 import type { PlanStep } from '../../model/plan.js';
 import type { KindExport, ResourceKind } from '../../model/kind.js';
-import { compareText, creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
+import { compareText, creditLimitValues, expectLimitsTaken, textOf, withOwnFlags } from '../shared.js';
 import { type DesiredLimit, limitInForce, limitPresentation, type LimitState, limitSteps, limitValue } from './limitSteps.js';
 import { protectedInEnvironment } from '../protection.js';
 import { ignoredFields } from '../../config/ignore.js';
@@ -45,6 +45,7 @@ const entityGroupCreditLimitsExport: KindExport<DesiredEntityGroupLimits, LiveEn
   },
   section: entityGroupCreditLimitsConfig,
   holds: () => 'entity group credit limits',
+  promoted: { withFlags: withOwnFlags<EntityGroupCreditLimitConfig> },
 };
 
 /** One entry per entity group limit, sorted by entity. */

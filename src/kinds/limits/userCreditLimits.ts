@@ -8,7 +8,7 @@ import type { UserCreditLimitConfig } from '../../config/types.js';
 import { CREDIT_LIMIT_BATCH_MAX, emailKey } from '../../domain/rules.js';
 import type { PlanStep, PlanWarning } from '../../model/plan.js';
 import { type KindExport, type ResourceKind } from '../../model/kind.js';
-import { compareText, creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
+import { compareText, creditLimitValues, expectLimitsTaken, textOf, withOwnFlags } from '../shared.js';
 import { requireDistinctUsers } from '../../config/declared.js';
 import { limitPresentation, limitsAfter, type LimitState } from './limitSteps.js';
 import { liveCreditControls, loweredLimit } from '../lowered.js';
@@ -86,6 +86,15 @@ const userCreditLimitsExport: KindExport<DesiredUserLimits, LiveUserLimits, Live
     throw new StewardError('promote.unnamed-user', `${source} has individual credit limits for users whose e-mail SCIM does not give (${unnamed.join(', ')}); users are matched across environments by e-mail`, 'user', {
       hint: `use an organization key for ${source} (SCIM needs one), or remove those limits there`,
     });
+  },
+  promoted: {
+    // By e-mail (in any case) where the promoted limit names its user by one, else by user id: an
+    // e-mail is never taken for a declared user id that spells it, as `entries.hasKey` would.
+    declaredFor: (entry: UserCreditLimitConfig, declared: readonly UserCreditLimitConfig[]) =>
+      declared.find((candidate) =>
+        entry.email !== undefined ? candidate.email !== undefined && emailKey(candidate.email) === emailKey(entry.email) : candidate.userId === entry.userId,
+      ),
+    withFlags: withOwnFlags<UserCreditLimitConfig>,
   },
 };
 

@@ -10,11 +10,13 @@
 import { ApiError } from '../../api/errors.js';
 import type { PlatformApi } from '../../api/platform.js';
 import type { UserGroupCreditLimitWrite } from '../../api/types.js';
+import { idInTarget, variableReference, type IdEnvironment } from '../../config/environmentIds.js';
 import type { UserGroupCreditLimitConfig } from '../../config/types.js';
 import { CREDIT_LIMIT_BATCH_MAX, idKey, UUID_PATTERN } from '../../domain/rules.js';
+import { StewardError } from '../../errors.js';
 import type { PlanStep, PlanWarning } from '../../model/plan.js';
 import type { KindExport, ResourceKind } from '../../model/kind.js';
-import { compareText, creditLimitValues, expectLimitsTaken, textOf } from '../shared.js';
+import { compareText, creditLimitValues, expectLimitsTaken, textOf, withOwnFlags } from '../shared.js';
 import { type DesiredLimit, limitInForce, limitPresentation, limitsAfter, type LimitState, limitSteps, limitValue } from './limitSteps.js';
 import { resolveUserGroups } from '../../resolve/groups.js';
 import { groupLowered, liveCreditControls } from '../lowered.js';
@@ -65,6 +67,14 @@ const userGroupCreditLimitsExport: KindExport<DesiredUserGroupLimits, LiveUserGr
   },
   section: userGroupCreditLimitsConfig,
   holds: () => 'user group credit limits',
+  environmentIds: { refer: referGroupIds, translate: translateGroupIds },
+  promoted: {
+    // Groups are matched by display name (exactly, as SCIM resolves them), or by id when both sides
+    // give one: a name is never taken for a declared id that spells it, as `entries.hasKey` would.
+    declaredFor: (entry: UserGroupCreditLimitConfig, declared: readonly UserGroupCreditLimitConfig[]) =>
+      declared.find((candidate) => (entry.group !== undefined ? candidate.group === entry.group : candidate.userGroupId === entry.userGroupId)),
+    withFlags: withOwnFlags<UserGroupCreditLimitConfig>,
+  },
 };
 
 /** One entry per user group limit: by display name where it names one group, else by id; sorted. */
@@ -72,6 +82,56 @@ export function userGroupCreditLimitsConfig(live: readonly LiveGroupLimit[]): Us
   return live
     .map((limit): UserGroupCreditLimitConfig => (limit.name === undefined ? { userGroupId: limit.userGroupId, creditLimit: limit.creditLimit } : { group: limit.name, creditLimit: limit.creditLimit }))
     .sort((a, b) => compareText(a.group ?? '', b.group ?? '') || compareText(a.userGroupId ?? '', b.userGroupId ?? ''));
+}
+
+// The limits export and promotion cannot name (`userGroupId:` entries: SCIM does not know the id,
+// as on a server that keys limits by uuid, or two groups share the name). Their ids differ between
+// deployments, so they go through environment variables as a routine's model id does: export
+// writes `${var.NAME}` for an id a variable holds; a promotion maps a source id to the target's
+// through the variable of the same name, and refuses an id no variable maps.
+
+/** Replaces the id of every limit not named by its group with `map(id)`. Pure. */
+function mapGroupIds(limits: readonly UserGroupCreditLimitConfig[], map: (id: string) => string): UserGroupCreditLimitConfig[] {
+  return limits.map((entry) => (entry.userGroupId === undefined || entry.group !== undefined ? entry : { ...entry, userGroupId: map(entry.userGroupId) }));
+}
+
+/** Export: `${var.NAME}` for each user group id a variable of the environment holds; a warning for the others. Pure. */
+function referGroupIds(limits: readonly UserGroupCreditLimitConfig[], environment: IdEnvironment): { section: UserGroupCreditLimitConfig[]; warnings: string[] } {
+  const warnings: string[] = [];
+  const section = mapGroupIds(limits, (id) => {
+    const reference = variableReference(environment, id);
+    if (reference !== undefined) return reference;
+    warnings.push(
+      `user group credit limit: userGroupId ${id} is written as a literal id because SCIM does not name it (or two groups share its name) and no variable of environment ${environment.name} holds it; ` +
+        'the file will not work against another environment until you name the group by `group:` or use ${var.NAME}',
+    );
+    return id;
+  });
+  return { section, warnings };
+}
+
+/** Promotion: each source user group id becomes the target's id through a variable of the same name; throws for an id none maps. Pure. */
+function translateGroupIds(limits: readonly UserGroupCreditLimitConfig[], source: IdEnvironment, target: IdEnvironment): UserGroupCreditLimitConfig[] {
+  return mapGroupIds(limits, (id) => {
+    const { variables, ids } = idInTarget(id, source, target);
+    const what = `user group credit limit of group ${id} in ${source.name}`;
+    if (ids.length === 1) return ids[0]!;
+    if (ids.length > 1) {
+      throw new StewardError('promote.ambiguous-id', `${what}: variables ${variables.join(', ')} hold it, and their values in ${target.name} differ (${ids.join(', ')})`, 'user', {
+        hint: 'give each id its own variable',
+      });
+    }
+    throw new StewardError(
+      'promote.unmapped-group',
+      `${what}: SCIM does not name the group (or its name is not unique), so steward cannot tell which group it is in ${target.name}`,
+      'user',
+      {
+        hint: variables.length === 0
+          ? `declare a variable holding it under environments.${source.name}.variables and the same variable with ${target.name}'s id under environments.${target.name}.variables`
+          : `declare ${variables[0]} under environments.${target.name}.variables with ${target.name}'s id`,
+      },
+    );
+  });
 }
 
 export const userGroupCreditLimits: ResourceKind<DesiredUserGroupLimits, LiveUserGroupLimits, 'userGroupCreditLimits'> = {

@@ -2,13 +2,15 @@
 // inverse of `desired`, so the section plans to nothing against the routines it was read from.
 // Every compared field is written (nulls too, so they are managed); the model and branch by name
 // where that names exactly one; server-managed fields (lastRun, timestamps) are left out, but say
-// whether a routine works where it is (health, for a promotion).
+// whether a routine works where it is (health, for a promotion). A promotion then gives each
+// routine the config's own flags for it, and says whose routines the source lacks.
 import type { ModelRecord, Routine } from '../../api/types.js';
-import type { RoutineConfig } from '../../config/types.js';
+import type { RoutineConfig, StewardConfig } from '../../config/types.js';
 import { emailKey } from '../../domain/rules.js';
 import { StewardError } from '../../errors.js';
 import type { UnhealthyObject } from '../../model/kind.js';
-import { compareText } from '../shared.js';
+import type { PlanWarning } from '../../model/plan.js';
+import { compareText, withOwnFlags } from '../shared.js';
 import { liveState } from './routineState.js';
 
 /** The routines of one owner: `owner` undefined is the API key's own user (routines without `owner:`). */
@@ -129,6 +131,33 @@ export function unhealthyRoutines(owners: readonly LiveOwnerRoutines[]): Unhealt
     }
   }
   return found;
+}
+
+/**
+ * A promoted routine with the flags of the config's routine of its name (`declared`): `protect`,
+ * `ignore`, and its former names, but for one the source still has as a routine of the same owner
+ * (`promoted`: every routine of the source), which is no rename there.
+ */
+export function withRoutineFlags(routine: RoutineConfig, declared: RoutineConfig, promoted: readonly RoutineConfig[]): RoutineConfig {
+  const owner = (candidate: RoutineConfig) => (candidate.owner === undefined ? '' : emailKey(candidate.owner));
+  const kept = new Set(promoted.filter((other) => owner(other) === owner(routine)).map((other) => other.name));
+  const renamedFrom = (declared.renamedFrom ?? []).filter((former) => !kept.has(former));
+  return withOwnFlags({ ...routine, ...(renamedFrom.length > 0 ? { renamedFrom } : {}) }, declared);
+}
+
+/**
+ * A warning for each owner the config names who has no routines in the source: a promotion
+ * compares the routines of the owners the source has, so theirs in the target are left as they are.
+ */
+export function ownersWithoutRoutines(promoted: readonly RoutineConfig[], context: { config: StewardConfig; source: string; target: string }): PlanWarning[] {
+  const withRoutines = new Set(promoted.map((routine) => (routine.owner === undefined ? '' : emailKey(routine.owner))));
+  const owners = [...new Set((context.config.routines ?? []).flatMap((routine) => (routine.owner === undefined ? [] : [emailKey(routine.owner)])))];
+  return owners
+    .filter((owner) => !withRoutines.has(owner))
+    .map((owner) => ({
+      code: 'promote.owner-without-routines',
+      message: `${owner} has no routines in ${context.source}, so their routines in ${context.target} are left as they are (a promotion compares the routines of owners the source has)`,
+    }));
 }
 
 function duplicateRoutine(name: string, first: string | undefined, second: string | undefined): StewardError {
