@@ -1,7 +1,9 @@
 // JSON Schemas that carry the type of the values they accept. A schema built here is a plain
 // JSON Schema object, the one ajv compiles (and the build writes as standalone code); its
-// TypeScript type also records what it accepts, which `Static<typeof schema>` reads. So a wire
-// shape is declared once, as its schema, and its type follows from it: the two cannot drift.
+// TypeScript type also records what it accepts, which `Static<typeof schema>` reads. So a shape
+// is declared once, as its schema, and its type follows from it: the two cannot drift. The file
+// sits at the foot of src/, below every layer, so a shape is declared where its type lives: the
+// wire shapes in api/, a week of runs and the exposure estimate in domain/, the plan in model/.
 //
 // These few builders rather than TypeBox, which works the same way (`Static<typeof T>`):
 // - the schemas stay exactly as ajv wants them: nullable fields as `type: [..., 'null']` with
