@@ -4,7 +4,9 @@
 // - schemas/steward.schema.json, the schema editors, `steward schema`, the package's
 //   `./schema.json` and validation use;
 // - src/config/configTypes.generated.ts, the configuration's TypeScript types (scripts/configTypes.ts
-//   prints them from that schema), with KINDS and PRUNABLE_KINDS.
+//   prints them from that schema), with KINDS and PRUNABLE_KINDS;
+// and the plan's schema, schemas/plan.schema.json, from its declaration (src/model/planFormat.ts),
+// naming the same kinds.
 // `--check` writes nothing and fails when a file differs; test/config/generated.test.ts does the same.
 //
 // Why the schema is the declaration and the types are printed from it, rather than typed builders
@@ -17,6 +19,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { assembleConfigSchema, configKinds, type KindConfigSchema } from '../src/config/assembleSchema.js';
 import { CONFIG_SCHEMAS } from '../src/kinds/registry.js';
+import { planFormatSchema } from '../src/model/planFormat.js';
 import { printConfigTypes } from './configTypes.js';
 
 const ROOT = new URL('../', import.meta.url);
@@ -36,9 +39,11 @@ export interface GeneratedFile {
 /** The generated files for these kind declarations (by default, the registry's). */
 export function generatedFiles(declarations: readonly KindConfigSchema[] = CONFIG_SCHEMAS): GeneratedFile[] {
   const schema = assembleConfigSchema(declarations);
+  const kinds = configKinds(declarations);
   return [
     { path: 'schemas/steward.schema.json', text: `${jsonText(schema, '', 0)}\n` },
-    { path: 'src/config/configTypes.generated.ts', text: printConfigTypes(schema, configKinds(declarations), TYPES_HEADER) },
+    { path: 'src/config/configTypes.generated.ts', text: printConfigTypes(schema, kinds, TYPES_HEADER) },
+    { path: 'schemas/plan.schema.json', text: `${jsonText(planFormatSchema(kinds.kinds), '', 0)}\n` },
   ];
 }
 
