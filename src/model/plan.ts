@@ -11,7 +11,7 @@
 // (`Record<string, unknown>`, where every read was a cast or a `!`) and over a table of the kinds'
 // shapes written here (the model would name every kind). A plan file's steps take these types
 // where the file is decoded (engine/planFile.ts).
-import type { Action, FieldChange, OpenImpact, OpenPlan, OpenStep, PlanRecipient, PlanSummary } from './planFormat.js';
+import type { ACTION_HOLDS, Action, FieldChange, OpenImpact, OpenPlan, OpenStep, PlanRecipient, PlanSummary } from './planFormat.js';
 
 export { PLAN_FORMAT_VERSION, RECIPIENT_CLASSES } from './planFormat.js';
 export type {
@@ -66,27 +66,20 @@ interface StepBase<K extends StepKind> extends Omit<OpenStep, 'kind' | 'action' 
   ref: KindSteps[K]['ref'];
 }
 
-// What each action's step holds of `before`, `after` and `fields`, as the schema's `allOf` says it.
-export interface CreateStep<K extends StepKind> extends StepBase<K> {
-  action: 'create';
-  after: KindSteps[K]['state'];
-}
-export interface UpdateStep<K extends StepKind> extends StepBase<K> {
-  action: 'update';
+/** What a step of kind K holds, of the members its action decides. */
+interface ActionMembers<K extends StepKind> {
   before: KindSteps[K]['state'];
   after: KindSteps[K]['state'];
   fields: FieldChange[];
 }
-export interface ReplaceStep<K extends StepKind> extends StepBase<K> {
-  action: 'replace';
-  before: KindSteps[K]['state'];
-  after: KindSteps[K]['state'];
-  fields: FieldChange[];
-}
-export interface DeleteStep<K extends StepKind> extends StepBase<K> {
-  action: 'delete';
-  before: KindSteps[K]['state'];
-}
+
+/** A step of kind K and action A, holding what ACTION_HOLDS (planFormat.ts) gives A, as the schema does. */
+type StepOf<K extends StepKind, A extends Action> = StepBase<K> & { action: A } & Pick<ActionMembers<K>, (typeof ACTION_HOLDS)[A][number]>;
+
+export type CreateStep<K extends StepKind> = StepOf<K, 'create'>;
+export type UpdateStep<K extends StepKind> = StepOf<K, 'update'>;
+export type ReplaceStep<K extends StepKind> = StepOf<K, 'replace'>;
+export type DeleteStep<K extends StepKind> = StepOf<K, 'delete'>;
 
 /**
  * A step of kind K, a discriminated union on `action`: every `switch` over it ends in

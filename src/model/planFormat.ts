@@ -100,20 +100,41 @@ const stepFields = {
   ),
 };
 
-/** Which of `before`, `after` and `fields` a step of `actions` holds, and which it never does (plan.ts: CreateStep … DeleteStep). */
-function holding(actions: readonly Action[], holds: readonly (keyof typeof stepFields)[], never: readonly (keyof typeof stepFields)[] = []): Schema {
-  const action = actions.length === 1 ? constant(actions[0]!) : enumOf(...actions);
-  const absent = never.length === 0 ? {} : { not: { anyOf: never.map((field) => ({ required: [field] })) } };
-  return { if: { required: ['action'], properties: { action } }, then: { required: [...holds], ...absent } };
+/** The members of a step its action decides. */
+const BY_ACTION = ['before', 'after', 'fields'] as const satisfies readonly (keyof typeof stepFields)[];
+
+/**
+ * Which of `before`, `after` and `fields` a step of each action holds; it holds none of the others.
+ * Both the schema's `allOf` below and plan.ts's CreateStep … DeleteStep are made from it.
+ */
+export const ACTION_HOLDS = {
+  create: ['after'],
+  update: ['before', 'after', 'fields'],
+  replace: ['before', 'after', 'fields'],
+  delete: ['before'],
+} as const satisfies Record<Action, readonly (typeof BY_ACTION)[number][]>;
+
+/** ACTION_HOLDS as the schema says it: one `if` on the action for each set held (actions that hold the same share one). */
+function actionRules(): Schema[] {
+  const bySet = new Map<string, Action[]>();
+  for (const action of ACTIONS) {
+    const set = ACTION_HOLDS[action].join();
+    bySet.set(set, [...(bySet.get(set) ?? []), action]);
+  }
+  return [...bySet.values()].map((actions) => {
+    const holds: readonly string[] = ACTION_HOLDS[actions[0]!];
+    const never = BY_ACTION.filter((member) => !holds.includes(member));
+    const action = actions.length === 1 ? constant(actions[0]!) : enumOf(...actions);
+    const absent = never.length === 0 ? {} : { not: { anyOf: never.map((member) => ({ required: [member] })) } };
+    return { if: { required: ['action'], properties: { action } }, then: { required: [...holds], ...absent } };
+  });
 }
 
 const step = definition(
   'step',
   described(
     'One change to one object. `action` decides which of before/after/fields are present.',
-    objectOf(stepFields, ['id', 'kind', 'key', 'action', 'dependsOn', 'ref'], {
-      allOf: [holding(['create'], ['after'], ['before', 'fields']), holding(['update', 'replace'], ['before', 'after', 'fields']), holding(['delete'], ['before'], ['after', 'fields'])],
-    }),
+    objectOf(stepFields, ['id', 'kind', 'key', 'action', 'dependsOn', 'ref'], { allOf: actionRules() }),
   ),
 );
 
