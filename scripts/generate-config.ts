@@ -6,7 +6,9 @@
 // - src/config/configTypes.generated.ts, the configuration's TypeScript types (scripts/configTypes.ts
 //   prints them from that schema), with KINDS and PRUNABLE_KINDS;
 // and schemas/emulator-seed.schema.json, the emulator seed's schema, from its declaration in
-// src/emulator/seedSchema.ts (the seed's types are read off that declaration: no types file).
+// src/emulator/seedSchema.ts (the seed's types are read off that declaration: no types file);
+// and the plan's schema, schemas/plan.schema.json, from its declaration (src/model/planFormat.ts),
+// naming the same kinds.
 // `--check` writes nothing and fails when a file differs; test/config/generated.test.ts does the same.
 //
 // Why the schema is the declaration and the types are printed from it, rather than typed builders
@@ -20,6 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { assembleConfigSchema, configKinds, type KindConfigSchema } from '../src/config/assembleSchema.js';
 import { SEED_SCHEMA } from '../src/emulator/seedSchema.js';
 import { CONFIG_SCHEMAS } from '../src/kinds/registry.js';
+import { planFormatSchema } from '../src/model/planFormat.js';
 import { printConfigTypes } from './configTypes.js';
 
 const ROOT = new URL('../', import.meta.url);
@@ -36,12 +39,14 @@ export interface GeneratedFile {
   text: string;
 }
 
-/** The generated files for these kind declarations (by default, the registry's), and the emulator seed's schema. */
+/** The generated files for these kind declarations (by default, the registry's): the config's schema and types, the plan's schema, and the emulator seed's schema. */
 export function generatedFiles(declarations: readonly KindConfigSchema[] = CONFIG_SCHEMAS): GeneratedFile[] {
   const schema = assembleConfigSchema(declarations);
+  const kinds = configKinds(declarations);
   return [
     { path: 'schemas/steward.schema.json', text: `${jsonText(schema, '', 0)}\n` },
-    { path: 'src/config/configTypes.generated.ts', text: printConfigTypes(schema, configKinds(declarations), TYPES_HEADER) },
+    { path: 'src/config/configTypes.generated.ts', text: printConfigTypes(schema, kinds, TYPES_HEADER) },
+    { path: 'schemas/plan.schema.json', text: `${jsonText(planFormatSchema(kinds.kinds), '', 0)}\n` },
     { path: 'schemas/emulator-seed.schema.json', text: `${jsonText(SEED_SCHEMA, '', 0)}\n` },
   ];
 }

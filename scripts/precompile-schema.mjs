@@ -2,7 +2,8 @@
 // import ajv's compiler nor compile a schema at every start. Generated, not committed:
 // - dist/config/schemaValidators.cjs, the config schema's (from schemas/steward.schema.json);
 // - dist/api/shapeValidators.cjs, the response shapes' (from src/api/shapes.ts);
-// - dist/engine/planValidator.cjs, the plan file's (from schemas/plan.schema.json).
+// - dist/engine/planValidator.cjs, the plan file's (from schemas/plan.schema.json, which
+//   `npm run generate` writes from src/model/planFormat.ts).
 // Each carries the sha256 of the schemas it was made from, so dist uses it only for those very
 // schemas (otherwise it compiles at run time, as the tests running the sources do).
 import { writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // The shape of every response steward reads, one JSON Schema per response, checked with ajv at
 // the boundary (PlatformApi) before any other code sees the body. Each shape is declared once,
-// here, with the typed builders of typedSchema.ts: the schema is what ajv runs, and the type
+// here, with the typed builders of ../typedSchema.ts: the schema is what ajv runs, and the type
 // beside it (`Routine`, `Whoami`, ...; types.ts names them for the rest of the code) is read off
 // that schema, so it says exactly what the check guarantees: a field ajv fills in is present, a
 // field the check passes over is `unknown`.
@@ -33,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { CREDIT_CONTROL_FIELDS } from './contract/creditControls.js';
 import { apiKeyType, keyScope } from './contract/identity.js';
 import { slackRecipientType } from './contract/routines.js';
-import { arrayOf, constant, mapOf, objectOf, oneOf, sameFor, scalar, type Fields, type ObjectOf, type Schema, type Static, type Typed } from './typedSchema.js';
+import { arrayOf, constant, mapOf, objectOf, oneOf, sameFor, scalar, type Fields, type ObjectOf, type Schema, type Static, type Typed } from '../typedSchema.js';
 
 /**
  * An object schema of every field in `properties`; `optional` lists the fields that may be

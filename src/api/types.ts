@@ -1,6 +1,6 @@
 // The names of the platform API's wire shapes, for the rest of the code. Each is declared once,
 // as the schema that checks or describes it, and its type is read off that schema here
-// (typedSchema.ts `Static`), so no field is written twice:
+// (../typedSchema.ts `Static`), so no field is written twice:
 // - what steward reads: the response shapes of shapes.ts, as the check leaves them (absent
 //   nullable fields filled in as null, fields it passes over as `unknown`);
 // - what steward sends: the request bodies of the vendor contract (contract/), exactly what the

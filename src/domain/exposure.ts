@@ -5,6 +5,7 @@
 // every number. The sum over every user is the exposure; unlimited anywhere makes it unlimited.
 // A part the caller could not know (no live limits read, no user count) is named, and the sum is
 // then a lower bound. Pure.
+import { arrayOf, definition, described, objectOf, scalar, type Schema, type Static, type Typed } from '../typedSchema.js';
 
 export const EXPOSURE_RULE = "a user's own limit, else the highest limit among her groups, else the default";
 
@@ -21,25 +22,43 @@ export interface ExposureInput {
   accountCreditLimit?: number | null | undefined;
 }
 
-/** One part of the sum: how many users it covers and what they may spend (null = unlimited; undefined = not known). */
-export interface ExposurePart {
-  users: number;
-  credits: number | null;
+/** Credits, or null where a limit is unlimited. */
+const credits = scalar(['number', 'null'], { minimum: 0 });
+
+/** One part of the sum (`$defs/exposurePart` of the plan's schema). */
+export const exposurePart = definition(
+  'exposurePart',
+  described(
+    'One part of the exposure: how many users it covers and what they may spend (null = unlimited).',
+    objectOf({ users: scalar('integer', { minimum: 0 }), credits }, ['users', 'credits']),
+  ),
+);
+export type ExposurePart = Static<typeof exposurePart.ref>;
+
+/** `base` with more fields, as a JSON Schema extends an object (`allOf`). */
+function extended<A, B>(base: Typed<A>, more: Typed<B>): Typed<A & B> {
+  const fields: Schema = more;
+  return { allOf: [base], ...fields };
 }
 
-export interface Exposure {
-  /** The most credits per period: null = unlimited. A lower bound when `notCounted` is not empty. */
-  credits: number | null;
-  individual: ExposurePart;
-  groups?: ExposurePart;
-  default?: ExposurePart & { perUser: number | null };
-  /** What the estimate could not count (`the default: …`); empty when complete. */
-  notCounted: string[];
-  /** The account's limit, when it has one. */
-  accountCreditLimit?: number;
-  /** How the limits were combined (an estimate: the vendor does not say). */
-  rule: string;
-}
+/**
+ * The estimate, declared once: its schema (a plan's `exposure`, schemas/plan.schema.json, which
+ * lists `exposurePart` among its definitions) and its type (Exposure).
+ */
+export const exposureSchema = objectOf(
+  {
+    credits: described('The sum; null = unlimited.', credits),
+    individual: exposurePart.ref,
+    groups: exposurePart.ref,
+    default: extended(exposurePart.ref, objectOf({ perUser: described('The default; null = unlimited.', credits) }, ['perUser'])),
+    notCounted: described('What the estimate could not count, in words; empty when complete.', arrayOf(scalar('string'))),
+    accountCreditLimit: described("The account's limit, when it has one.", scalar('number', { minimum: 0 })),
+    rule: described('How the limits were combined, in words.', scalar('string', { minLength: 1 })),
+  },
+  ['credits', 'individual', 'notCounted', 'rule'],
+);
+/** The most credits per period, a lower bound when `notCounted` is not empty; null = unlimited. */
+export type Exposure = Static<typeof exposureSchema>;
 
 /** Adds credit values where null (unlimited) absorbs everything. */
 function plus(a: number | null, b: number | null): number | null {

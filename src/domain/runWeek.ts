@@ -5,6 +5,7 @@
 // wall clock (a day that skips an hour leaves it empty; one that repeats an hour counts both in it).
 import { cronParser, firstRunAfter, type ParsedCron } from './schedule.js';
 import { instantOf, wallClock } from './nextRuns.js';
+import { arrayOf, described, enumOf, objectOf, scalar, type Static, type Typed } from '../typedSchema.js';
 
 /** What a week of runs needs of a routine. */
 export interface ScheduledRoutine {
@@ -15,32 +16,44 @@ export interface ScheduledRoutine {
   paused: boolean;
 }
 
-/** One day of the week: its date in the display zone and the starts in each of its 24 hours. */
-export interface RunDay {
-  /** `2026-11-23` */
-  date: string;
-  /** `Mon` */
-  weekday: string;
-  /** 24 counts, hour 0 first. */
-  hours: number[];
+/** The days of the week as a week of runs names them, Monday first (ISO 8601). */
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
+
+/**
+ * The week as `steward schedule --json` and a plan's `routineRuns` carry it, declared once: its
+ * schema (in the plan's, schemas/plan.schema.json) and its type (RunWeek). `count` is a count as
+ * the document that holds the week writes one (the plan: its `$defs/count`).
+ */
+export function runWeekSchema(count: Typed<number>) {
+  const instant = scalar('string', { format: 'date-time' });
+  const day = objectOf(
+    {
+      date: scalar('string', { format: 'date' }),
+      weekday: enumOf(...WEEKDAYS),
+      hours: described('Routines starting in each hour, hour 0 first.', arrayOf(count, { minItems: 24, maxItems: 24 })),
+    },
+    ['date', 'weekday', 'hours'],
+  );
+  return objectOf(
+    {
+      timezone: scalar('string', { minLength: 1 }),
+      start: described("The week's first instant (midnight in `timezone`).", instant),
+      end: described('The instant after its last.', instant),
+      routines: described('Routines counted.', count),
+      paused: described('Paused routines, not counted.', count),
+      runs: described('Runs in the week.', count),
+      maxRunsPerHour: described("The environment's routines.maxRunsPerHour, when set: hours above it are marked.", scalar('integer', { minimum: 1 })),
+      days: arrayOf(day, { minItems: 7, maxItems: 7 }),
+    },
+    ['timezone', 'start', 'end', 'routines', 'paused', 'runs', 'days'],
+  );
 }
 
-/** The week as `steward schedule --json` and a plan's `routineRuns` carry it. */
-export interface RunWeek {
-  /** The zone the days and hours are in. */
-  timezone: string;
-  /** The week's first and last instant (exclusive), ISO-8601 UTC. */
-  start: string;
-  end: string;
-  /** Routines counted (not paused), and paused ones left out. */
-  routines: number;
-  paused: number;
-  /** Runs in the week. */
-  runs: number;
-  days: RunDay[];
-  /** The environment's routines.maxRunsPerHour, when set: hours above it are marked. */
-  maxRunsPerHour?: number;
-}
+/** A week of runs: the zone, the week's bounds, the routines counted and paused, and each day's starts per hour. */
+export type RunWeek = Static<ReturnType<typeof runWeekSchema>>;
+
+/** One day of the week: its date in the display zone (`2026-11-23`), its weekday and the starts in each of its 24 hours. */
+export type RunDay = RunWeek['days'][number];
 
 /** An hour in which more routines start than a limit allows, with their names. */
 export interface CrowdedHour {
@@ -52,7 +65,6 @@ export interface CrowdedHour {
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 /** Counts each routine's starts per hour of the week from today's midnight in `timezone`. */
 export function runWeek(routines: readonly ScheduledRoutine[], now: Date, timezone: string): RunWeek {
@@ -93,7 +105,8 @@ function bucketRuns(routines: readonly ScheduledRoutine[], now: Date, timezone: 
   const end = instantOf(new Date(midnight + 7 * DAY), timezone);
   const days = Array.from({ length: 7 }, (_, index) => {
     const day = new Date(midnight + index * DAY);
-    return { date: day.toISOString().slice(0, 10), weekday: WEEKDAYS[day.getUTCDay()]! };
+    // getUTCDay counts from Sunday.
+    return { date: day.toISOString().slice(0, 10), weekday: WEEKDAYS[(day.getUTCDay() + 6) % 7]! };
   });
   const cells = new Map<number, string[]>();
   for (const routine of routines) {

@@ -1,12 +1,12 @@
 // The seed of the emulator (`steward emulator --data FILE`, YAML or JSON, or a seed object), declared
-// once, as its JSON Schema, with the typed builders of api/typedSchema.ts: seedFile.ts checks every
+// once, as its JSON Schema, with the typed builders of typedSchema.ts: seedFile.ts checks every
 // seed with it (ajv), seedTypes.ts names its types (`Static<typeof SEED_SCHEMA>`), and `npm run
 // generate` writes it to schemas/emulator-seed.schema.json for editors and docs/emulator.md.
 //
 // seedFile.ts checks without ajv's `useDefaults`, so a field with a `default` may still be absent
 // after the check: it is optional in the type, and seed.ts applies the default as it converts. The
 // checks a schema cannot make (e-mails that name users, labels that exist, schedules) are seed.ts's.
-import { arrayOf, constant, field, objectOf, scalar, type Fields, type ObjectOf, type Schema, type Static, type Typed } from '../api/typedSchema.js';
+import { arrayOf, constant, field, objectOf, scalar, type Fields, type ObjectOf, type Schema, type Static, type Typed } from '../typedSchema.js';
 
 // ---- building blocks --------------------------------------------------------------------------
 

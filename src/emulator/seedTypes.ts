@@ -1,7 +1,7 @@
 // The seed of the emulator as TypeScript types, read off its one declaration (seedSchema.ts): what
 // a seed is once seedFile.ts has checked it. Fields with a default in the schema are optional here:
 // the check does not fill them in (seed.ts does, as it converts).
-import type { Static } from '../api/typedSchema.js';
+import type { Static } from '../typedSchema.js';
 import type { SEED_SCHEMA } from './seedSchema.js';
 
 export type Seed = Static<typeof SEED_SCHEMA>;

@@ -1,7 +1,9 @@
 // The published JSON Schema of the plan (schemas/plan.schema.json), for teams that run their own
 // policy engines on `steward plan --json`, and the structure `steward apply FILE` holds a plan file
-// to before it reads anything of it. It is versioned with PLAN_FORMAT_VERSION; this module reads it
-// and checks a plan against it (the tests check every plan the end-to-end suite makes).
+// to before it reads anything of it. It is versioned with PLAN_FORMAT_VERSION and generated from
+// the plan's one declaration (model/planFormat.ts, by `npm run generate`); this module reads the
+// file, so it checks a plan against what is published (the tests check every plan the end-to-end
+// suite makes), and a built steward neither builds the declaration nor compiles it.
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

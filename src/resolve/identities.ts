@@ -7,50 +7,63 @@
 // The book is trusted only when the file's seal verifies under the applying API key
 // (planFile.ts): the steps are re-derived from the config, the live state and these ids, so
 // ids nobody can vouch for would let an edited file aim a declared value at another object.
+import { arrayOf, definition, described, objectOf, scalar, type Static } from '../typedSchema.js';
 
 // ---- what a plan file records of them (plan.schema.json `identities`) ----
 
+const nonEmpty = scalar('string', { minLength: 1 });
+
+/** A name and its id (`$defs/namedId` of the plan's schema, which model/planFormat.ts lists). */
+export const namedId = definition(
+  'namedId',
+  described('A name as the config writes it and the id it resolved to.', objectOf({ name: nonEmpty, id: nonEmpty }, ['name', 'id'])),
+);
+
+const planUser = objectOf({ email: nonEmpty, id: nonEmpty }, ['email', 'id']);
+
+const planModel = objectOf(
+  {
+    id: nonEmpty,
+    name: described('The name routines give the model; absent for a model named by id.', nonEmpty),
+    branches: arrayOf(namedId.ref),
+    topics: arrayOf(nonEmpty),
+  },
+  ['id', 'branches', 'topics'],
+);
+
 /**
- * The names the config uses, as the plan resolved them in its deployment. Optional and
- * additive (format 1 without it resolves everything again). Ids and e-mails only, never a token.
+ * The names the config uses, as the plan resolved them in its deployment, declared once: the
+ * schema of a plan's `identities` and its type. Optional and additive (format 1 without it
+ * resolves everything again). Ids and e-mails only, never a token: the seal is keyed by the API
+ * token that made the plan, so apply reuses the ids only under the same token and an edited
+ * section is never trusted. Sealed when the plan is saved (`plan --out`), unsealed in `plan --json`.
  */
-export interface PlanIdentities {
-  /**
-   * Users by e-mail: the config's users and routine owners, and users a plan only shows (a pruned
-   * limit). The first entry of an id gives the e-mail shown; later ones are other addresses of it.
-   */
-  users: PlanUser[];
-  /** User groups by display name (`group:` of a user group limit). */
-  groups: PlanGroup[];
-  /** Routine models by name (or by literal id where a branch is named), with what was checked of them. */
-  models: PlanModel[];
-  /**
-   * `hmac-sha256:` of the above, the plan's environment, base URL and config digest, keyed by the
-   * API token that made the plan: apply reuses the ids only under the same token, so an edited
-   * section is never trusted. Set when the plan is saved (`plan --out`), absent from `plan --json`.
-   */
-  seal?: string;
-}
+export const planIdentitiesSchema = objectOf(
+  {
+    users: described(
+      "Users by e-mail: the config's users and routine owners, and users a step only shows (a pruned limit). An id's first entry is the e-mail it is shown by; later ones are other addresses of the same user.",
+      arrayOf(planUser),
+    ),
+    groups: described('User groups by display name (`group:` of a user group limit).', arrayOf(namedId.ref)),
+    models: described(
+      'Routine models by name (or by `modelId:` where a branch is named): the branches the routines name and the topics found on the model.',
+      arrayOf(planModel),
+    ),
+    seal: described(
+      "HMAC-SHA256 of the identities with the plan's environment, base URL and config digest, keyed by the API token that made the plan (written by `plan --out`; the token itself never is).",
+      scalar('string', { pattern: '^hmac-sha256:[0-9a-f]{64}$' }),
+    ),
+  },
+  ['users', 'groups', 'models'],
+);
 
-export interface PlanUser {
-  email: string;
-  id: string;
-}
-
-export interface PlanGroup {
-  name: string;
-  id: string;
-}
-
-export interface PlanModel {
-  id: string;
-  /** The name routines give it (absent for a model named by `modelId:`). */
-  name?: string;
-  /** The branches routines name, as resolved. */
-  branches: { name: string; id: string }[];
-  /** The topics routines name that the model was found to have. */
-  topics: string[];
-}
+export type PlanIdentities = Static<typeof planIdentitiesSchema>;
+/** A user by e-mail. */
+export type PlanUser = Static<typeof planUser>;
+/** A user group by display name. */
+export type PlanGroup = Static<typeof namedId.ref>;
+/** A model by name (or by literal id), with the branches routines name and the topics found on it. */
+export type PlanModel = Static<typeof planModel>;
 
 /** The reads a saved plan's identities spare `apply FILE` (users, user groups and models by name). */
 export const RESOLUTION_ROUTES: readonly string[] = ['GET /api/scim/v2/users', 'GET /api/scim/v2/groups', 'GET /api/v1/models'];

@@ -5,16 +5,17 @@
 // methods read `step.after.size` as a number without a cast and src/model names no toy. Its
 // section of the config schema is its own declaration too (a real kind's is
 // kinds/<folder>/configSchema.ts): assembled with the registry's, it validates `toys:` as steward
-// validates every section, and gives KINDS and the config types their toy, as `npm run generate`
-// does for a registered kind. Nothing outside this file is edited for it.
+// validates every section, and gives KINDS, the config types and the plan's schema their toy, as
+// `npm run generate` does for a registered kind. Nothing outside this file is edited for it.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { printConfigTypes } from '../../scripts/configTypes.js';
+import { generatedFiles } from '../../scripts/generate-config.js';
 import type { PlatformApi } from '../../src/api/platform.js';
 import type { Whoami } from '../../src/api/types.js';
 import { assembleConfigSchema, configKinds, type KindConfigSchema } from '../../src/config/assembleSchema.js';
 import { checkSchema, checkSchemaWith, findingMessage } from '../../src/config/schema.js';
-import type { Kind, StewardConfig } from '../../src/config/types.js';
+import { KINDS, type Kind, type StewardConfig } from '../../src/config/types.js';
 import { checkSteps, runSteps } from '../../src/engine/executor.js';
 import { orderSteps } from '../../src/engine/order.js';
 import { diffAll } from '../../src/engine/planner.js';
@@ -198,5 +199,10 @@ describe("the toy kind's section of the config", () => {
     expect(types).toContain("  'labels',\n  'toys',\n] as const;\nexport type PrunableKind");
     expect(types).toContain('  /** Toys on the shelf, one entry per toy. */\n  toys?: ToyConfig[];\n');
     expect(types).toContain('export type ToyConfig = {\n  /** Its name. */\n  name: string;\n  /** Its size. */\n  size: number;\n};\n');
+  });
+
+  it("is a kind the plan's schema names, as `npm run generate` writes it", () => {
+    const planSchema = generatedFiles(declarations).find((file) => file.path === 'schemas/plan.schema.json')!;
+    expect((JSON.parse(planSchema.text) as { $defs: { kind: { enum: string[] } } }).$defs.kind.enum).toEqual([...KINDS, 'toys']);
   });
 });

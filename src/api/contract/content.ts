@@ -1,5 +1,5 @@
 // Labels, and the documents and folders that carry them.
-import type { Static } from '../typedSchema.js';
+import type { Static } from '../../typedSchema.js';
 import { arrayOf, boolean, commaList, cursorList, fullObject, integer, nullable, number, object, oneOf, pageInfo, string, uuid } from './schema.js';
 import type { Operation } from './types.js';
 

@@ -1,6 +1,6 @@
 // AI credit controls: the organization's thresholds and defaults, and the individual limits of
 // users, user groups and embed entity groups.
-import { field, sameFor, type Static } from '../typedSchema.js';
+import { field, sameFor, type Static } from '../../typedSchema.js';
 import { arrayOf, boolean, cursorList, fullObject, integer, nullable, number, object, onlyTrue, string } from './schema.js';
 import type { Operation } from './types.js';
 

@@ -1,5 +1,5 @@
 // whoami, SCIM users and groups, and API keys, as the vendor documents them.
-import type { Static } from '../typedSchema.js';
+import type { Static } from '../../typedSchema.js';
 import { arrayOf, boolean, fullObject, integer, mapOf, nullable, object, oneOf, pageInfo, scimList, string, uuid, type Schema } from './schema.js';
 import type { Operation } from './types.js';
 

@@ -1,7 +1,7 @@
 // AI routines: list, read, create, update (the documented PUT; the generated client's PATCH as a
 // variant), delete and trigger. Every operation takes `userId`, the target user's membership id
 // (organization keys only).
-import type { Static } from '../typedSchema.js';
+import type { Static } from '../../typedSchema.js';
 import { arrayOf, boolean, cursorList, either, fullObject, integer, nullable, object, oneOf, string, uuid } from './schema.js';
 import type { Operation } from './types.js';
 

@@ -4,10 +4,10 @@
 // not say (the contract test still holds steward to the documented keys of every body); every
 // response object is closed: the contract test holds the emulator to exactly the documented
 // fields. The client does not read with these schemas (src/api/shapes.ts is its tolerant reader).
-// They are built with the typed builders of ../typedSchema.ts, so the bodies steward sends take
+// They are built with the typed builders of ../../typedSchema.ts, so the bodies steward sends take
 // their types from the contract (`Static<typeof routineCreate>`, named in ../types.ts): a body
 // with a field the vendor does not document, or of another type, does not compile.
-import { arrayOf, mapOf, objectOf, oneOf, scalar, type Fields, type Schema, type Typed } from '../typedSchema.js';
+import { arrayOf, mapOf, objectOf, oneOf, scalar, type Fields, type Schema, type Typed } from '../../typedSchema.js';
 
 export { arrayOf, mapOf, oneOf, type Schema };
 

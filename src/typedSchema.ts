@@ -1,7 +1,9 @@
 // JSON Schemas that carry the type of the values they accept. A schema built here is a plain
 // JSON Schema object, the one ajv compiles (and the build writes as standalone code); its
-// TypeScript type also records what it accepts, which `Static<typeof schema>` reads. So a wire
-// shape is declared once, as its schema, and its type follows from it: the two cannot drift.
+// TypeScript type also records what it accepts, which `Static<typeof schema>` reads. So a shape
+// is declared once, as its schema, and its type follows from it: the two cannot drift. The file
+// sits at the foot of src/, below every layer, so a shape is declared where its type lives: the
+// wire shapes in api/, a week of runs and the exposure estimate in domain/, the plan in model/.
 //
 // These few builders rather than TypeBox, which works the same way (`Static<typeof T>`):
 // - the schemas stay exactly as ajv wants them: nullable fields as `type: [..., 'null']` with
@@ -48,14 +50,29 @@ export function scalar<const J extends JsonType | readonly JsonType[]>(type: J, 
   return { type, ...extra };
 }
 
+type JsonScalar = string | number | boolean | null;
+
 /** One of these strings. */
 export function oneOf<const V extends readonly string[]>(...values: V): Typed<V[number]> {
   return { type: 'string', enum: values };
 }
 
+/**
+ * One of these values, by `enum` alone: a value of another type is then told as none of them,
+ * with the list, where `oneOf` tells it as not a string.
+ */
+export function enumOf<const V extends readonly JsonScalar[]>(...values: V): Typed<V[number]> {
+  return { enum: values };
+}
+
 /** Exactly this value. */
-export function constant<const V extends string>(value: V): Typed<V> {
+export function constant<const V extends JsonScalar>(value: V): Typed<V> {
   return { const: value };
+}
+
+/** `schema` with a description for people, written first, where a reader of the schema looks. */
+export function described<T>(description: string, schema: Typed<T>): Typed<T> {
+  return { description, ...schema };
 }
 
 /** A list of `items`; `extra` holds its other keywords (`default`, `maxItems`, ...). */
@@ -65,10 +82,11 @@ export function arrayOf<T>(items: Typed<T>, extra: Schema = {}): Typed<T[]> {
 
 /**
  * An object with the fields of `properties`, of which those in `required` must be there (none
- * without a list: then the schema has no `required`); `extra` holds its other keywords.
+ * without a list: then the schema has no `required`, else it is written before the fields, where a
+ * reader of a written schema looks for it); `extra` holds its other keywords.
  */
 export function objectOf<F extends Fields, const R extends keyof F & string = never>(properties: F, required?: readonly R[], extra: Schema = {}): Typed<ObjectOf<F, Exclude<keyof F, R>>> {
-  return { type: 'object', properties, ...(required === undefined ? {} : { required: [...required] }), ...extra };
+  return { type: 'object', ...(required === undefined ? {} : { required: [...required] }), properties, ...extra };
 }
 
 /** A map from keys the server chooses to values of one shape. */
@@ -84,4 +102,29 @@ export function sameFor<const K extends string, S extends Typed<unknown>>(keys: 
 /** One field named by a variable: `{[key]: schema}` with the key's type kept. */
 export function field<const K extends string, S extends Typed<unknown>>(key: K, schema: S): Record<K, S> {
   return { [key]: schema } as Record<K, S>;
+}
+
+/**
+ * A schema a document keeps once, under `$defs/<name>`: `ref` stands for it wherever it is used,
+ * with its type. The document lists it among its `definitions`, else ajv refuses the `$ref`.
+ */
+export interface Definition<T> {
+  readonly name: string;
+  readonly schema: Typed<T>;
+  readonly ref: Typed<T>;
+}
+
+/** `schema`, kept under `$defs/<name>`. */
+export function definition<T>(name: string, schema: Typed<T>): Definition<T> {
+  return { name, schema, ref: { $ref: `#/$defs/${name}` } };
+}
+
+/** A document's `$defs`, in the order given; a name given twice is refused, as it would hide one. */
+export function definitions(...list: readonly Definition<unknown>[]): Record<string, Schema> {
+  const byName: Record<string, Schema> = {};
+  for (const { name, schema } of list) {
+    if (name in byName) throw new Error(`the definition ${name} is given twice`);
+    byName[name] = schema;
+  }
+  return byName;
 }
