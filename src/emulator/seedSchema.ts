@@ -6,15 +6,15 @@
 // seedFile.ts checks without ajv's `useDefaults`, so a field with a `default` may still be absent
 // after the check: it is optional in the type, and seed.ts applies the default as it converts. The
 // checks a schema cannot make (e-mails that name users, labels that exist, schedules) are seed.ts's.
-import { arrayOf, constant, field, objectOf, scalar, type Fields, type ObjectOf, type Schema, type Static, type Typed } from '../typedSchema.js';
+import { arrayOf, constant, enumOf, field, objectOf, scalar, type Fields, type ObjectOf, type Schema, type Static, type Typed } from '../typedSchema.js';
 
 // ---- building blocks --------------------------------------------------------------------------
 
 type Flat<T> = { [K in keyof T]: T[K] } & {};
 
-/** One of these values; `extra` holds its other keywords. No `type`: the values say it. */
+/** One of these values (`enumOf`); `extra` holds its other keywords. */
 function choice<const V extends readonly string[]>(values: V, extra: Schema = {}): Typed<V[number]> {
-  return { enum: values, ...extra };
+  return { ...enumOf(...values), ...extra };
 }
 
 /** A value of any of `schemas`; `extra` holds its other keywords (a `default` goes here, outside `anyOf`). */
