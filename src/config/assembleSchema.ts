@@ -1,7 +1,7 @@
 // The schema of a configuration file, assembled from the parts that belong to no kind
 // (schemaParts.ts) and what each kind folder declares of its own (kinds/<folder>/configSchema.ts).
-// config/ sits below kinds/ and imports none: kinds/registry.ts hands the declarations in, so a
-// test may assemble a schema with a kind of its own. Nothing runs this when steward runs:
+// config/ sits below kinds/ and imports none: kinds/configRegistry.ts hands the declarations in,
+// so a test may assemble a schema with a kind of its own. Nothing runs this when steward runs:
 // `npm run generate` (scripts/generate-config.ts) writes the result to schemas/steward.schema.json,
 // which validation reads, and the TypeScript types of the configuration to configTypes.generated.ts.
 import { topLevelSchema, type KindParts, type SchemaNode } from './schemaParts.js';

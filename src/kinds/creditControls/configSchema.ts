@@ -1,6 +1,6 @@
 // The `creditControls:` section of a configuration file: this kind's part of the config schema.
-// config/assembleSchema.ts puts it together with the other kinds' (kinds/registry.ts lists them);
-// `npm run generate` writes schemas/steward.schema.json and the config's TypeScript types from it.
+// config/assembleSchema.ts puts it together with the other kinds' (kinds/configRegistry.ts lists
+// them); `npm run generate` writes schemas/steward.schema.json and the config's types from it.
 import type { KindConfigSchema } from '../../config/assembleSchema.js';
 
 export const creditControlsConfigSchema: KindConfigSchema = {

@@ -1,7 +1,7 @@
 // The `labels:` section of a configuration file: the part of the config schema of labels and of
 // the kinds declared with them, their document and folder links (`documents:`, `folders:`).
-// config/assembleSchema.ts puts it together with the other kinds' (kinds/registry.ts lists them);
-// `npm run generate` writes schemas/steward.schema.json and the config's TypeScript types from it.
+// config/assembleSchema.ts puts it together with the other kinds' (kinds/configRegistry.ts lists
+// them); `npm run generate` writes schemas/steward.schema.json and the config's types from it.
 import type { KindConfigSchema } from '../../config/assembleSchema.js';
 
 export const labelsConfigSchema: KindConfigSchema = {

@@ -1,7 +1,7 @@
 // The `userCreditLimits:`, `userGroupCreditLimits:` and `entityGroupCreditLimits:` sections of a
 // configuration file: these kinds' part of the config schema. The three entries share their
 // value, expiry, ignore and protect fields, and differ in what names the limit's subject.
-// config/assembleSchema.ts puts them together with the other kinds' (kinds/registry.ts lists
+// config/assembleSchema.ts puts them together with the other kinds' (kinds/configRegistry.ts lists
 // them); `npm run generate` writes schemas/steward.schema.json and the config's types from it.
 import type { KindConfigSchema } from '../../config/assembleSchema.js';
 import type { SchemaNode } from '../../config/schemaParts.js';

@@ -1,6 +1,6 @@
 // The `routines:` section of a configuration file: this kind's part of the config schema, with
 // the destinations a routine delivers to. config/assembleSchema.ts puts it together with the
-// other kinds' (kinds/registry.ts lists them); `npm run generate` writes
+// other kinds' (kinds/configRegistry.ts lists them); `npm run generate` writes
 // schemas/steward.schema.json and the config's TypeScript types from it.
 import type { KindConfigSchema } from '../../config/assembleSchema.js';
 
