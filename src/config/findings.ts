@@ -1,5 +1,6 @@
-// What the semantic checks share (semantic.ts and its sections): the context they run in, and
-// the collector of their findings, with positions.
+// What the semantic checks share (semantic.ts, its sections and each kind folder's checks): the
+// context they run in, the collector of their findings, with positions, and the shape of a kind's
+// checks.
 import type { PositionTarget } from './positions.js';
 import type { ConfigPath, Diagnostic, Severity, SourceLocation } from './types.js';
 
@@ -21,6 +22,15 @@ export interface SemanticContext {
   /** The time expiries (`until:`) are judged at; default: when the check runs. */
   now?: Date;
 }
+
+/**
+ * One kind folder's checks of its sections, what the schema cannot say of them (duplicates,
+ * schedules, names that must match a live object): declared in the folder (`KindConfigSchema`'s
+ * `checks`) and handed to the analysis from above, since config/ imports no kind. They read the
+ * merged, interpolated configuration, defensively (a value of the wrong type was already
+ * reported), and report to `findings`.
+ */
+export type KindConfigCheck = (config: Record<string, unknown>, findings: Findings) => void;
 
 /** Collects diagnostics with positions; shared by the semantic check modules. */
 export class Findings {

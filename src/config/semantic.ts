@@ -28,13 +28,17 @@ import { checkIgnore } from './ignore.js';
 import { checkExpiry } from './expiry.js';
 import { isRecord } from './sources.js';
 import { didYouMean } from './suggest.js';
-import { Findings, type DeclaredLabels, type SemanticContext } from './findings.js';
+import { Findings, type DeclaredLabels, type KindConfigCheck, type SemanticContext } from './findings.js';
 import type { ConfigPath, Diagnostic } from './types.js';
 
-/** Every semantic finding of a merged, interpolated configuration. */
-export function checkSemantics(config: Record<string, unknown>, context: SemanticContext): Diagnostic[] {
+/**
+ * Every semantic finding of a merged, interpolated configuration: its characters first (a value
+ * they report is not reported again), then the kinds' checks, given in order, then the rest.
+ */
+export function checkSemantics(config: Record<string, unknown>, kindChecks: readonly KindConfigCheck[], context: SemanticContext): Diagnostic[] {
   const findings = new Findings(context);
   if (context.verbatimText !== true) checkCharacters(config, [], findings);
+  for (const check of kindChecks) check(config, findings);
   checkCreditControls(config.creditControls, findings);
   checkUserCreditLimits(config.userCreditLimits, findings);
   checkGroupCreditLimits(config, findings);

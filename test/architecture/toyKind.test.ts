@@ -66,6 +66,7 @@ const TOYS_CONFIG_SCHEMA: KindConfigSchema = {
       },
     },
   },
+  checks: [],
 };
 
 function toyKind(shelf: Toys): ResourceKind<Toys, Toys, 'toys'> {

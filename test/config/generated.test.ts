@@ -20,6 +20,7 @@ function toys(overrides: Partial<KindConfigSchema> = {}): KindConfigSchema {
     definitions: {
       toy: { description: 'A toy.', type: 'object', additionalProperties: false, properties: { name: { description: 'Its name.', type: 'string' } } },
     },
+    checks: [],
     ...overrides,
   };
 }

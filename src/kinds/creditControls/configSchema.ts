@@ -39,4 +39,5 @@ export const creditControlsConfigSchema: KindConfigSchema = {
       errorMessage: 'must be a number ≥ 0 or null',
     },
   },
+  checks: [],
 };

@@ -83,4 +83,5 @@ export const labelsConfigSchema: KindConfigSchema = {
       },
     },
   },
+  checks: [],
 };

@@ -155,4 +155,5 @@ export const limitsConfigSchema: KindConfigSchema = {
       },
     },
   },
+  checks: [],
 };

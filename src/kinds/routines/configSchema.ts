@@ -166,4 +166,5 @@ export const routinesConfigSchema: KindConfigSchema = {
       },
     },
   },
+  checks: [],
 };
