@@ -39,7 +39,6 @@ export function checkSemantics(config: Record<string, unknown>, kindChecks: read
   const findings = new Findings(context);
   if (context.verbatimText !== true) checkCharacters(config, [], findings);
   for (const check of kindChecks) check(config, findings);
-  checkCreditControls(config.creditControls, findings);
   checkUserCreditLimits(config.userCreditLimits, findings);
   checkGroupCreditLimits(config, findings);
   checkRoutines(config.routines, findings);
@@ -49,19 +48,6 @@ export function checkSemantics(config: Record<string, unknown>, kindChecks: read
   checkIgnore(config, findings);
   checkExpiry(config, findings, context.now ?? new Date());
   return findings.diagnostics;
-}
-
-function checkCreditControls(section: unknown, findings: Findings): void {
-  if (!isRecord(section)) return;
-  const { downgradeCredits, shutoffCredits } = section;
-  if (typeof downgradeCredits === 'number' && typeof shutoffCredits === 'number' && downgradeCredits > shutoffCredits) {
-    findings.add(
-      'creditControls.order',
-      ['creditControls', 'downgradeCredits'],
-      `\`downgradeCredits\` (${downgradeCredits}) must not exceed \`shutoffCredits\` (${shutoffCredits})`,
-      { hint: 'AI downgrades to a cheaper model before it shuts off: lower downgradeCredits or raise shutoffCredits' },
-    );
-  }
 }
 
 // Fields whose text may span lines or be indented: everything else is one line.
