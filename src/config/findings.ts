@@ -1,6 +1,7 @@
 // What the semantic checks share (semantic.ts, its sections and each kind folder's checks): the
 // context they run in, the collector of their findings, with positions, and the shape of a kind's
 // checks.
+import { emailProblem } from '../domain/rules.js';
 import type { PositionTarget } from './positions.js';
 import type { ConfigPath, Diagnostic, Severity, SourceLocation } from './types.js';
 
@@ -63,6 +64,12 @@ export class Findings {
     const value = record[key];
     return typeof value === 'string' && !this.context.skip([...path, key]) ? value : undefined;
   }
+}
+
+/** An e-mail address the platform would refuse, as `email.format` at `path`; `what` names its role (`owner`, `recipient`). */
+export function checkEmail(findings: Findings, path: ConfigPath, value: string, what: string): void {
+  const problem = emailProblem(value);
+  if (problem !== undefined) findings.add('email.format', path, `${what} \`${value}\` is not a valid e-mail address`, { hint: problem });
 }
 
 

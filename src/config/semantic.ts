@@ -13,9 +13,6 @@ import {
   UUID_PATTERN,
   characterCount,
   documentIdentifierProblem,
-  emailKey,
-  emailProblem,
-  idKey,
   labelKey,
   labelNameProblem,
 } from '../domain/rules.js';
@@ -23,12 +20,11 @@ import { codePoint, forbiddenCharacterName, holdsNotableCharacter } from './byte
 import { formatPath } from './positions.js';
 import { checkEnvironmentSettings } from './semantic-environments.js';
 import { checkRoutineReferences } from './semantic-routines.js';
-import { checkGroupCreditLimits } from './semantic-groups.js';
 import { checkIgnore } from './ignore.js';
 import { checkExpiry } from './expiry.js';
 import { isRecord } from './sources.js';
 import { didYouMean } from './suggest.js';
-import { Findings, type DeclaredLabels, type KindConfigCheck, type SemanticContext } from './findings.js';
+import { checkEmail, Findings, type DeclaredLabels, type KindConfigCheck, type SemanticContext } from './findings.js';
 import type { ConfigPath, Diagnostic } from './types.js';
 
 /**
@@ -39,8 +35,6 @@ export function checkSemantics(config: Record<string, unknown>, kindChecks: read
   const findings = new Findings(context);
   if (context.verbatimText !== true) checkCharacters(config, [], findings);
   for (const check of kindChecks) check(config, findings);
-  checkUserCreditLimits(config.userCreditLimits, findings);
-  checkGroupCreditLimits(config, findings);
   checkRoutines(config.routines, findings);
   checkRoutineReferences(config.routines, findings);
   const labels = checkLabels(config.labels, findings);
@@ -84,11 +78,6 @@ function checkCharacters(value: unknown, path: ConfigPath, findings: Findings): 
   else if (isRecord(value)) for (const [key, child] of Object.entries(value)) visit(child, key);
 }
 
-function checkEmail(findings: Findings, path: ConfigPath, value: string, what: string): void {
-  const problem = emailProblem(value);
-  if (problem !== undefined) findings.add('email.format', path, `${what} \`${value}\` is not a valid e-mail address`, { hint: problem });
-}
-
 /** A name that must match a live object exactly: neither blank nor padded. */
 function checkName(findings: Findings, path: ConfigPath, value: string, what: string, code: string): boolean {
   if (value.trim() === '') {
@@ -100,53 +89,6 @@ function checkName(findings: Findings, path: ConfigPath, value: string, what: st
     return false;
   }
   return true;
-}
-
-function checkUserCreditLimits(section: unknown, findings: Findings): void {
-  if (!Array.isArray(section)) return;
-  // The first entry of each user, by index: a path is built only for what is reported.
-  const seen = new Map<string, number>();
-  section.forEach((entry, index) => {
-    if (!isRecord(entry)) return;
-    const path: ConfigPath = ['userCreditLimits', index];
-    const email = findings.text(entry, 'email', path);
-    const userId = findings.text(entry, 'userId', path);
-    if (email !== undefined && emailProblem(email) !== undefined) checkEmail(findings, [...path, 'email'], email, 'user');
-    if (userId !== undefined) checkUserId(findings, [...path, 'userId'], userId);
-    const key = email !== undefined ? `email:${emailKey(email)}` : userId !== undefined ? `id:${idKey(userId)}` : undefined;
-    if (key === undefined) return;
-    const firstIndex = seen.get(key);
-    if (firstIndex === undefined) {
-      seen.set(key, index);
-      return;
-    }
-    const field = email !== undefined ? 'email' : 'userId';
-    const written = (email ?? userId)!;
-    const firstWritten = (section[firstIndex] as Record<string, unknown>)[field] as string;
-    const firstPath: ConfigPath = ['userCreditLimits', firstIndex, field];
-    const caseNote = firstWritten !== written ? ` (${field === 'email' ? 'e-mails' : 'user ids'} compare case-insensitively)` : '';
-    findings.add(
-      'userCreditLimit.duplicate',
-      [...path, field],
-      `user \`${written}\` is declared twice${caseNote}; the first declaration is at ${findings.context.describe(firstPath)}`,
-      { hint: 'keep one entry per user' },
-    );
-    // Both places are errors: either entry may be the one to remove.
-    findings.add(
-      'userCreditLimit.duplicate',
-      firstPath,
-      `user \`${firstWritten}\` is declared again at ${findings.context.describe([...path, field])}${caseNote}`,
-      { hint: 'keep one entry per user' },
-    );
-  });
-}
-
-/** User ids travel in query strings and SCIM filters: one word of letters, digits, `-`, `_` or `.`. */
-function checkUserId(findings: Findings, path: ConfigPath, userId: string): void {
-  if (UUID_PATTERN.test(userId) || /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(userId)) return;
-  findings.add('userCreditLimit.userId', path, `\`userId\` ${JSON.stringify(userId)} is not a user id`, {
-    hint: /@/.test(userId) ? 'name the user by `email:` instead' : 'user ids are uuids (or one word of letters, digits, `-`, `_` and `.`); e-mails are the same in every deployment: prefer `email:`',
-  });
 }
 
 const SCHEDULE_FORMAT_HINT = 'six fields: minute hour day-of-month month day-of-week year, with `?` in one day field, e.g. `0 9 ? * MON *`';
