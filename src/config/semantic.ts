@@ -1,16 +1,11 @@
 // Checks the JSON Schema cannot express, run on the merged configuration after interpolation:
 // schedules and timezones, credit thresholds, duplicates, label and e-mail rules, Slack ids,
 // renames. Written defensively: a value of the wrong type was already reported by the schema.
-import { canonicalSchedule, checkSchedule, checkTimeZone, scheduleSpacingProblem } from '../domain/schedule.js';
 import {
   LABEL_COLOR_PATTERN,
   LABEL_DESCRIPTION_MAX,
   LABEL_NAME_MAX,
   LABEL_NAME_MIN,
-  ROUTINE_NAME_MAX,
-  SLACK_ID_RULE,
-  SLACK_RECIPIENT_PATTERN,
-  UUID_PATTERN,
   characterCount,
   documentIdentifierProblem,
   labelKey,
@@ -19,12 +14,10 @@ import {
 import { codePoint, forbiddenCharacterName, holdsNotableCharacter } from './bytes.js';
 import { formatPath } from './positions.js';
 import { checkEnvironmentSettings } from './semantic-environments.js';
-import { checkRoutineReferences } from './semantic-routines.js';
 import { checkIgnore } from './ignore.js';
 import { checkExpiry } from './expiry.js';
 import { isRecord } from './sources.js';
-import { didYouMean } from './suggest.js';
-import { checkEmail, Findings, type DeclaredLabels, type KindConfigCheck, type SemanticContext } from './findings.js';
+import { Findings, type DeclaredLabels, type KindConfigCheck, type SemanticContext } from './findings.js';
 import type { ConfigPath, Diagnostic } from './types.js';
 
 /**
@@ -35,8 +28,6 @@ export function checkSemantics(config: Record<string, unknown>, kindChecks: read
   const findings = new Findings(context);
   if (context.verbatimText !== true) checkCharacters(config, [], findings);
   for (const check of kindChecks) check(config, findings);
-  checkRoutines(config.routines, findings);
-  checkRoutineReferences(config.routines, findings);
   const labels = checkLabels(config.labels, findings);
   checkEnvironmentSettings(config, labels, findings);
   checkIgnore(config, findings);
@@ -76,155 +67,6 @@ function checkCharacters(value: unknown, path: ConfigPath, findings: Findings): 
   };
   if (Array.isArray(value)) value.forEach((item, index) => visit(item, index));
   else if (isRecord(value)) for (const [key, child] of Object.entries(value)) visit(child, key);
-}
-
-/** A name that must match a live object exactly: neither blank nor padded. */
-function checkName(findings: Findings, path: ConfigPath, value: string, what: string, code: string): boolean {
-  if (value.trim() === '') {
-    findings.add(`${code}.blank`, path, `${what} is blank`, { hint: 'write a name, or remove the entry' });
-    return false;
-  }
-  if (value.trim() !== value) {
-    findings.add(`${code}.padded`, path, `${what} ${JSON.stringify(value)} has spaces before or after it`, { hint: `write ${JSON.stringify(value.trim())}` });
-    return false;
-  }
-  return true;
-}
-
-const SCHEDULE_FORMAT_HINT = 'six fields: minute hour day-of-month month day-of-week year, with `?` in one day field, e.g. `0 9 ? * MON *`';
-
-function scheduleHint(reason: string): string | undefined {
-  if (/six fields|must be `\?`/.test(reason)) return SCHEDULE_FORMAT_HINT;
-  if (reason.startsWith('never runs again')) return 'the year field names only past years: use `*`, or a range that reaches a coming year';
-  if (reason.startsWith('never runs')) return 'no calendar date fits the day, month and year fields together (like 30 February or 31 April)';
-  return undefined;
-}
-
-function checkRoutines(section: unknown, findings: Findings): void {
-  if (!Array.isArray(section)) return;
-  const names = new Map<string, ConfigPath>();
-  // Hundreds of routines share a few schedules: each distinct one is checked once, at one clock.
-  const now = new Date();
-  const schedules = new Map<string, ReturnType<typeof checkSchedule>>();
-  section.forEach((routine, index) => {
-    if (!isRecord(routine)) return;
-    const path: ConfigPath = ['routines', index];
-    const rawName = findings.text(routine, 'name', path);
-    const name = rawName !== undefined && checkName(findings, [...path, 'name'], rawName, 'routine name', 'routine') ? rawName : undefined;
-    const prompt = findings.text(routine, 'prompt', path);
-    if (prompt !== undefined) checkPrompt(findings, [...path, 'prompt'], prompt);
-    const topicName = findings.text(routine, 'topicName', path);
-    if (topicName !== undefined) checkName(findings, [...path, 'topicName'], topicName, 'topic name', 'routine');
-    if (name !== undefined) {
-      const first = names.get(name);
-      if (first !== undefined) {
-        findings.add('routine.duplicate', [...path, 'name'], `routine \`${name}\` is declared twice; the first declaration is at ${findings.context.describe(first)}`, {
-          hint: 'routines are identified by name: rename one of them',
-        });
-      } else names.set(name, [...path, 'name']);
-      const length = characterCount(name);
-      if (length > ROUTINE_NAME_MAX) {
-        findings.add('routine.name', [...path, 'name'], `routine name is ${length} characters long; the limit is ${ROUTINE_NAME_MAX}`);
-      }
-    }
-    const owner = findings.text(routine, 'owner', path);
-    if (owner !== undefined) checkEmail(findings, [...path, 'owner'], owner, 'owner');
-    const schedule = findings.text(routine, 'schedule', path);
-    if (schedule !== undefined) {
-      const spacing = scheduleSpacingProblem(schedule);
-      if (spacing !== undefined) {
-        findings.add('routine.scheduleSpacing', [...path, 'schedule'], `schedule ${JSON.stringify(schedule)} ${spacing}: the server stores it normalised, so every plan would show it as a change`, {
-          hint: `write ${JSON.stringify(canonicalSchedule(schedule))}`,
-        });
-      }
-      let result = schedules.get(schedule);
-      if (result === undefined) schedules.set(schedule, (result = checkSchedule(schedule, now)));
-      if (!result.ok) {
-        const hint = scheduleHint(result.reason);
-        findings.add('routine.schedule', [...path, 'schedule'], `invalid schedule \`${schedule}\`: ${result.reason}`, hint === undefined ? {} : { hint });
-      }
-    }
-    const timezone = findings.text(routine, 'timezone', path);
-    if (timezone !== undefined) {
-      const result = checkTimeZone(timezone);
-      if (!result.ok) {
-        const hint = result.hint ?? didYouMean(timezone, Intl.supportedValuesOf('timeZone'));
-        findings.add('routine.timezone', [...path, 'timezone'], result.reason, hint === undefined ? {} : { hint });
-      }
-    }
-    const modelId = findings.text(routine, 'modelId', path);
-    if (modelId !== undefined && !UUID_PATTERN.test(modelId)) {
-      findings.add('routine.modelId', [...path, 'modelId'], `\`modelId\` must be a model id (a uuid), found ${JSON.stringify(modelId)}`, {
-        hint: 'name the model instead (`model: Sales`): names are the same in every deployment, ids are not',
-      });
-    }
-    const branchId = findings.text(routine, 'branchId', path);
-    if (branchId !== undefined && !UUID_PATTERN.test(branchId)) {
-      findings.add('routine.branchId', [...path, 'branchId'], `\`branchId\` must be a branch id (a uuid) or null, found ${JSON.stringify(branchId)}`);
-    }
-    if (isRecord(routine.destination)) checkDestination(routine.destination, [...path, 'destination'], name, findings);
-  });
-}
-
-// A prompt may span lines (a YAML block ends it with a line break), but not be blank or start or
-// end with spaces that the platform may not keep.
-function checkPrompt(findings: Findings, path: ConfigPath, prompt: string): void {
-  if (prompt.trim() === '') {
-    findings.add('routine.blank', path, 'the prompt is blank', { hint: 'write what the routine should ask, e.g. `List deals that moved stage yesterday.`' });
-  } else if (/^[ \t]|[ \t]$/.test(prompt.replace(/\n+$/, ''))) {
-    findings.add('routine.padded', path, 'the prompt has spaces before or after it', { hint: 'remove them, or use a YAML block (`prompt: |`) for text over several lines' });
-  }
-}
-
-function checkDestination(destination: Record<string, unknown>, path: ConfigPath, routineName: string | undefined, findings: Findings): void {
-  const routine = routineName === undefined ? 'this routine' : `routine \`${routineName}\``;
-  if (destination.type === 'email') {
-    const emails = Array.isArray(destination.recipientEmails) ? destination.recipientEmails : [];
-    const groups = Array.isArray(destination.userGroupIds) ? destination.userGroupIds : [];
-    emails.forEach((email, index) => {
-      const emailPath = [...path, 'recipientEmails', index];
-      if (typeof email === 'string' && !findings.context.skip(emailPath)) checkEmail(findings, emailPath, email, 'recipient');
-    });
-    // Routine user groups are uuids (gaps.md); nothing resolves a name to one.
-    groups.forEach((group, index) => {
-      const groupPath = [...path, 'userGroupIds', index];
-      if (typeof group !== 'string' || findings.context.skip(groupPath) || UUID_PATTERN.test(group)) return;
-      findings.add('routine.userGroupId', groupPath, `\`userGroupIds\` holds ${JSON.stringify(group)}, which is not a user group id (a uuid)`, {
-        hint: 'routine recipients are groups by id, e.g. `3f2c9a1e-8b7d-4c6a-9e5f-1a2b3c4d5e6f`; ids differ per deployment, so use a `${var.NAME}`',
-      });
-    });
-    if (emails.length === 0 && groups.length === 0) {
-      findings.add('routine.recipients', path, `${routine} has an e-mail destination without recipients`, {
-        hint: 'list addresses in `recipientEmails` or groups in `userGroupIds`',
-        target: 'key',
-      });
-    }
-    return;
-  }
-  if (destination.type !== 'slack') return;
-  const recipientId = findings.text(destination, 'recipientId', path);
-  const kind = destination.slackRecipientType;
-  if (recipientId === undefined || (kind !== 'channel' && kind !== 'users')) return;
-  if (SLACK_RECIPIENT_PATTERN[kind].test(recipientId)) return;
-  const other = kind === 'channel' ? 'users' : 'channel';
-  const what = (of: 'channel' | 'users') => (of === 'channel' ? 'channel' : 'user');
-  const upperCased = recipientId.toUpperCase();
-  let hint: string;
-  if (SLACK_RECIPIENT_PATTERN[other].test(recipientId)) {
-    hint = `it looks like a ${what(other)} id: set \`slackRecipientType: ${other}\``;
-  } else if (SLACK_RECIPIENT_PATTERN[kind].test(upperCased)) {
-    hint = `Slack ids are upper-case: \`${upperCased}\``;
-  } else {
-    hint = kind === 'channel'
-      ? 'copy the channel ID from the channel\'s details in Slack, e.g. `C0123ABCD`'
-      : 'copy the member ID from the person\'s Slack profile, e.g. `U0123ABCD`';
-  }
-  findings.add(
-    'routine.slackRecipient',
-    [...path, 'recipientId'],
-    `\`${recipientId}\` is not a Slack ${what(kind)} id: ${what(kind)} ids are ${SLACK_ID_RULE[kind]}`,
-    { hint },
-  );
 }
 
 /** Declared label names and renamed-from names (by labelKey), for the checks that refer to labels. */
