@@ -71,10 +71,3 @@ export function checkEmail(findings: Findings, path: ConfigPath, value: string, 
   const problem = emailProblem(value);
   if (problem !== undefined) findings.add('email.format', path, `${what} \`${value}\` is not a valid e-mail address`, { hint: problem });
 }
-
-
-/** The labels a configuration declares and renames, by key: what the environment checks need of them. */
-export interface DeclaredLabels {
-  declared: Map<string, { name: string; path: ConfigPath }>;
-  renamed: Map<string, { newName: string; path: ConfigPath }>;
-}
