@@ -33,7 +33,7 @@ export interface GeneratedFile {
   text: string;
 }
 
-/** The generated files for these kind declarations (by default, the registry's). */
+/** The generated files for these kind declarations (by default, every kind folder's). */
 export function generatedFiles(declarations: readonly KindConfigSchema[] = CONFIG_SCHEMAS): GeneratedFile[] {
   const schema = assembleConfigSchema(declarations);
   return [

@@ -1,8 +1,8 @@
 // A configuration loaded as steward loads it: config/'s analysis with the checks of every kind
 // folder (kinds/configRegistry.ts). config/ sits below kinds/ and cannot import them, so its entry
-// points take the checks as a parameter, and nothing loads a configuration without them but by
-// saying so; the commands load through here. This imports the kinds' config declarations alone,
-// not their modules, so `steward validate` starts without them.
+// points cannot be called without the checks; the commands load through these, which hand in every
+// kind's. Only the kinds' config declarations are imported, not their modules (kinds/registry.ts),
+// so `steward validate` starts without them.
 import { analyzeConfig as analyzeWith, type AnalyzeOptions, type ConfigAnalysis } from '../config/analyze.js';
 import { loadConfig as loadWith, validateConfig as validateWith, type ConfigLoadResult, type LoadOptions } from '../config/load.js';
 import type { Diagnostic } from '../config/types.js';
