@@ -1,8 +1,8 @@
 // Checks the JSON Schema cannot express, run on the merged configuration after interpolation, in
-// the order they always run: control and invisible characters in any text, then each kind's own
-// checks (declared in its folder, kinds/<folder>/configChecks.ts, and handed in from above:
-// config/ imports no kind), then what belongs to no kind: environments, `ignore` lists and
-// expiries. Written defensively: a value of the wrong type was already reported by the schema.
+// this order: control and invisible characters in any text, then each kind's own checks (declared
+// in its folder, kinds/<folder>/configChecks.ts, and handed in from above: config/ imports no
+// kind), then what belongs to no kind: environments, `ignore` lists and expiries. Written
+// defensively: a value of the wrong type was already reported by the schema.
 import { codePoint, forbiddenCharacterName, holdsNotableCharacter } from './bytes.js';
 import { checkExpiry } from './expiry.js';
 import { Findings, type KindConfigCheck, type SemanticContext } from './findings.js';
