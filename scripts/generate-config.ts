@@ -1,6 +1,6 @@
 // `npm run generate`, and the first step of `npm run build`: writes the two files that follow from
 // the config schema's one declaration, src/config/schemaParts.ts (what belongs to no kind) with
-// each kind folder's kinds/<folder>/configSchema.ts (kinds/registry.ts CONFIG_SCHEMAS):
+// each kind folder's kinds/<folder>/configSchema.ts (kinds/configRegistry.ts CONFIG_SCHEMAS):
 // - schemas/steward.schema.json, the schema editors, `steward schema`, the package's
 //   `./schema.json` and validation use;
 // - src/config/configTypes.generated.ts, the configuration's TypeScript types (scripts/configTypes.ts
@@ -21,7 +21,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { assembleConfigSchema, configKinds, type KindConfigSchema } from '../src/config/assembleSchema.js';
 import { SEED_SCHEMA } from '../src/emulator/seedSchema.js';
-import { CONFIG_SCHEMAS } from '../src/kinds/registry.js';
+import { CONFIG_SCHEMAS } from '../src/kinds/configRegistry.js';
 import { planFormatSchema } from '../src/model/planFormat.js';
 import { printConfigTypes } from './configTypes.js';
 
@@ -39,7 +39,7 @@ export interface GeneratedFile {
   text: string;
 }
 
-/** The generated files for these kind declarations (by default, the registry's): the config's schema and types, the plan's schema, and the emulator seed's schema. */
+/** The generated files for these kind declarations (by default, every kind folder's): the config's schema and types, the plan's schema, and the emulator seed's schema. */
 export function generatedFiles(declarations: readonly KindConfigSchema[] = CONFIG_SCHEMAS): GeneratedFile[] {
   const schema = assembleConfigSchema(declarations);
   const kinds = configKinds(declarations);

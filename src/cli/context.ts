@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { ApiClient, type ClientEvent } from '../api/client.js';
 import { Redactor } from '../api/log.js';
 import { PlatformApi } from '../api/platform.js';
-import { loadConfig } from '../config/load.js';
+import { loadConfig } from '../app/config.js';
 import type { LoadedConfig } from '../config/types.js';
 import { StewardError } from '../errors.js';
 import { diagnosticToJson, renderDiagnostics } from '../render/diagnostics.js';

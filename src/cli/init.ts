@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { analyzeConfig } from '../config/analyze.js';
+import { analyzeConfig } from '../app/config.js';
 import { StewardError } from '../errors.js';
 import { processIo, reportError, type CommandIo } from './context.js';
 import { modeline, SCHEMA_COPY, schemaText } from './schema.js';

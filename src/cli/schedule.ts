@@ -3,7 +3,7 @@
 // above the environment's routines.maxRunsPerHour are marked; plans enforce the rule. Exit 0, or
 // 1 on an error.
 import type { Command } from 'commander';
-import { analyzeConfig } from '../config/analyze.js';
+import { analyzeConfig } from '../app/config.js';
 import { checkTimeZone } from '../domain/schedule.js';
 import { runWeek, sharedZone, type RunWeek, type ScheduledRoutine } from '../domain/runWeek.js';
 import { StewardError } from '../errors.js';

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { analyzeConfig } from '../config/analyze.js';
+import { analyzeConfig } from '../app/config.js';
 import { displayPath } from '../config/sources.js';
 import { StewardError } from '../errors.js';
 import { diagnosticToJson, renderDiagnostics } from '../render/diagnostics.js';

@@ -1,6 +1,7 @@
 // The validation pipeline behind loadConfig and `steward validate`: read and parse the files,
 // check each against the schema, merge, select the environment(s), interpolate, re-check the
-// interpolated values, run the semantic checks, and return every finding in source order.
+// interpolated values, run the semantic checks (each kind's, handed in, among them), and return
+// every finding in source order.
 import { collectHiddenValues, hideValues, type HiddenValues } from './hiddenValues.js';
 import { asWritten, interpolate, type Interpolation, type Reference, type VariableValue } from './interpolate.js';
 import { locateMerged, describeLocation, mergeSources, type MergedConfig } from './merge.js';
@@ -12,6 +13,7 @@ import { checkSemantics } from './semantic.js';
 import { isRecord, readConfigSources, type ConfigSource } from './sources.js';
 import { selectEnvironment } from './environments.js';
 import { emailKey, idKey } from '../domain/rules.js';
+import type { KindConfigCheck } from './findings.js';
 import type { ConfigPath, Diagnostic, SourceLocation } from './types.js';
 
 export interface AnalyzeOptions {
@@ -41,8 +43,11 @@ export interface ConfigAnalysis {
   merged?: MergedConfig;
 }
 
-/** Runs every check on the configuration at `path`; never throws for bad input. */
-export async function analyzeConfig(path: string, options: AnalyzeOptions): Promise<ConfigAnalysis> {
+/**
+ * Runs every check on the configuration at `path`, the kinds' `checks` among them (config/ imports
+ * no kind: app/config.ts hands in every kind's); never throws for bad input.
+ */
+export async function analyzeConfig(path: string, checks: readonly KindConfigCheck[], options: AnalyzeOptions): Promise<ConfigAnalysis> {
   const cwd = options.cwd ?? process.cwd();
   const processEnv = options.processEnv ?? process.env;
   const sources = await readConfigSources(path, cwd);
@@ -149,7 +154,7 @@ export async function analyzeConfig(path: string, options: AnalyzeOptions): Prom
       });
     }
     diagnostics.push(
-      ...checkSemantics(config, {
+      ...checkSemantics(config, checks, {
         verbatimText: verbatim,
         locate,
         describe: (target, at) => describeLocation(merged, target, at),

@@ -1,9 +1,10 @@
 // The schema of a configuration file, assembled from the parts that belong to no kind
 // (schemaParts.ts) and what each kind folder declares of its own (kinds/<folder>/configSchema.ts).
-// config/ sits below kinds/ and imports none: kinds/registry.ts hands the declarations in, so a
-// test may assemble a schema with a kind of its own. Nothing runs this when steward runs:
+// config/ sits below kinds/ and imports none: kinds/configRegistry.ts hands the declarations in,
+// so a test may assemble a schema with a kind of its own. Nothing runs this when steward runs:
 // `npm run generate` (scripts/generate-config.ts) writes the result to schemas/steward.schema.json,
 // which validation reads, and the TypeScript types of the configuration to configTypes.generated.ts.
+import type { KindConfigCheck } from './findings.js';
 import { topLevelSchema, type KindParts, type SchemaNode } from './schemaParts.js';
 
 /** What one folder of kinds/ declares of the configuration. */
@@ -17,6 +18,13 @@ export interface KindConfigSchema {
   readonly sections: Readonly<Record<string, ConfigSection>>;
   /** The definitions its sections refer to as `#/$defs/NAME`. */
   readonly definitions?: Readonly<Record<string, SchemaNode>>;
+  /**
+   * Its checks of what the schema cannot say, in the order they run (none is an empty list: each
+   * folder says what it checks). Every load runs them (config/semantic.ts), the kinds' in the
+   * order of their declarations, after the character check and before the checks of
+   * environments, `ignore` and expiry.
+   */
+  readonly checks: readonly KindConfigCheck[];
 }
 
 /** One top-level section of a configuration file. */

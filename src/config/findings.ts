@@ -1,5 +1,7 @@
-// What the semantic checks share (semantic.ts and its sections): the context they run in, and
-// the collector of their findings, with positions.
+// What the semantic checks share (semantic.ts, its sections and each kind folder's checks): the
+// context they run in, the collector of their findings, with positions, and the shape of a kind's
+// checks.
+import { emailProblem } from '../domain/rules.js';
 import type { PositionTarget } from './positions.js';
 import type { ConfigPath, Diagnostic, Severity, SourceLocation } from './types.js';
 
@@ -21,6 +23,15 @@ export interface SemanticContext {
   /** The time expiries (`until:`) are judged at; default: when the check runs. */
   now?: Date;
 }
+
+/**
+ * One kind folder's checks of its sections, what the schema cannot say of them (duplicates,
+ * schedules, names that must match a live object): declared in the folder (`KindConfigSchema`'s
+ * `checks`) and handed to the analysis from above, since config/ imports no kind. They read the
+ * merged, interpolated configuration, defensively (a value of the wrong type was already
+ * reported), and report to `findings`.
+ */
+export type KindConfigCheck = (config: Record<string, unknown>, findings: Findings) => void;
 
 /** Collects diagnostics with positions; shared by the semantic check modules. */
 export class Findings {
@@ -55,9 +66,8 @@ export class Findings {
   }
 }
 
-
-/** The labels a configuration declares and renames, by key: what the environment checks need of them. */
-export interface DeclaredLabels {
-  declared: Map<string, { name: string; path: ConfigPath }>;
-  renamed: Map<string, { newName: string; path: ConfigPath }>;
+/** An e-mail address the platform would refuse, as `email.format` at `path`; `what` names its role (`owner`, `recipient`). */
+export function checkEmail(findings: Findings, path: ConfigPath, value: string, what: string): void {
+  const problem = emailProblem(value);
+  if (problem !== undefined) findings.add('email.format', path, `${what} \`${value}\` is not a valid e-mail address`, { hint: problem });
 }

@@ -1,18 +1,16 @@
-// Semantic checks of the `environments` section: base URLs, and protect lists that name labels
-// which the configuration renames away or which protection cannot affect.
+// Semantic checks of the `environments` section: base URLs, and names in protect lists that can
+// match a live object. (Whether a protected label is declared or renamed is the labels' check.)
 import { resolveInstanceOrigin } from '../api/url.js';
-import { emailProblem, labelKey } from '../domain/rules.js';
+import { emailProblem } from '../domain/rules.js';
 import { StewardError } from '../errors.js';
 import { formatPath } from './positions.js';
 import { isRecord } from './sources.js';
-import { didYouMean } from './suggest.js';
-import type { DeclaredLabels, Findings } from './findings.js';
+import type { Findings } from './findings.js';
 import type { ConfigPath } from './types.js';
 
 /** Base URL and protect-list findings for every declared environment. */
-export function checkEnvironmentSettings(config: Record<string, unknown>, labels: DeclaredLabels, findings: Findings): void {
+export function checkEnvironmentSettings(config: Record<string, unknown>, findings: Findings): void {
   if (!isRecord(config.environments)) return;
-  const labelsPruned = isRecord(config.prune) && config.prune.labels === true;
   for (const [name, environment] of Object.entries(config.environments)) {
     if (!isRecord(environment)) continue;
     const path: ConfigPath = ['environments', name];
@@ -26,28 +24,6 @@ export function checkEnvironmentSettings(config: Record<string, unknown>, labels
       }
     }
     if (isRecord(environment.protect)) checkProtectedNames(environment.protect, [...path, 'protect'], findings);
-    const protectedLabels = isRecord(environment.protect) ? environment.protect.labels : undefined;
-    if (!Array.isArray(protectedLabels)) continue;
-    protectedLabels.forEach((label, index) => {
-      if (typeof label !== 'string') return;
-      const itemPath: ConfigPath = [...path, 'protect', 'labels', index];
-      const key = labelKey(label);
-      if (labels.declared.has(key)) return;
-      const renamed = labels.renamed.get(key);
-      if (renamed !== undefined) {
-        findings.add('protect.renamedLabel', itemPath, `environment \`${name}\` protects label \`${label}\`, which this configuration renames to \`${renamed.newName}\``, {
-          severity: 'warning',
-          hint: `protect \`${renamed.newName}\` instead`,
-        });
-        return;
-      }
-      if (labelsPruned) return; // protecting an undeclared label from pruning is the point
-      findings.add('protect.undeclaredLabel', itemPath, `environment \`${name}\` protects label \`${label}\`, which is neither declared nor renamed, and labels are not pruned`, {
-        severity: 'warning',
-        namesMissing: true,
-        hint: didYouMean(label, [...labels.declared.values()].map((declared) => declared.name)) ?? 'protection only matters for undeclared labels when `prune.labels` is true',
-      });
-    });
   }
 }
 

@@ -6,22 +6,31 @@
 // section of the config schema is its own declaration too (a real kind's is
 // kinds/<folder>/configSchema.ts): assembled with the registry's, it validates `toys:` as steward
 // validates every section, and gives KINDS, the config types and the plan's schema their toy, as
-// `npm run generate` does for a registered kind. Nothing outside this file is edited for it.
+// `npm run generate` does for a registered kind; its checks of what the schema cannot say (a real
+// kind's are kinds/<folder>/configChecks.ts) run where the registered kinds' run when a
+// configuration is analysed. Nothing outside this file is edited for it.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { printConfigTypes } from '../../scripts/configTypes.js';
 import { generatedFiles } from '../../scripts/generate-config.js';
 import type { PlatformApi } from '../../src/api/platform.js';
 import type { Whoami } from '../../src/api/types.js';
+import { analyzeConfig } from '../../src/config/analyze.js';
 import { assembleConfigSchema, configKinds, type KindConfigSchema } from '../../src/config/assembleSchema.js';
+import type { Findings } from '../../src/config/findings.js';
 import { checkSchema, checkSchemaWith, findingMessage } from '../../src/config/schema.js';
-import { KINDS, type Kind, type StewardConfig } from '../../src/config/types.js';
+import { isRecord } from '../../src/config/sources.js';
+import { KINDS, type ConfigPath, type Kind, type StewardConfig } from '../../src/config/types.js';
 import { checkSteps, runSteps } from '../../src/engine/executor.js';
 import { orderSteps } from '../../src/engine/order.js';
 import { diffAll } from '../../src/engine/planner.js';
 import { exportLive } from '../../src/export/exporter.js';
 import { filterSteps } from '../../src/engine/targeting.js';
-import { CONFIG_SCHEMAS, createRegistry, REGISTRY } from '../../src/kinds/registry.js';
+import { CONFIG_SCHEMAS } from '../../src/kinds/configRegistry.js';
+import { createRegistry, REGISTRY } from '../../src/kinds/registry.js';
 import { changedFields } from '../../src/model/fields.js';
 import type { ResourceKind } from '../../src/model/kind.js';
 import type { PlanStep } from '../../src/model/plan.js';
@@ -45,7 +54,21 @@ function declaredToys(config: StewardConfig): { name: string; size: number }[] {
 // The toy kind's module: everything about toys, and nothing about anything else.
 const TOYS = 'toys' as Kind;
 
-/** Its part of the config schema: the `toys:` section, and whether a toy may be pruned, ignored, protected. */
+/** Its check of what the schema cannot say: each toy declared once, by name. */
+function checkToys(config: Record<string, unknown>, findings: Findings): void {
+  if (!Array.isArray(config.toys)) return;
+  const seen = new Map<string, ConfigPath>();
+  config.toys.forEach((toy, index) => {
+    if (!isRecord(toy)) return;
+    const name = findings.text(toy, 'name', ['toys', index]);
+    if (name === undefined) return;
+    const first = seen.get(name);
+    if (first === undefined) seen.set(name, ['toys', index, 'name']);
+    else findings.add('toy.duplicate', ['toys', index, 'name'], `toy \`${name}\` is declared twice; the first is at ${findings.context.describe(first)}`, { hint: 'keep one entry per toy' });
+  });
+}
+
+/** Its part of the config: the `toys:` section, whether a toy may be pruned, ignored, protected, and its checks. */
 const TOYS_CONFIG_SCHEMA: KindConfigSchema = {
   kinds: ['toys'],
   sections: {
@@ -66,6 +89,7 @@ const TOYS_CONFIG_SCHEMA: KindConfigSchema = {
       },
     },
   },
+  checks: [checkToys],
 };
 
 function toyKind(shelf: Toys): ResourceKind<Toys, Toys, 'toys'> {
@@ -172,7 +196,7 @@ describe('a toy kind registered beside the others', () => {
 });
 
 describe("the toy kind's section of the config", () => {
-  // What kinds/registry.ts lists, and the toy: a registry of this test's own.
+  // What kinds/configRegistry.ts lists, and the toy: a list of this test's own.
   const declarations = [...CONFIG_SCHEMAS, TOYS_CONFIG_SCHEMA];
   const check = checkSchemaWith(assembleConfigSchema(declarations));
 
@@ -191,6 +215,25 @@ describe("the toy kind's section of the config", () => {
 
   it('is no section of the schema steward ships, which no registered kind declares it in', () => {
     expect(checkSchema(CONFIG).map((finding) => findingMessage(finding))).toEqual(['unknown key `toys` at the top level']);
+  });
+
+  it("runs the toy's check with the registered kinds', with its finding at its place", async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'steward-toys-'));
+    try {
+      const environments = 'version: 1\nenvironments:\n  test:\n    baseUrl: https://acme.example.com\n    tokenEnv: TOKEN\n';
+      await writeFile(join(directory, 'steward.yaml'), `${environments}toys:\n  - name: ball\n    size: 3\n  - name: ball\n    size: 5\nuserCreditLimits:\n  - email: not-an-address\n    creditLimit: 5\n`);
+      // As app/config.ts hands every registered kind's checks to the analysis.
+      const checks = declarations.flatMap((declaration) => declaration.checks);
+      const { diagnostics } = await analyzeConfig(directory, checks, { processEnv: {}, selectionRequired: false, cwd: directory });
+      expect(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.summary, `${diagnostic.location?.file}:${diagnostic.location?.line}:${diagnostic.location?.col}`])).toEqual([
+        // The schema steward ships has no `toys:` (above); the checks run all the same.
+        ['schema.unknownKey', 'unknown key `toys` at the top level', 'steward.yaml:6:1'],
+        ['toy.duplicate', 'toy `ball` is declared twice; the first is at steward.yaml:7:11', 'steward.yaml:9:11'],
+        ['email.format', 'user `not-an-address` is not a valid e-mail address', 'steward.yaml:12:12'],
+      ]);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   it('gives KINDS, the Kind type and the config types their toy', () => {

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runInit, tokenVariable } from '../../src/cli/init.js';
 import { SCHEMA_FILE, schemaReferenceFrom } from '../../src/cli/schema.js';
 import { runValidate } from '../../src/cli/validate.js';
-import { loadConfig } from '../../src/config/load.js';
+import { loadConfig } from '../../src/app/config.js';
 import { PRUNABLE_KINDS } from '../../src/config/types.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { captureIo } from '../e2e/helpers.js';

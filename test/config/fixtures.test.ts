@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/load.js';
+import { validateConfig } from '../../src/app/config.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 

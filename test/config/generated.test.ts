@@ -10,7 +10,8 @@ import { printConfigTypes } from '../../scripts/configTypes.js';
 import { generatedFiles } from '../../scripts/generate-config.js';
 import { assembleConfigSchema, configKinds, type KindConfigSchema } from '../../src/config/assembleSchema.js';
 import { KINDS, PRUNABLE_KINDS } from '../../src/config/types.js';
-import { CONFIG_SCHEMAS, REGISTRY } from '../../src/kinds/registry.js';
+import { CONFIG_SCHEMAS } from '../../src/kinds/configRegistry.js';
+import { REGISTRY } from '../../src/kinds/registry.js';
 
 /** A kind of this test's own, with one list section of `toy` entries. */
 function toys(overrides: Partial<KindConfigSchema> = {}): KindConfigSchema {
@@ -20,6 +21,7 @@ function toys(overrides: Partial<KindConfigSchema> = {}): KindConfigSchema {
     definitions: {
       toy: { description: 'A toy.', type: 'object', additionalProperties: false, properties: { name: { description: 'Its name.', type: 'string' } } },
     },
+    checks: [],
     ...overrides,
   };
 }

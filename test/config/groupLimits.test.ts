@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig, validateConfig } from '../../src/config/load.js';
+import { loadConfig, validateConfig } from '../../src/app/config.js';
 
 const ENVIRONMENTS = `version: 1
 environments:

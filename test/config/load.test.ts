@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveInstanceOrigin } from '../../src/api/url.js';
 import { MAX_FILE_BYTES } from '../../src/config/bytes.js';
-import { loadConfig, validateConfig } from '../../src/config/load.js';
+import { loadConfig, validateConfig } from '../../src/app/config.js';
 
 const temporary: string[] = [];
 async function configDirectory(files: Record<string, string>): Promise<string> {

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/load.js';
+import { validateConfig } from '../../src/app/config.js';
 import type { Diagnostic } from '../../src/config/types.js';
 
 let directory: string | undefined;

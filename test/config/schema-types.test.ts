@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { EmailDestination, SlackDestination } from '../../src/api/types.js';
 import { CREDIT_CONTROL_FIELDS } from '../../src/api/types.js';
-import { loadConfig, validateConfig } from '../../src/config/load.js';
+import { loadConfig, validateConfig } from '../../src/app/config.js';
 import { configSchema } from '../../src/config/schema.js';
 import { parseSource } from '../../src/config/sources.js';
 import type { StewardConfig } from '../../src/config/types.js';

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyzeConfig, type AnalyzeOptions } from '../../src/config/analyze.js';
+import { analyzeConfig } from '../../src/app/config.js';
+import type { AnalyzeOptions } from '../../src/config/analyze.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));

@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/load.js';
+import { validateConfig } from '../../src/app/config.js';
 import type { Plan } from '../../src/model/plan.js';
 import { Deployments } from './deployments.js';
 import { gitopsAgainstDemo, type Steward } from './helpers.js';

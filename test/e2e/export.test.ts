@@ -7,7 +7,7 @@ import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/load.js';
+import { validateConfig } from '../../src/app/config.js';
 import { KINDS, type Kind } from '../../src/config/types.js';
 import { Deployments, planDirectory, type EnvironmentName } from './deployments.js';
 import { KEY_CREATOR, keyHasUser, PROFILES } from './helpers.js';

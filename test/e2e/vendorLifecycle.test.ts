@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runDrift } from '../../src/cli/drift.js';
 import { EXIT } from '../../src/cli/plan.js';
-import { validateConfig } from '../../src/config/load.js';
+import { validateConfig } from '../../src/app/config.js';
 import { emulatorsNotingContract } from '../setup/contract.js';
 import { Deployments, planDirectory, type EnvironmentName } from './deployments.js';
 import { captureIo } from './helpers.js';

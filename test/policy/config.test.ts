@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/load.js';
+import { validateConfig } from '../../src/app/config.js';
 import { REGISTRY } from '../../src/kinds/registry.js';
 
 async function diagnosticsOf(yaml: string) {

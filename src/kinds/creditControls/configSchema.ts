@@ -1,7 +1,9 @@
-// The `creditControls:` section of a configuration file: this kind's part of the config schema.
-// config/assembleSchema.ts puts it together with the other kinds' (kinds/registry.ts lists them);
-// `npm run generate` writes schemas/steward.schema.json and the config's TypeScript types from it.
+// The `creditControls:` section of a configuration file: this kind's part of the config schema,
+// and its checks of what the schema cannot say (configChecks.ts). config/assembleSchema.ts puts it
+// together with the other kinds' (kinds/configRegistry.ts lists them); `npm run generate` writes
+// schemas/steward.schema.json and the config's types from it.
 import type { KindConfigSchema } from '../../config/assembleSchema.js';
+import { checkCreditControls } from './configChecks.js';
 
 export const creditControlsConfigSchema: KindConfigSchema = {
   kinds: ['creditControls'],
@@ -39,4 +41,5 @@ export const creditControlsConfigSchema: KindConfigSchema = {
       errorMessage: 'must be a number ≥ 0 or null',
     },
   },
+  checks: [checkCreditControls],
 };

@@ -1,8 +1,10 @@
 // The `labels:` section of a configuration file: the part of the config schema of labels and of
-// the kinds declared with them, their document and folder links (`documents:`, `folders:`).
-// config/assembleSchema.ts puts it together with the other kinds' (kinds/registry.ts lists them);
-// `npm run generate` writes schemas/steward.schema.json and the config's TypeScript types from it.
+// the kinds declared with them, their document and folder links (`documents:`, `folders:`), and
+// their checks of what the schema cannot say (configChecks.ts). config/assembleSchema.ts puts it
+// together with the other kinds' (kinds/configRegistry.ts lists them); `npm run generate` writes
+// schemas/steward.schema.json and the config's types from it.
 import type { KindConfigSchema } from '../../config/assembleSchema.js';
+import { checkLabels } from './configChecks.js';
 
 export const labelsConfigSchema: KindConfigSchema = {
   kinds: ['labels', 'documentLabels', 'folderLabels'],
@@ -83,4 +85,5 @@ export const labelsConfigSchema: KindConfigSchema = {
       },
     },
   },
+  checks: [checkLabels],
 };

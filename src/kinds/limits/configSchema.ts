@@ -1,10 +1,12 @@
 // The `userCreditLimits:`, `userGroupCreditLimits:` and `entityGroupCreditLimits:` sections of a
-// configuration file: these kinds' part of the config schema. The three entries share their
-// value, expiry, ignore and protect fields, and differ in what names the limit's subject.
-// config/assembleSchema.ts puts them together with the other kinds' (kinds/registry.ts lists
-// them); `npm run generate` writes schemas/steward.schema.json and the config's types from it.
+// configuration file: these kinds' part of the config schema, and their checks of what the schema
+// cannot say (configChecks.ts). The three entries share their value, expiry, ignore and protect
+// fields, and differ in what names the limit's subject. config/assembleSchema.ts puts them
+// together with the other kinds' (kinds/configRegistry.ts lists them); `npm run generate` writes
+// schemas/steward.schema.json and the config's types from it.
 import type { KindConfigSchema } from '../../config/assembleSchema.js';
 import type { SchemaNode } from '../../config/schemaParts.js';
+import { checkGroupCreditLimits, checkUserCreditLimits } from './configChecks.js';
 
 /** A limit's credits, in the words of `creditLimit` (what "default" means differs per kind). */
 function credits(description: string): SchemaNode {
@@ -155,4 +157,5 @@ export const limitsConfigSchema: KindConfigSchema = {
       },
     },
   },
+  checks: [checkUserCreditLimits, checkGroupCreditLimits],
 };

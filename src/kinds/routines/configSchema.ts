@@ -1,8 +1,10 @@
 // The `routines:` section of a configuration file: this kind's part of the config schema, with
-// the destinations a routine delivers to. config/assembleSchema.ts puts it together with the
-// other kinds' (kinds/registry.ts lists them); `npm run generate` writes
-// schemas/steward.schema.json and the config's TypeScript types from it.
+// the destinations a routine delivers to, and its checks of what the schema cannot say
+// (configChecks.ts). config/assembleSchema.ts puts it together with the other kinds'
+// (kinds/configRegistry.ts lists them); `npm run generate` writes schemas/steward.schema.json and
+// the config's TypeScript types from it.
 import type { KindConfigSchema } from '../../config/assembleSchema.js';
+import { checkRoutineReferences, checkRoutines } from './configChecks.js';
 
 export const routinesConfigSchema: KindConfigSchema = {
   kinds: ['routines'],
@@ -166,4 +168,5 @@ export const routinesConfigSchema: KindConfigSchema = {
       },
     },
   },
+  checks: [checkRoutines, checkRoutineReferences],
 };
