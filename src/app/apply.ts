@@ -6,7 +6,6 @@ import type { ApiClient, ClientEvent } from '../api/client.js';
 import { ApiError, isNotFound } from '../api/errors.js';
 import type { PlatformApi } from '../api/platform.js';
 import { locateDeclared } from '../config/declared.js';
-import { expiriesBetween } from '../config/expiry.js';
 import type { Kind, LoadedConfig } from '../config/types.js';
 import { checkSteps, runSteps, type ApplyObserver, type StaleStep, type StepResult } from '../engine/executor.js';
 import { diffAll, makePlan, observe, readLive, withReadDependencies, type LiveState, type Observation, type PlanRequest } from '../engine/planner.js';
@@ -20,6 +19,7 @@ import type { Plan, PlanModel, PlanStep } from '../model/plan.js';
 import type { PolicyRuleName, PolicyViolation } from '../model/policy.js';
 import { evaluatePolicies, judge, policyRefusal } from '../policy/evaluate.js';
 import type { IdentityBook } from '../resolve/identities.js';
+import { expiriesBetween } from './config.js';
 
 /** Reads one kind's live state again, to judge a write whose answer was lost. */
 export type Rereader = (kind: Kind) => Promise<unknown>;

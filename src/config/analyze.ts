@@ -1,7 +1,7 @@
 // The validation pipeline behind loadConfig and `steward validate`: read and parse the files,
 // check each against the schema, merge, select the environment(s), interpolate, re-check the
 // interpolated values, run the semantic checks (each kind's, handed in, among them), and return
-// every finding in source order.
+// every finding in source order, with the selected environment's configuration as it is loaded.
 import { collectHiddenValues, hideValues, type HiddenValues } from './hiddenValues.js';
 import { asWritten, interpolate, type Interpolation, type Reference, type VariableValue } from './interpolate.js';
 import { locateMerged, describeLocation, mergeSources, type MergedConfig } from './merge.js';
@@ -12,8 +12,8 @@ import { checkSecrets, ENV_VAR_NAME } from './secrets.js';
 import { checkSemantics } from './semantic.js';
 import { isRecord, readConfigSources, type ConfigSource } from './sources.js';
 import { selectEnvironment } from './environments.js';
-import { emailKey, idKey } from '../domain/rules.js';
-import type { KindConfigCheck } from './findings.js';
+import type { KindConfigSchema } from './assembleSchema.js';
+import { kindRules, type KindRules } from './kindRules.js';
 import type { ConfigPath, Diagnostic, SourceLocation } from './types.js';
 
 export interface AnalyzeOptions {
@@ -44,10 +44,12 @@ export interface ConfigAnalysis {
 }
 
 /**
- * Runs every check on the configuration at `path`, the kinds' `checks` among them (config/ imports
- * no kind: app/config.ts hands in every kind's); never throws for bad input.
+ * Runs every check on the configuration at `path`, the kinds' among them, and loads it as their
+ * `declarations` say (config/ imports no kind: app/config.ts hands in every kind's, those of
+ * kinds/configRegistry.ts); never throws for bad input.
  */
-export async function analyzeConfig(path: string, checks: readonly KindConfigCheck[], options: AnalyzeOptions): Promise<ConfigAnalysis> {
+export async function analyzeConfig(path: string, declarations: readonly KindConfigSchema[], options: AnalyzeOptions): Promise<ConfigAnalysis> {
+  const rules = kindRules(declarations);
   const cwd = options.cwd ?? process.cwd();
   const processEnv = options.processEnv ?? process.env;
   const sources = await readConfigSources(path, cwd);
@@ -154,7 +156,7 @@ export async function analyzeConfig(path: string, checks: readonly KindConfigChe
       });
     }
     diagnostics.push(
-      ...checkSemantics(config, checks, {
+      ...checkSemantics(config, rules, {
         verbatimText: verbatim,
         locate,
         describe: (target, at) => describeLocation(merged, target, at),
@@ -174,7 +176,7 @@ export async function analyzeConfig(path: string, checks: readonly KindConfigChe
         const variables = references.flatMap((reference) => (reference.namespace === 'var' ? [reference.name] : []));
         return variables.length === 0 ? [] : [{ path, variables }];
       });
-      analysis.selected = { name, config: normalize(config), variableReferences };
+      analysis.selected = { name, config: normalize(config, rules.normalize), variableReferences };
     }
   }
   if (!verbatim) diagnostics.push(...sharedCreditControls(environments, sections, { processEnv, tokenVariables }, locate));
@@ -244,44 +246,14 @@ function resolvedDescription(reference: Reference, path: ConfigPath, config: Rec
 }
 
 /**
- * Fills defaults the loaded types promise (an e-mail destination always has both recipient
- * lists) and normalises identities: e-mails and uuids are compared case-insensitively, so the
- * loaded configuration holds them lower-cased and a plan never differs by letter case alone.
+ * The configuration as it is loaded: each entry of a section whose kind declares it (`normalize`)
+ * with its identities lower-cased and the defaults the loaded types promise filled in.
  */
-function normalize(config: Record<string, unknown>): Record<string, unknown> {
+function normalize(config: Record<string, unknown>, normalizers: KindRules['normalize']): Record<string, unknown> {
   const normalized: Record<string, unknown> = { ...config };
-  if (Array.isArray(config.userCreditLimits)) {
-    normalized.userCreditLimits = config.userCreditLimits.map((entry) => {
-      if (!isRecord(entry)) return entry;
-      return {
-        ...entry,
-        ...(typeof entry.email === 'string' ? { email: emailKey(entry.email) } : {}),
-        ...(typeof entry.userId === 'string' ? { userId: idKey(entry.userId) } : {}),
-      };
-    });
-  }
-  if (Array.isArray(config.userGroupCreditLimits)) {
-    normalized.userGroupCreditLimits = config.userGroupCreditLimits.map((entry) =>
-      isRecord(entry) && typeof entry.userGroupId === 'string' ? { ...entry, userGroupId: idKey(entry.userGroupId) } : entry,
-    );
-  }
-  if (Array.isArray(config.routines)) {
-    normalized.routines = config.routines.map((routine) => {
-      if (!isRecord(routine)) return routine;
-      const copy: Record<string, unknown> = { ...routine };
-      if (typeof routine.owner === 'string') copy.owner = emailKey(routine.owner);
-      if (typeof routine.modelId === 'string') copy.modelId = idKey(routine.modelId);
-      if (typeof routine.branchId === 'string') copy.branchId = idKey(routine.branchId);
-      if (isRecord(routine.destination) && routine.destination.type === 'email') {
-        const { recipientEmails = [], userGroupIds = [] } = routine.destination;
-        copy.destination = {
-          ...routine.destination,
-          recipientEmails: Array.isArray(recipientEmails) ? recipientEmails.map((email) => (typeof email === 'string' ? emailKey(email) : email)) : recipientEmails,
-          userGroupIds: Array.isArray(userGroupIds) ? userGroupIds.map((id) => (typeof id === 'string' ? idKey(id) : id)) : userGroupIds,
-        };
-      }
-      return copy;
-    });
+  for (const [section, entryAsLoaded] of normalizers) {
+    const entries = config[section];
+    if (Array.isArray(entries)) normalized[section] = entries.map((entry) => (isRecord(entry) ? entryAsLoaded(entry) : entry));
   }
   return normalized;
 }

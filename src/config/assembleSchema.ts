@@ -4,10 +4,16 @@
 // so a test may assemble a schema with a kind of its own. Nothing runs this when steward runs:
 // `npm run generate` (scripts/generate-config.ts) writes the result to schemas/steward.schema.json,
 // which validation reads, and the TypeScript types of the configuration to configTypes.generated.ts.
+import type { ExpiryRules } from './expiry.js';
 import type { KindConfigCheck } from './findings.js';
+import type { IgnoreRules } from './ignore.js';
 import { topLevelSchema, type KindParts, type SchemaNode } from './schemaParts.js';
 
-/** What one folder of kinds/ declares of the configuration. */
+/**
+ * What one folder of kinds/ declares of the configuration: the schema's parts, which
+ * `npm run generate` assembles here, and what the analysis of every configuration reads of its
+ * sections (config/kindRules.ts), handed in by app/config.ts.
+ */
 export interface KindConfigSchema {
   /**
    * Its kinds, in the order a user reads about them. A kind with no section of its own (a label's
@@ -33,9 +39,35 @@ export interface ConfigSection {
   readonly schema: SchemaNode;
   /**
    * Present for a kind whose undeclared live objects may be deleted or reset: what its entries in
-   * `prune`, `ignore` and an environment's `protect` mean, in the schema's words.
+   * `prune`, `ignore` and an environment's `protect` mean, in the schema's words, and the fields
+   * its `ignore` lists may name (config/ignore.ts checks them).
    */
-  readonly prunable?: { readonly prune: string; readonly ignore: string; readonly protect: string };
+  readonly prunable?: {
+    readonly prune: string;
+    readonly ignore: string;
+    readonly protect: string;
+    readonly ignoreRules: IgnoreRules;
+    /**
+     * What its `protect` lists name by e-mail when they do (`user`): a protected name with an `@`
+     * must then be an address the platform takes (config/semantic-environments.ts).
+     */
+    readonly protectsByEmail?: string;
+  };
+  /** Present when its entries take `until:`: what expiring does to one (config/expiry.ts). */
+  readonly expiry?: ExpiryRules;
+  /**
+   * One entry of the section (a list) as the loaded configuration holds it, once every check has
+   * passed: identities the platform compares case-insensitively lower-cased, so a plan never
+   * differs by letter case alone, and the defaults the loaded types promise filled in. Absent:
+   * entries are loaded as written.
+   */
+  readonly normalize?: (entry: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Fields of its entries whose text may span lines or be indented (a prompt). The character check
+   * allows tabs and line breaks in a field of one of these names wherever it is, and nothing else
+   * invisible; every other text is one line.
+   */
+  readonly multiline?: readonly string[];
 }
 
 /** Every kind the declarations name, and those that may be pruned, each in the declarations' order. */

@@ -1,6 +1,7 @@
-// `until:` on limits and routines: a readable instant (domain/expiry.ts), `then:` and `onExpiry:`
-// only beside it, and a warning for an entry that has expired (the next apply undoes it) or
-// expires within a week.
+// `until:` on the entries of the sections that declare it (`ConfigSection`'s `expiry`: limits and
+// routines): a readable instant (domain/expiry.ts), the field that says what then happens
+// (`then:`, `onExpiry:`) only beside it, and a warning for an entry that has expired (the next
+// apply undoes it) or expires within a week.
 import { parseUntil } from '../domain/expiry.js';
 import type { Findings } from './findings.js';
 import { isRecord } from './sources.js';
@@ -10,23 +11,31 @@ import type { ConfigPath, StewardConfig } from './types.js';
 export const EXPIRY_WARNING_DAYS = 7;
 
 const DAY_MS = 86_400_000;
-const LIMIT_SECTIONS = ['userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits'] as const;
 
-/** Every `until`, `then` and `onExpiry` of the configuration. */
-export function checkExpiry(config: Record<string, unknown>, findings: Findings, now: Date): void {
-  for (const section of [...LIMIT_SECTIONS, 'routines'] as const) {
+/** What a section whose entries take `until:` declares of them (kinds/<folder>/configSchema.ts). */
+export interface ExpiryRules {
+  /** The field beside `until` that says what happens once it has passed (`then`, `onExpiry`). */
+  readonly companion: string;
+  /** What the first apply after `until` does to the entry, as the rest of a sentence: `deletes the routine`. */
+  readonly undo: (entry: Record<string, unknown>) => string;
+  /** The entry, named in a sentence: `routine "Quarter-end push"`, `the credit limit of grace@acme.example`. */
+  readonly entry: (entry: Record<string, unknown>) => string;
+}
+
+/** Every `until` of the configuration, and what beside it says what then happens, in the sections `expiring` names. */
+export function checkExpiry(config: Record<string, unknown>, findings: Findings, now: Date, expiring: ReadonlyMap<string, ExpiryRules>): void {
+  for (const [section, rules] of expiring) {
     const entries = config[section];
     if (!Array.isArray(entries)) continue;
     entries.forEach((entry, index) => {
       // Most entries expire never: no path is built for them (a config may hold ten thousand).
-      if (isRecord(entry) && (entry.until !== undefined || entry.then !== undefined || entry.onExpiry !== undefined)) checkEntry(section, entry, [section, index], findings, now);
+      if (isRecord(entry) && (entry.until !== undefined || entry[rules.companion] !== undefined)) checkEntry(rules, entry, [section, index], findings, now);
     });
   }
 }
 
-function checkEntry(section: (typeof LIMIT_SECTIONS)[number] | 'routines', entry: Record<string, unknown>, path: ConfigPath, findings: Findings, now: Date): void {
-  const companion = section === 'routines' ? 'onExpiry' : 'then';
-  if (entry.until === undefined && entry[companion] === undefined) return;
+function checkEntry(rules: ExpiryRules, entry: Record<string, unknown>, path: ConfigPath, findings: Findings, now: Date): void {
+  const companion = rules.companion;
   const text = findings.text(entry, 'until', path);
   if (entry.until === undefined) {
     if (entry[companion] !== undefined) {
@@ -43,7 +52,7 @@ function checkEntry(section: (typeof LIMIT_SECTIONS)[number] | 'routines', entry
     findings.add('until.format', [...path, 'until'], until.problem, { hint: 'quote it if in doubt: `until: "2026-12-31"`' });
     return;
   }
-  const undo = section === 'routines' ? (entry.onExpiry === 'pause' ? 'pauses the routine' : 'deletes the routine') : limitUndo(entry.then);
+  const undo = rules.undo(entry);
   const left = until.expiresAt - now.getTime();
   if (left <= 0) {
     findings.add('until.expired', [...path, 'until'], `expired on ${until.day}: the next apply ${undo}`, {
@@ -67,28 +76,19 @@ export interface PassedExpiry {
   day: string;
 }
 
-/** The entries of `config` that expired after `from` and by `to`. */
-export function expiriesBetween(config: StewardConfig, from: Date, to: Date): PassedExpiry[] {
-  const named: { section: (typeof LIMIT_SECTIONS)[number] | 'routines'; entries: readonly { until?: string }[]; name: (index: number) => string }[] = [
-    { section: 'userCreditLimits', entries: config.userCreditLimits ?? [], name: (index) => `the credit limit of ${config.userCreditLimits![index]!.email ?? config.userCreditLimits![index]!.userId}` },
-    { section: 'userGroupCreditLimits', entries: config.userGroupCreditLimits ?? [], name: (index) => `the credit limit of user group "${config.userGroupCreditLimits![index]!.group ?? config.userGroupCreditLimits![index]!.userGroupId}"` },
-    { section: 'entityGroupCreditLimits', entries: config.entityGroupCreditLimits ?? [], name: (index) => `the credit limit of entity group "${config.entityGroupCreditLimits![index]!.entity}"` },
-    { section: 'routines', entries: config.routines ?? [], name: (index) => `routine "${config.routines![index]!.name}"` },
-  ];
+/** The entries of `config` that expired after `from` and by `to`, in the sections `expiring` names. */
+export function expiriesBetween(config: StewardConfig, expiring: ReadonlyMap<string, ExpiryRules>, from: Date, to: Date): PassedExpiry[] {
+  const sections: Record<string, unknown> = { ...config };
   const passed: PassedExpiry[] = [];
-  for (const { section, entries, name } of named) {
+  for (const [section, rules] of expiring) {
+    const entries = sections[section];
+    if (!Array.isArray(entries)) continue;
     entries.forEach((entry, index) => {
-      if (entry.until === undefined) return;
+      if (!isRecord(entry) || typeof entry.until !== 'string') return;
       const until = parseUntil(entry.until);
       if (!until.ok || until.expiresAt <= from.getTime() || until.expiresAt > to.getTime()) return;
-      passed.push({ path: [section, index, 'until'], entry: name(index), day: until.day });
+      passed.push({ path: [section, index, 'until'], entry: rules.entry(entry), day: until.day });
     });
   }
   return passed;
-}
-
-function limitUndo(then: unknown): string {
-  if (then === undefined || then === 'default') return 'resets the limit to the default';
-  if (then === null) return 'makes the limit unlimited';
-  return `sets the limit back to ${String(then)}`;
 }

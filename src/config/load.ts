@@ -1,9 +1,10 @@
 // The entry points of a configuration's analysis: loadConfig (a validated configuration for one
 // environment, or every diagnostic) and validateConfig (the diagnostics of `steward validate`).
-// Each takes the kinds' checks, which config/ cannot import: the rest of steward calls them
-// through app/config.ts, which hands in every kind's.
+// Each takes the kinds' declarations of their parts of the config (their checks among them), which
+// config/ cannot import: the rest of steward calls them through app/config.ts, which hands in
+// every kind's.
 import { analyzeConfig } from './analyze.js';
-import type { KindConfigCheck } from './findings.js';
+import type { KindConfigSchema } from './assembleSchema.js';
 import { locateMerged } from './merge.js';
 import type { Diagnostic, EnvironmentConfig, LoadedConfig, StewardConfig } from './types.js';
 
@@ -25,8 +26,8 @@ export interface LoadOptions {
  * environment. `ok: true` guarantees the configuration passed every check and matches
  * StewardConfig, with every reference resolved; otherwise every diagnostic is returned.
  */
-export async function loadConfig(path: string, checks: readonly KindConfigCheck[], options: LoadOptions = {}): Promise<ConfigLoadResult> {
-  const analysis = await analyzeConfig(path, checks, { ...options, selectionRequired: true });
+export async function loadConfig(path: string, declarations: readonly KindConfigSchema[], options: LoadOptions = {}): Promise<ConfigLoadResult> {
+  const analysis = await analyzeConfig(path, declarations, { ...options, selectionRequired: true });
   const { merged, selected } = analysis;
   if (analysis.diagnostics.some((diagnostic) => diagnostic.severity === 'error') || selected === undefined || merged === undefined) {
     return { ok: false, diagnostics: analysis.diagnostics, environments: analysis.environments };
@@ -51,8 +52,8 @@ export async function loadConfig(path: string, checks: readonly KindConfigCheck[
  * Every diagnostic of the configuration at `path`, ordered by file, line and column. With an
  * environment, references are checked against it; without, against every declared environment.
  */
-export async function validateConfig(path: string, checks: readonly KindConfigCheck[], options: LoadOptions = {}): Promise<Diagnostic[]> {
-  return (await analyzeConfig(path, checks, { ...options, selectionRequired: false })).diagnostics;
+export async function validateConfig(path: string, declarations: readonly KindConfigSchema[], options: LoadOptions = {}): Promise<Diagnostic[]> {
+  return (await analyzeConfig(path, declarations, { ...options, selectionRequired: false })).diagnostics;
 }
 
 /**

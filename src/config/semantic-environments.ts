@@ -8,8 +8,11 @@ import { isRecord } from './sources.js';
 import type { Findings } from './findings.js';
 import type { ConfigPath } from './types.js';
 
-/** Base URL and protect-list findings for every declared environment. */
-export function checkEnvironmentSettings(config: Record<string, unknown>, findings: Findings): void {
+/**
+ * Base URL and protect-list findings for every declared environment; `protectsByEmail` holds the
+ * kinds whose protect lists may name an e-mail, with what they name (`user`).
+ */
+export function checkEnvironmentSettings(config: Record<string, unknown>, findings: Findings, protectsByEmail: ReadonlyMap<string, string>): void {
   if (!isRecord(config.environments)) return;
   for (const [name, environment] of Object.entries(config.environments)) {
     if (!isRecord(environment)) continue;
@@ -23,20 +26,21 @@ export function checkEnvironmentSettings(config: Record<string, unknown>, findin
         });
       }
     }
-    if (isRecord(environment.protect)) checkProtectedNames(environment.protect, [...path, 'protect'], findings);
+    if (isRecord(environment.protect)) checkProtectedNames(environment.protect, [...path, 'protect'], findings, protectsByEmail);
   }
 }
 
 /** A protected name matches a live object only when written exactly: no blank or padded names. */
-function checkProtectedNames(protect: Record<string, unknown>, path: ConfigPath, findings: Findings): void {
+function checkProtectedNames(protect: Record<string, unknown>, path: ConfigPath, findings: Findings, protectsByEmail: ReadonlyMap<string, string>): void {
   for (const [kind, names] of Object.entries(protect)) {
     if (!Array.isArray(names)) continue;
+    const byEmail = protectsByEmail.get(kind);
     names.forEach((name, index) => {
       if (typeof name !== 'string') return;
-      // Users are protected by e-mail or id, written as in userCreditLimits.
-      if (kind === 'userCreditLimits' && name.trim() === name && name.includes('@')) {
+      // Users are protected by e-mail or id, written as in their entries.
+      if (byEmail !== undefined && name.trim() === name && name.includes('@')) {
         const problem = emailProblem(name);
-        if (problem !== undefined) findings.add('email.format', [...path, kind, index], `protected user \`${name}\` is not a valid e-mail address`, { hint: problem });
+        if (problem !== undefined) findings.add('email.format', [...path, kind, index], `protected ${byEmail} \`${name}\` is not a valid e-mail address`, { hint: problem });
         return;
       }
       if (name.trim() === name) return;

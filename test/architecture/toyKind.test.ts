@@ -8,7 +8,9 @@
 // validates every section, and gives KINDS, the config types and the plan's schema their toy, as
 // `npm run generate` does for a registered kind; its checks of what the schema cannot say (a real
 // kind's are kinds/<folder>/configChecks.ts) run where the registered kinds' run when a
-// configuration is analysed. Nothing outside this file is edited for it.
+// configuration is analysed, and what its section says of its entries (the fields `ignore` may
+// name, what `until` does, the text that may span lines, the identities lower-cased on load) is
+// honoured by that analysis as a registered kind's is. Nothing outside this file is edited for it.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,7 +76,15 @@ const TOYS_CONFIG_SCHEMA: KindConfigSchema = {
   sections: {
     toys: {
       schema: { description: 'Toys on the shelf, one entry per toy.', type: 'array', items: { $ref: '#/$defs/toy' } },
-      prunable: { prune: 'Delete toys that are not declared.', ignore: 'Ignored fields of every toy: `size`.', protect: 'true, or the names of toys never deleted.' },
+      prunable: {
+        prune: 'Delete toys that are not declared.',
+        ignore: 'Ignored fields of every toy: `size`.',
+        protect: 'true, or the names of toys never deleted.',
+        ignoreRules: { noun: 'toy', fields: ['size'], refused: { name: 'it identifies the toy' } },
+      },
+      expiry: { companion: 'then', undo: () => 'puts the toy away', entry: (entry) => `toy "${String(entry.name)}"` },
+      normalize: (entry) => (typeof entry.owner === 'string' ? { ...entry, owner: entry.owner.toLowerCase() } : entry),
+      multiline: ['note'],
     },
   },
   definitions: {
@@ -86,6 +96,11 @@ const TOYS_CONFIG_SCHEMA: KindConfigSchema = {
       properties: {
         name: { description: 'Its name.', type: 'string', minLength: 1 },
         size: { description: 'Its size.', anyOf: [{ type: 'integer', minimum: 1 }, { $ref: '#/$defs/reference' }], errorMessage: 'must be a whole number ≥ 1' },
+        owner: { description: 'The e-mail of whose toy it is.', type: 'string' },
+        note: { description: 'What to know of it, on as many lines as it takes.', type: 'string' },
+        until: { description: 'When it goes back in the box.', $ref: '#/$defs/until' },
+        then: { description: 'Where it goes then.', const: 'box' },
+        ignore: { description: 'Fields of this toy steward never changes once it is made: `size`.', $ref: '#/$defs/ignoreList' },
       },
     },
   },
@@ -222,9 +237,8 @@ describe("the toy kind's section of the config", () => {
     try {
       const environments = 'version: 1\nenvironments:\n  test:\n    baseUrl: https://acme.example.com\n    tokenEnv: TOKEN\n';
       await writeFile(join(directory, 'steward.yaml'), `${environments}toys:\n  - name: ball\n    size: 3\n  - name: ball\n    size: 5\nuserCreditLimits:\n  - email: not-an-address\n    creditLimit: 5\n`);
-      // As app/config.ts hands every registered kind's checks to the analysis.
-      const checks = declarations.flatMap((declaration) => declaration.checks);
-      const { diagnostics } = await analyzeConfig(directory, checks, { processEnv: {}, selectionRequired: false, cwd: directory });
+      // As app/config.ts hands every registered kind's declaration to the analysis.
+      const { diagnostics } = await analyzeConfig(directory, declarations, { processEnv: {}, selectionRequired: false, cwd: directory });
       expect(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.summary, `${diagnostic.location?.file}:${diagnostic.location?.line}:${diagnostic.location?.col}`])).toEqual([
         // The schema steward ships has no `toys:` (above); the checks run all the same.
         ['schema.unknownKey', 'unknown key `toys` at the top level', 'steward.yaml:6:1'],
@@ -236,12 +250,50 @@ describe("the toy kind's section of the config", () => {
     }
   });
 
+  it("honours what the toy's section declares of its entries: `ignore`, `until`, text on several lines, identities on load", async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'steward-toys-'));
+    try {
+      const environments = 'version: 1\nenvironments:\n  test:\n    baseUrl: https://acme.example.com\n    tokenEnv: TOKEN\n';
+      const toys = [
+        'toys:',
+        '  - name: ball',
+        '    size: 3',
+        '    owner: Grace@ACME.example',
+        '    note: "rolls\\tfar\\nand bounces"',
+        '    until: "2020-01-01"',
+        '    ignore: [size, name, sise]',
+        '  - name: kite',
+        '    size: 5',
+        '    note: "flies\\u0007"',
+        '    then: box',
+        '',
+      ].join('\n');
+      await writeFile(join(directory, 'steward.yaml'), `${environments}${toys}`);
+      const analysis = await analyzeConfig(directory, declarations, { environment: 'test', processEnv: {}, selectionRequired: true, cwd: directory });
+      expect(analysis.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.summary, diagnostic.hint, `${diagnostic.location?.line}:${diagnostic.location?.col}`])).toEqual([
+        // The schema steward ships has no `toys:`; the analysis honours the declaration all the same.
+        ['schema.unknownKey', 'unknown key `toys` at the top level', expect.stringContaining('allowed keys:'), '6:1'],
+        ['until.expired', 'expired on 1 Jan 2020: the next apply puts the toy away', 'remove the entry (or its `until`) once that is applied', '11:12'],
+        ['ignore.refused', '`name` cannot be ignored: it identifies the toy', 'a toy may ignore `size`', '12:20'],
+        ['ignore.unknown', '`sise` is not a field of a toy', 'did you mean `size`? a toy may ignore `size`', '12:26'],
+        ['text.controlCharacter', '`toys[1].note` holds a control character U+0007 (BEL)', 'prompts, descriptions and notes may hold tabs and line breaks, nothing else invisible', '15:11'],
+        ['until.missing', '`then` says what happens once `until` has passed, but this entry has no `until`', 'add `until: YYYY-MM-DD`, or remove it', '16:5'],
+      ]);
+      expect(analysis.selected?.config.toys).toEqual([
+        { name: 'ball', size: 3, owner: 'grace@acme.example', note: 'rolls\tfar\nand bounces', until: '2020-01-01', ignore: ['size', 'name', 'sise'] },
+        { name: 'kite', size: 5, note: 'flies\u0007', then: 'box' },
+      ]);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
   it('gives KINDS, the Kind type and the config types their toy', () => {
     const types = printConfigTypes(assembleConfigSchema(declarations), configKinds(declarations), '');
     expect(types).toContain("  'folderLabels',\n  'toys',\n] as const;\nexport type Kind = (typeof KINDS)[number];");
     expect(types).toContain("  'labels',\n  'toys',\n] as const;\nexport type PrunableKind");
     expect(types).toContain('  /** Toys on the shelf, one entry per toy. */\n  toys?: ToyConfig[];\n');
-    expect(types).toContain('export type ToyConfig = {\n  /** Its name. */\n  name: string;\n  /** Its size. */\n  size: number;\n};\n');
+    expect(types).toContain('export type ToyConfig = {\n  /** Its name. */\n  name: string;\n  /** Its size. */\n  size: number;\n  /** The e-mail of whose toy it is. */\n  owner?: string;\n');
   });
 
   it("is a kind the plan's schema names, as `npm run generate` writes it", () => {

@@ -39,7 +39,12 @@ describe('the generated files', () => {
 
 describe('assembling the config schema', () => {
   it("puts a kind's section, definitions and prune, ignore and protect entries in their places", () => {
-    const prunable = { prune: 'Delete toys not declared.', ignore: 'Ignored fields of every toy.', protect: 'true, or the toys never deleted.' };
+    const prunable = {
+      prune: 'Delete toys not declared.',
+      ignore: 'Ignored fields of every toy.',
+      protect: 'true, or the toys never deleted.',
+      ignoreRules: { noun: 'toy', fields: [], refused: {} },
+    };
     const schema = assembleConfigSchema([toys({ sections: { toys: { ...toys().sections.toys!, prunable } } })]) as Record<string, Record<string, Record<string, unknown>>>;
     expect(Object.keys(schema.properties!)).toEqual(['version', 'environments', 'toys', 'prune', 'ignore', 'policies']);
     expect(Object.keys(schema.$defs!)).toEqual(['reference', 'boolean', 'until', 'ignoreList', 'protectList', 'environment', 'policies', 'toy']);

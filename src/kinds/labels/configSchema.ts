@@ -1,9 +1,11 @@
 // The `labels:` section of a configuration file: the part of the config schema of labels and of
-// the kinds declared with them, their document and folder links (`documents:`, `folders:`), and
-// their checks of what the schema cannot say (configChecks.ts). config/assembleSchema.ts puts it
+// the kinds declared with them, their document and folder links (`documents:`, `folders:`), what a
+// label's `ignore` may name and which of its text may span lines, and their checks of what the
+// schema cannot say (configChecks.ts). config/assembleSchema.ts puts it
 // together with the other kinds' (kinds/configRegistry.ts lists them); `npm run generate` writes
 // schemas/steward.schema.json and the config's types from it.
 import type { KindConfigSchema } from '../../config/assembleSchema.js';
+import { STEWARD_SETTING } from '../../config/ignore.js';
 import { checkLabels } from './configChecks.js';
 
 export const labelsConfigSchema: KindConfigSchema = {
@@ -19,7 +21,22 @@ export const labelsConfigSchema: KindConfigSchema = {
         prune: 'Delete labels that are neither declared nor renamed (taking them off their documents first).',
         ignore: 'Ignored fields of every label: `color`, `description`, `verified`, `homepage`.',
         protect: 'true, or the names of labels that are never deleted.',
+        ignoreRules: {
+          noun: 'label',
+          fields: ['color', 'description', 'verified', 'homepage'],
+          refused: {
+            name: 'it identifies the label',
+            renamedFrom: STEWARD_SETTING,
+            documents: "it is not a field of the label: leave `documents` out and steward leaves the label's documents alone",
+            folders: "it is not a field of the label: leave `folders` out and steward leaves the label's folders alone",
+            pruneDocuments: STEWARD_SETTING,
+            pruneFolders: STEWARD_SETTING,
+            protect: STEWARD_SETTING,
+            ignore: STEWARD_SETTING,
+          },
+        },
       },
+      multiline: ['description'],
     },
   },
   definitions: {

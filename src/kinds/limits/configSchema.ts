@@ -1,11 +1,15 @@
 // The `userCreditLimits:`, `userGroupCreditLimits:` and `entityGroupCreditLimits:` sections of a
-// configuration file: these kinds' part of the config schema, and their checks of what the schema
-// cannot say (configChecks.ts). The three entries share their value, expiry, ignore and protect
-// fields, and differ in what names the limit's subject. config/assembleSchema.ts puts them
+// configuration file: these kinds' part of the config schema, what their `ignore` may name and
+// what expiring does to an entry, the identities lower-cased on load, and their checks of what the
+// schema cannot say (configChecks.ts). The three entries share their value, expiry, ignore and
+// protect fields, and differ in what names the limit's subject. config/assembleSchema.ts puts them
 // together with the other kinds' (kinds/configRegistry.ts lists them); `npm run generate` writes
 // schemas/steward.schema.json and the config's types from it.
 import type { KindConfigSchema } from '../../config/assembleSchema.js';
+import type { ExpiryRules } from '../../config/expiry.js';
+import { STEWARD_SETTING, type IgnoreRules } from '../../config/ignore.js';
 import type { SchemaNode } from '../../config/schemaParts.js';
+import { emailKey, idKey } from '../../domain/rules.js';
 import { checkGroupCreditLimits, checkUserCreditLimits } from './configChecks.js';
 
 /** A limit's credits, in the words of `creditLimit` (what "default" means differs per kind). */
@@ -34,6 +38,25 @@ function ignore(whose: string): SchemaNode {
   };
 }
 
+/** What a limit's `ignore` may name: only its credits; what names its subject is refused with `subject`'s reason. */
+function ignoreRules(noun: string, subject: Record<string, string>): IgnoreRules {
+  return { noun, fields: ['creditLimit'], refused: { ...subject, protect: STEWARD_SETTING, ignore: STEWARD_SETTING } };
+}
+
+/** A limit's `until`, with `then` beside it; `named` names the entry's limit in a sentence. */
+function expiry(named: (entry: Record<string, unknown>) => string): ExpiryRules {
+  return { companion: 'then', undo: (entry) => limitUndo(entry.then), entry: named };
+}
+
+function limitUndo(then: unknown): string {
+  if (then === undefined || then === 'default') return 'resets the limit to the default';
+  if (then === null) return 'makes the limit unlimited';
+  return `sets the limit back to ${String(then)}`;
+}
+
+const USER = 'it names the user whose limit it is';
+const USER_GROUP = 'it names the group whose limit it is';
+
 export const limitsConfigSchema: KindConfigSchema = {
   kinds: ['userCreditLimits', 'userGroupCreditLimits', 'entityGroupCreditLimits'],
   sections: {
@@ -47,7 +70,15 @@ export const limitsConfigSchema: KindConfigSchema = {
         prune: 'Reset users with an individual limit that is not declared to the default limit.',
         ignore: 'Ignored fields of every individual user limit: `creditLimit`.',
         protect: 'true, or the e-mails / user ids whose individual limits are never reset.',
+        ignoreRules: ignoreRules('user credit limit', { email: USER, userId: USER }),
+        protectsByEmail: 'user',
       },
+      expiry: expiry((entry) => `the credit limit of ${String(entry.email ?? entry.userId)}`),
+      normalize: (entry) => ({
+        ...entry,
+        ...(typeof entry.email === 'string' ? { email: emailKey(entry.email) } : {}),
+        ...(typeof entry.userId === 'string' ? { userId: idKey(entry.userId) } : {}),
+      }),
     },
     userGroupCreditLimits: {
       schema: {
@@ -60,7 +91,10 @@ export const limitsConfigSchema: KindConfigSchema = {
         prune: 'Reset user groups with a limit that is not declared to the default limit.',
         ignore: 'Ignored fields of every user group limit: `creditLimit`.',
         protect: 'true, or the group names / user group ids whose limits are never reset.',
+        ignoreRules: ignoreRules('user group credit limit', { group: USER_GROUP, userGroupId: USER_GROUP }),
       },
+      expiry: expiry((entry) => `the credit limit of user group "${String(entry.group ?? entry.userGroupId)}"`),
+      normalize: (entry) => (typeof entry.userGroupId === 'string' ? { ...entry, userGroupId: idKey(entry.userGroupId) } : entry),
     },
     entityGroupCreditLimits: {
       schema: {
@@ -72,7 +106,9 @@ export const limitsConfigSchema: KindConfigSchema = {
         prune: 'Reset entity groups with a limit that is not declared to the default limit.',
         ignore: 'Ignored fields of every entity group limit: `creditLimit`.',
         protect: 'true, or the entities whose limits are never reset.',
+        ignoreRules: ignoreRules('entity group credit limit', { entity: 'it names the entity group whose limit it is' }),
       },
+      expiry: expiry((entry) => `the credit limit of entity group "${String(entry.entity)}"`),
     },
   },
   definitions: {

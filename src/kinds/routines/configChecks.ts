@@ -1,10 +1,11 @@
 // The routines' checks of what the schema cannot say: names, prompts, owners, schedules and
 // zones, model and branch ids, destinations (e-mails, group ids, Slack ids), and the names that
-// refer to other things (models, branches, former names). Declared with the section's schema
-// (configSchema.ts); every load runs them (config/semantic.ts).
+// refer to other things (models, branches, former names), and the fields `ignore` may name but an
+// environment updating by PUT refuses. Declared with the section's schema (configSchema.ts); every
+// load runs them (config/semantic.ts, config/ignore.ts).
 import { checkEmail, type Findings } from '../../config/findings.js';
 import { isRecord } from '../../config/sources.js';
-import { didYouMean } from '../../config/suggest.js';
+import { didYouMean, listNames } from '../../config/suggest.js';
 import type { ConfigPath } from '../../config/types.js';
 import { ROUTINE_NAME_MAX, SLACK_ID_RULE, SLACK_RECIPIENT_PATTERN, UUID_PATTERN, characterCount, emailKey } from '../../domain/rules.js';
 import { canonicalSchedule, checkSchedule, checkTimeZone, scheduleSpacingProblem } from '../../domain/schedule.js';
@@ -239,4 +240,23 @@ function checkRoutineRenames(section: unknown[], findings: Findings): void {
       claimed.set(key, { newName: name, path });
     });
   });
+}
+
+/** Routine fields that replace the routine under the documented PUT (`routineUpdate: put`, the default), not under PATCH. */
+const REPLACED_BY_PUT = new Set(['timezone', 'destination']);
+
+/**
+ * A field a routine may ignore that the environments updating routines by the documented PUT
+ * (every one without `routineUpdate: patch`) refuse: changing it there replaces the routine.
+ */
+export function refusedIgnoreUnderPut(config: Record<string, unknown>, field: string): { reason: string; hint: string } | undefined {
+  if (!REPLACED_BY_PUT.has(field)) return undefined;
+  const byPut = isRecord(config.environments)
+    ? Object.entries(config.environments).flatMap(([name, environment]) => (isRecord(environment) && environment.routineUpdate === 'patch' ? [] : [name]))
+    : [];
+  if (byPut.length === 0) return undefined;
+  return {
+    reason: `in ${listNames(byPut)} (routineUpdate: put, the documented update) changing it replaces the routine`,
+    hint: 'a server with the PATCH update changes it in place (`routineUpdate: patch` on the environment); otherwise leave it managed',
+  };
 }

@@ -1,10 +1,17 @@
 // The `routines:` section of a configuration file: this kind's part of the config schema, with
-// the destinations a routine delivers to, and its checks of what the schema cannot say
-// (configChecks.ts). config/assembleSchema.ts puts it together with the other kinds'
-// (kinds/configRegistry.ts lists them); `npm run generate` writes schemas/steward.schema.json and
-// the config's TypeScript types from it.
+// the destinations a routine delivers to, what its `ignore` may name, what expiring does to it,
+// the identities lower-cased on load and the text that may span lines, and its checks of what the
+// schema cannot say (configChecks.ts). config/assembleSchema.ts puts it together with the other
+// kinds' (kinds/configRegistry.ts lists them); `npm run generate` writes schemas/steward.schema.json
+// and the config's TypeScript types from it.
 import type { KindConfigSchema } from '../../config/assembleSchema.js';
-import { checkRoutineReferences, checkRoutines } from './configChecks.js';
+import { STEWARD_SETTING } from '../../config/ignore.js';
+import { isRecord } from '../../config/sources.js';
+import { emailKey, idKey } from '../../domain/rules.js';
+import { checkRoutineReferences, checkRoutines, refusedIgnoreUnderPut } from './configChecks.js';
+
+const MODEL_REFUSED = 'changing the model can replace the routine, and it takes the branch and topic with it';
+const REPLACES = 'changing it replaces the routine';
 
 export const routinesConfigSchema: KindConfigSchema = {
   kinds: ['routines'],
@@ -19,7 +26,32 @@ export const routinesConfigSchema: KindConfigSchema = {
         prune: 'Delete routines that are not declared (only those of the owners steward manages).',
         ignore: 'Ignored fields of every routine: `description`, `prompt`, `schedule`, `timezone`, `destination`, `paused`.',
         protect: 'true, or the names of routines that are never deleted.',
+        ignoreRules: {
+          noun: 'routine',
+          fields: ['description', 'prompt', 'schedule', 'timezone', 'destination', 'paused'],
+          refused: {
+            name: 'it identifies the routine',
+            owner: 'it names whose routine it is',
+            model: MODEL_REFUSED,
+            modelId: MODEL_REFUSED,
+            branch: REPLACES,
+            branchId: REPLACES,
+            topicName: REPLACES,
+            renamedFrom: STEWARD_SETTING,
+            protect: STEWARD_SETTING,
+            duplicates: STEWARD_SETTING,
+            ignore: STEWARD_SETTING,
+          },
+          refusedIn: refusedIgnoreUnderPut,
+        },
       },
+      expiry: {
+        companion: 'onExpiry',
+        undo: (entry) => (entry.onExpiry === 'pause' ? 'pauses the routine' : 'deletes the routine'),
+        entry: (entry) => `routine "${String(entry.name)}"`,
+      },
+      normalize: routineAsLoaded,
+      multiline: ['prompt', 'description'],
     },
   },
   definitions: {
@@ -170,3 +202,24 @@ export const routinesConfigSchema: KindConfigSchema = {
   },
   checks: [checkRoutines, checkRoutineReferences],
 };
+
+/**
+ * A routine as the loaded configuration holds it: its owner, model, branch and recipients
+ * lower-cased (e-mails and uuids compare case-insensitively), and an e-mail destination with both
+ * recipient lists, as the loaded types promise.
+ */
+function routineAsLoaded(routine: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...routine };
+  if (typeof routine.owner === 'string') copy.owner = emailKey(routine.owner);
+  if (typeof routine.modelId === 'string') copy.modelId = idKey(routine.modelId);
+  if (typeof routine.branchId === 'string') copy.branchId = idKey(routine.branchId);
+  if (isRecord(routine.destination) && routine.destination.type === 'email') {
+    const { recipientEmails = [], userGroupIds = [] } = routine.destination;
+    copy.destination = {
+      ...routine.destination,
+      recipientEmails: Array.isArray(recipientEmails) ? recipientEmails.map((email) => (typeof email === 'string' ? emailKey(email) : email)) : recipientEmails,
+      userGroupIds: Array.isArray(userGroupIds) ? userGroupIds.map((id) => (typeof id === 'string' ? idKey(id) : id)) : userGroupIds,
+    };
+  }
+  return copy;
+}
