@@ -205,6 +205,17 @@ export interface KindExport<Desired = unknown, Live = unknown, Snapshot = unknow
   /** The section as a file writes it, where that leaves out what a default gives (an e-mail destination's empty lists). Pure. */
   written?(section: unknown): unknown;
   /**
+   * How a file writes fields of its section, by name, wherever they are in it; a part names those it
+   * writes into the section of the kind it belongs to (a label's `documents`).
+   */
+  readonly styles?: KindFieldStyles;
+  /**
+   * What besides `prune:` makes the file the whole truth of it, for the header; undefined where
+   * nothing does. A part names its flag (`` `pruneDocuments: true` ``); the kind it belongs to says
+   * where the flags go, given them as `parts` (`… on labels`).
+   */
+  pruning?(parts: readonly string[]): string | undefined;
+  /**
    * The ids of its section that differ between deployments (a routine's model, branch and e-mail
    * user groups; a user group limit SCIM does not name): export writes them as `${var.NAME}`, a
    * promotion takes them to the target's.
@@ -248,6 +259,16 @@ export interface KindPromotedEntries<Entry = unknown> {
   declaredFor?(entry: Entry, declared: readonly Entry[]): Entry | undefined;
   /** `entry` with the flags of `declared`, the config's entry for it; `section` is every entry the source gives. */
   withFlags(entry: Entry, declared: Entry, section: readonly Entry[]): Entry;
+}
+
+/**
+ * How a file writes fields of a section, by name: `quoted` text (and a list's items) in double
+ * quotes, as the examples write colours, schedules and document identifiers; `inline` lists of up
+ * to INLINE_LIST_MAX (export/yaml.ts) items on one line (`[a, b]`), longer ones an item a line.
+ */
+export interface KindFieldStyles {
+  readonly quoted?: readonly string[];
+  readonly inline?: readonly string[];
 }
 
 /** What every step of a kind's export may use. */

@@ -167,6 +167,8 @@ const routinesExport: KindExport<DesiredRoutines, LiveRoutines, RoutineSnapshot,
   section: (snapshot) => routinesConfig(snapshot.owners, snapshot.models),
   holds: (snapshot, { caller }) => `the routines of ${routineOwnersText(snapshot.owners, caller?.email)}`,
   written: (section) => writtenRoutines(section as RoutineConfig[]),
+  // Schedules quoted, as the examples write them; short recipient lists inline.
+  styles: { quoted: ['schedule'], inline: ['recipientEmails', 'userGroupIds'] },
   environmentIds: routineIds,
   // Routine names are unique within a configuration, whoever owns them: the declared routine is the one of the same name.
   promoted: { withFlags: withRoutineFlags },
