@@ -225,8 +225,18 @@ export interface KindExport<Desired = unknown, Live = unknown, Snapshot = unknow
   readonly promoted?: KindPromotedEntries;
   /** Throws where a promotion cannot carry what was read (a limit of a user SCIM names no e-mail for). */
   refusePromotion?(snapshot: Snapshot, source: string): void;
-  /** What was read that does not work where it is (a routine the platform disabled, or whose last run failed). */
-  unhealthy?(snapshot: Snapshot): UnhealthyObject[];
+  /** What was read that does not work where it is, and how a promotion words it (a routine the platform disabled, or whose last run failed). */
+  readonly health?: KindHealth<Snapshot>;
+  /**
+   * For a kind that is `accountWide`: the note a promotion between two environments sharing an
+   * account gives where the config declares the kind, which is then neither read nor promoted.
+   */
+  sharedNote?(context: { source: string; target: string; account: string }): PlanWarning;
+  /**
+   * The field of its entries that keeps what `runs` gives from running (`paused`): a promotion from
+   * an environment whose policy `routines.requirePaused` is set keeps it at the target's value.
+   */
+  readonly pausedField?: string;
   /** What a promotion warns of in the section the source gives, against the config (an owner it names who has no routines there). Pure. */
   promotionWarnings?(section: unknown, context: { config: StewardConfig; source: string; target: string }): PlanWarning[];
 }
@@ -269,6 +279,19 @@ export interface KindPromotedEntries<Entry = unknown> {
 export interface KindFieldStyles {
   readonly quoted?: readonly string[];
   readonly inline?: readonly string[];
+}
+
+/**
+ * What of a kind does not work where it was read, and the kind's words for it: a promotion warns
+ * of each object (promoted, it is what the target would run) and, under `--require-healthy`,
+ * refuses them all with the kind's sentence (StewardError `promote.unhealthy`, its code). Pure.
+ */
+export interface KindHealth<Snapshot = unknown> {
+  unhealthy(snapshot: Snapshot): UnhealthyObject[];
+  /** The warning of one object read from `source`, with its code. */
+  warning(object: UnhealthyObject, source: string): PlanWarning;
+  /** The refusal under `--require-healthy` of every object found, and its hint. */
+  refusal(objects: readonly UnhealthyObject[], source: string): { message: string; hint: string };
 }
 
 /** What every step of a kind's export may use. */
