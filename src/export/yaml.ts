@@ -3,7 +3,7 @@
 // names quoted or short lists of them inline (as the examples write them: KindExport.styles), what
 // a default gives left out (each kind says what: KindExport.written), and long text never folded.
 import type { StepKind } from '../model/plan.js';
-import { Document, isScalar, isSeq, Scalar, visit, type Node } from 'yaml';
+import { Document, isNode, isScalar, isSeq, Scalar, visit, type Node } from 'yaml';
 import type { Kind } from '../config/types.js';
 import { REGISTRY } from '../kinds/registry.js';
 import type { KindFieldStyles, ResourceKind } from '../model/kind.js';
@@ -24,7 +24,7 @@ export function configYaml(sections: ConfigSections, options: { schema: string |
   });
   for (const kind of registry.values()) {
     const section = document.get(sectionOf(kind), true);
-    if (kind.export?.styles !== undefined && section !== undefined) styleFields(section as Node, kind.export.styles);
+    if (kind.export?.styles !== undefined && isNode(section)) styleFields(section, kind.export.styles);
   }
   const contents = document.contents;
   if (contents !== null && 'items' in contents) {

@@ -74,9 +74,9 @@ export async function readPromotion(loaded: LoadedConfig, source: { name: string
   // What a promotion cannot carry (a limit of a user SCIM names no e-mail for), and what does not work in the source.
   const read = selected.flatMap((kind) => (kind.export === undefined || snapshot.read[kind.kind] === undefined ? [] : [{ facet: kind.export, live: snapshot.read[kind.kind] }]));
   for (const { facet, live } of read) facet.refusePromotion?.(live, source.name);
-  const health = read.flatMap(({ facet, live }) => {
-    const found = facet.health?.unhealthy(live) ?? [];
-    return found.length === 0 ? [] : [{ words: facet.health!, found }];
+  const health = read.flatMap(({ facet: { health: words }, live }) => {
+    const found = words?.unhealthy(live) ?? [];
+    return words === undefined || found.length === 0 ? [] : [{ words, found }];
   });
   const unhealthy = health.flatMap(({ found }) => found);
   // Refused in the words of the first kind with objects that do not work; the details list every one.
