@@ -100,14 +100,25 @@ function holdings(snapshot: LiveSnapshot, registry: ReadonlyMap<StepKind, Resour
 
 function header(request: ExportRequest, snapshot: LiveSnapshot, registry: ReadonlyMap<StepKind, ResourceKind>): string[] {
   const { name, baseUrl } = request.environment;
+  const flags = pruneFlags(registry);
   return [
     `Exported by steward ${request.stewardVersion} from environment ${name} (${baseUrl}) at ${request.now.toISOString()}.`,
     ...wrap(`It holds ${holdings(snapshot, registry).join(', ')}.`, 96),
     '',
     `\`steward plan --env ${name}\` with this file beside the environments shows no changes.`,
     'Nothing is pruned: live objects this file does not list are left alone until you add',
-    '`prune:` (and `pruneDocuments: true` or `pruneFolders: true` on labels) to make it the whole truth.',
+    `\`prune:\`${flags.length === 0 ? '' : ` (and ${flags.join('; ')})`} to make it the whole truth.`,
   ];
+}
+
+/** What besides `prune:` makes a file the whole truth, kind by kind in the order of its sections, whatever the file holds; a part's flag in the words of the kind it belongs to. */
+function pruneFlags(registry: ReadonlyMap<StepKind, ResourceKind>): string[] {
+  const ordered = inSectionOrder(registry);
+  return ordered.flatMap((kind) => {
+    if (kind.targeting.partOf !== undefined || kind.export?.pruning === undefined) return [];
+    const parts = ordered.flatMap((part) => (part.targeting.partOf === kind.kind ? part.export?.pruning?.([]) ?? [] : []));
+    return kind.export.pruning(parts) ?? [];
+  });
 }
 
 /** Splits text into lines of at most `width` characters at spaces (a longer word gets its own line). */

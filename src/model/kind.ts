@@ -205,6 +205,17 @@ export interface KindExport<Desired = unknown, Live = unknown, Snapshot = unknow
   /** The section as a file writes it, where that leaves out what a default gives (an e-mail destination's empty lists). Pure. */
   written?(section: unknown): unknown;
   /**
+   * How a file writes fields of its section, by name, wherever they are in it; a part names those it
+   * writes into the section of the kind it belongs to (a label's `documents`).
+   */
+  readonly styles?: KindFieldStyles;
+  /**
+   * What besides `prune:` makes the file the whole truth of it, for the header; undefined where
+   * nothing does. A part names its flag (`` `pruneDocuments: true` ``); the kind it belongs to says
+   * where the flags go, given them as `parts` (`… on labels`).
+   */
+  pruning?(parts: readonly string[]): string | undefined;
+  /**
    * The ids of its section that differ between deployments (a routine's model, branch and e-mail
    * user groups; a user group limit SCIM does not name): export writes them as `${var.NAME}`, a
    * promotion takes them to the target's.
@@ -214,8 +225,18 @@ export interface KindExport<Desired = unknown, Live = unknown, Snapshot = unknow
   readonly promoted?: KindPromotedEntries;
   /** Throws where a promotion cannot carry what was read (a limit of a user SCIM names no e-mail for). */
   refusePromotion?(snapshot: Snapshot, source: string): void;
-  /** What was read that does not work where it is (a routine the platform disabled, or whose last run failed). */
-  unhealthy?(snapshot: Snapshot): UnhealthyObject[];
+  /** What was read that does not work where it is, and how a promotion words it (a routine the platform disabled, or whose last run failed). */
+  readonly health?: KindHealth<Snapshot>;
+  /**
+   * For a kind that is `accountWide`: the note a promotion between two environments sharing an
+   * account gives where the config declares the kind, which is then neither read nor promoted.
+   */
+  sharedNote?(context: { source: string; target: string; account: string }): PlanWarning;
+  /**
+   * The field of its entries that keeps what `runs` gives from running (`paused`): a promotion from
+   * an environment whose policy `routines.requirePaused` is set keeps it at the target's value.
+   */
+  readonly pausedField?: string;
   /** What a promotion warns of in the section the source gives, against the config (an owner it names who has no routines there). Pure. */
   promotionWarnings?(section: unknown, context: { config: StewardConfig; source: string; target: string }): PlanWarning[];
 }
@@ -248,6 +269,29 @@ export interface KindPromotedEntries<Entry = unknown> {
   declaredFor?(entry: Entry, declared: readonly Entry[]): Entry | undefined;
   /** `entry` with the flags of `declared`, the config's entry for it; `section` is every entry the source gives. */
   withFlags(entry: Entry, declared: Entry, section: readonly Entry[]): Entry;
+}
+
+/**
+ * How a file writes fields of a section, by name: `quoted` text (and a list's items) in double
+ * quotes, as the examples write colours, schedules and document identifiers; `inline` lists of up
+ * to INLINE_LIST_MAX (export/yaml.ts) items on one line (`[a, b]`), longer ones an item a line.
+ */
+export interface KindFieldStyles {
+  readonly quoted?: readonly string[];
+  readonly inline?: readonly string[];
+}
+
+/**
+ * What of a kind does not work where it was read, and the kind's words for it: a promotion warns
+ * of each object (promoted, it is what the target would run) and, under `--require-healthy`,
+ * refuses them all with the kind's sentence (StewardError `promote.unhealthy`, its code). Pure.
+ */
+export interface KindHealth<Snapshot = unknown> {
+  unhealthy(snapshot: Snapshot): UnhealthyObject[];
+  /** The warning of one object read from `source`, with its code. */
+  warning(object: UnhealthyObject, source: string): PlanWarning;
+  /** The refusal under `--require-healthy` of every object found, and its hint. */
+  refusal(objects: readonly UnhealthyObject[], source: string): { message: string; hint: string };
 }
 
 /** What every step of a kind's export may use. */

@@ -1,7 +1,8 @@
 // What a promotion keeps at the target's own value: a declared field whose value comes from a
 // `${var.NAME}` that differs between the two environments (each environment has its own by
 // design: `paused: ${var.routinesPaused}`, `creditLimit: ${var.graceLimit}`), and a field the
-// source environment's own policies constrain (`paused` under `routines.requirePaused`). Id
+// source environment's own policies constrain (under `routines.requirePaused`, the field that
+// keeps what a kind runs on a schedule paused, as the kind names it: KindExport.pausedField). Id
 // variables that name the same object in each deployment (a routine's model, branch and e-mail
 // user groups, a group limit's id) are translated instead (KindExport.environmentIds), never held. Pure.
 import type { ConfigPath, EnvironmentConfig, Kind, StewardConfig } from '../config/types.js';
@@ -61,7 +62,9 @@ export function fieldsToHold(
   // What runs on a schedule (`ResourceKind.runs`: the routines) stays as the target has it where the source must keep it paused.
   if (effectivePolicies(config, source.name).policies.routines?.requirePaused === true) {
     for (const kind of REGISTRY.values()) {
-      for (const run of kind.runs?.(config) ?? []) add({ kind: kind.kind, key: run.name, field: 'paused', reason: `${source.name}'s policy routines.requirePaused` });
+      const field = kind.export?.pausedField;
+      if (field === undefined) continue;
+      for (const run of kind.runs?.(config) ?? []) add({ kind: kind.kind, key: run.name, field, reason: `${source.name}'s policy routines.requirePaused` });
     }
   }
   return [...held.values()];

@@ -12,8 +12,8 @@ import { ownersIn, readSnapshot } from '../export/snapshot.js';
 import { REGISTRY } from '../kinds/registry.js';
 import { selectKinds } from '../engine/planner.js';
 import { refuseUnplannable } from '../resolve/preflight.js';
+import type { UnhealthyObject } from '../model/kind.js';
 import type { PlanWarning } from '../model/plan.js';
-import { healthWarnings, unhealthyRefusal, type UnhealthyRoutine } from './health.js';
 import { fieldsToHold, heldSummary, type HeldField } from './held.js';
 import { promotedConfig, sectionsDigest } from './promotion.js';
 
@@ -25,12 +25,12 @@ export interface Promotion {
   warnings: PlanWarning[];
   /** Declared fields kept at the target's own value where the source's differed. */
   held: HeldField[];
-  /** Source routines the platform disabled or whose last run failed (each also a warning). */
-  unhealthy: UnhealthyRoutine[];
+  /** Source objects that do not work there, as their kinds find them (routines the platform disabled or whose last run failed); each also a warning. */
+  unhealthy: UnhealthyObject[];
 }
 
 export interface PromotionOptions {
-  /** Refuse (StewardError `promote.unhealthy`) when a routine carried does not work in the source. */
+  /** Refuse (StewardError `promote.unhealthy`) when an object carried does not work in the source (KindExport.health). */
   requireHealthy?: boolean;
 }
 
@@ -74,13 +74,17 @@ export async function readPromotion(loaded: LoadedConfig, source: { name: string
   // What a promotion cannot carry (a limit of a user SCIM names no e-mail for), and what does not work in the source.
   const read = selected.flatMap((kind) => (kind.export === undefined || snapshot.read[kind.kind] === undefined ? [] : [{ facet: kind.export, live: snapshot.read[kind.kind] }]));
   for (const { facet, live } of read) facet.refusePromotion?.(live, source.name);
-  const unhealthy = read.flatMap(({ facet, live }) => facet.unhealthy?.(live) ?? []);
-  if (options.requireHealthy === true && unhealthy.length > 0) {
-    throw new StewardError('promote.unhealthy', unhealthyRefusal(unhealthy, source.name), 'user', {
-      hint: `fix the routine${unhealthy.length === 1 ? '' : 's'} in ${source.name} (or take ${unhealthy.length === 1 ? 'it' : 'them'} out of the config) and promote again; without --require-healthy the promotion is planned with a warning`,
-      details: { unhealthy },
-    });
+  const health = read.flatMap(({ facet: { health: words }, live }) => {
+    const found = words?.unhealthy(live) ?? [];
+    return words === undefined || found.length === 0 ? [] : [{ words, found }];
+  });
+  const unhealthy = health.flatMap(({ found }) => found);
+  // Refused in the words of the first kind with objects that do not work; the details list every one.
+  if (options.requireHealthy === true && health[0] !== undefined) {
+    const { message, hint } = health[0].words.refusal(health[0].found, source.name);
+    throw new StewardError('promote.unhealthy', message, 'user', { hint, details: { unhealthy } });
   }
+  const healthWarnings = health.flatMap(({ words, found }) => found.map((object) => words.warning(object, source.name)));
   const sections = toConfigSections(snapshot);
   const sourceSide = { name: source.name, environment: sourceEnvironment(loaded, source.name) };
   const targetSide = { name: loaded.environmentName, environment: loaded.environment };
@@ -93,15 +97,20 @@ export async function readPromotion(loaded: LoadedConfig, source: { name: string
     sections,
     hold: fieldsToHold(loaded.config, loaded.variableReferences ?? [], sourceSide, targetSide),
   });
-  const sharedNote: PlanWarning[] =
-    shared === undefined || loaded.config.creditControls === undefined
+  // Each kind of the whole account that the config has a section for (an empty one too), left out above, says so.
+  const sharedNotes: PlanWarning[] =
+    shared === undefined
       ? []
-      : [{ code: 'promote.shared-credit-controls', message: `credit controls are not promoted: ${source.name} and ${loaded.environmentName} share them (account \`${shared}\`), so they are one setting, planned with either environment` }];
+      : [...REGISTRY.values()].flatMap((kind) =>
+          kind.accountWide === true && loaded.config[kind.kind as keyof StewardConfig] !== undefined
+            ? kind.export?.sharedNote?.({ source: source.name, target: loaded.environmentName, account: shared }) ?? []
+            : [],
+        );
   const heldNote: PlanWarning[] = promoted.held.length === 0 ? [] : [{ code: 'promote.held', message: heldSummary(promoted.held, loaded.environmentName) }];
   return {
     loaded: { ...loaded, config: promoted.config, environment: promoted.environment, locate: locateByName(loaded, promoted.config) },
     sourceDigest,
-    warnings: [...sharedNote, ...heldNote, ...healthWarnings(unhealthy, source.name), ...promoted.warnings],
+    warnings: [...sharedNotes, ...heldNote, ...healthWarnings, ...promoted.warnings],
     held: promoted.held,
     unhealthy,
   };

@@ -2,6 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { configYaml, INLINE_LIST_MAX } from '../../src/export/yaml.js';
+import { REGISTRY } from '../../src/kinds/registry.js';
+import type { ResourceKind } from '../../src/model/kind.js';
+import type { StepKind } from '../../src/model/plan.js';
 
 describe('configYaml', () => {
   it('writes characters a terminal would act on (C1 controls, bidi overrides, zero-width) as escapes that read back the same', () => {
@@ -83,5 +86,21 @@ labels:
     expect(text).toContain(`    documents:\n${documents.map((identifier) => `      - "${identifier}"\n`).join('')}`);
     expect(text).toContain(`description: ${prompt}\n`);
     expect(parse(text).labels[0].documents).toEqual(documents);
+  });
+
+  it("styles a kind's fields within its own section only, as its export facet names them", () => {
+    // GIVEN labels that quote their names and write short `owners` lists inline
+    const labels = REGISTRY.get('labels')!;
+    const registry = new Map<StepKind, ResourceKind>(REGISTRY);
+    registry.set('labels', { ...labels, export: { ...labels.export!, styles: { quoted: ['name'], inline: ['owners'] } } });
+    // WHEN another section, whose kind names neither, has fields of those names
+    const text = configYaml(
+      { userGroupCreditLimits: [{ name: 'Digest', owners: ['a', 'b'] }], labels: [{ name: 'finance', owners: ['a', 'b'] }] } as never,
+      { schema: undefined, header: [] },
+      registry,
+    );
+    // THEN only the labels' are styled
+    expect(text).toContain('userGroupCreditLimits:\n  - name: Digest\n    owners:\n      - a\n      - b\n');
+    expect(text).toContain('labels:\n  - name: "finance"\n    owners: [a, b]\n');
   });
 });

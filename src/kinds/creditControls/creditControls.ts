@@ -29,6 +29,10 @@ const creditControlsExport: KindExport<DesiredCreditControls, CreditControls, Cr
   read: (context) => context.read({}),
   section: (live) => creditControlsConfig(live),
   holds: () => 'credit controls',
+  sharedNote: ({ source, target, account }) => ({
+    code: 'promote.shared-credit-controls',
+    message: `credit controls are not promoted: ${source} and ${target} share them (account \`${account}\`), so they are one setting, planned with either environment`,
+  }),
 };
 
 /** Every credit-control setting steward manages, as live (the entity-group default only where the instance shows it). */

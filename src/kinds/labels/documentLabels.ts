@@ -94,6 +94,9 @@ const documentLabelsExport: KindExport<DesiredLabels, LiveDocumentLabels, Map<st
   section: (documents, { section }) =>
     ((section ?? []) as LabelConfig[]).map((label) => (documents.has(label.name) ? { ...label, documents: [...documents.get(label.name)!].sort(compareText) } : label)),
   holds: () => 'documents',
+  // Identifiers quoted: one of digits alone would read back as a number.
+  styles: { quoted: ['documents'], inline: ['documents'] },
+  pruning: () => '`pruneDocuments: true`',
 };
 
 export const documentLabels: ResourceKind<DesiredLabels, LiveDocumentLabels, 'documentLabels'> = {

@@ -98,6 +98,8 @@ const folderLabelsExport: KindExport<DesiredLabels, LiveFolderLabels, Map<string
   section: (folders, { section }) =>
     ((section ?? []) as LabelConfig[]).map((label) => (folders.has(label.name) ? { ...label, folders: [...folders.get(label.name)!].sort(compareText) } : label)),
   holds: () => 'folders',
+  styles: { inline: ['folders'] },
+  pruning: () => '`pruneFolders: true`',
 };
 
 export const folderLabels: ResourceKind<DesiredLabels, LiveFolderLabels, 'folderLabels'> = {

@@ -150,6 +150,9 @@ const labelsExport: KindExport<DesiredLabels, Label[], Label[]> = {
   section: (live, { whole }) => labelsConfig(live, whole),
   holds: (_, { whole, parts }) =>
     whole ? (parts.length === 0 ? 'labels' : `labels with the ${parts.join(' and ')} that carry them`) : `the ${parts.join(' and ')} that carry each label`,
+  // Colours quoted, as the examples write them.
+  styles: { quoted: ['color'] },
+  pruning: (parts) => (parts.length === 0 ? undefined : `${parts.join(' or ')} on labels`),
   promoted: { withFlags: withLabelFlags },
 };
 

@@ -23,7 +23,8 @@ import { requireRoutineOwners } from './routineOwners.js';
 import { withNextRuns } from './routineSchedule.js';
 import { routineRecipientChanges } from './routineRecipients.js';
 import { applyRoutineSteps, readBackRoutine, routineWriteRequests } from './routinesApply.js';
-import { ownersWithoutRoutines, routineOwnersText, routinesConfig, unhealthyRoutines, withRoutineFlags, writtenRoutines, type RoutineSnapshot } from './routineExport.js';
+import { ownersWithoutRoutines, routineOwnersText, routinesConfig, withRoutineFlags, writtenRoutines, type RoutineSnapshot } from './routineExport.js';
+import { routineHealth } from './routineHealth.js';
 import { routineIds } from './routineIds.js';
 import {
   clearedByModel,
@@ -167,10 +168,13 @@ const routinesExport: KindExport<DesiredRoutines, LiveRoutines, RoutineSnapshot,
   section: (snapshot) => routinesConfig(snapshot.owners, snapshot.models),
   holds: (snapshot, { caller }) => `the routines of ${routineOwnersText(snapshot.owners, caller?.email)}`,
   written: (section) => writtenRoutines(section as RoutineConfig[]),
+  // Schedules quoted, as the examples write them; short recipient lists inline.
+  styles: { quoted: ['schedule'], inline: ['recipientEmails', 'userGroupIds'] },
   environmentIds: routineIds,
   // Routine names are unique within a configuration, whoever owns them: the declared routine is the one of the same name.
   promoted: { withFlags: withRoutineFlags },
-  unhealthy: (snapshot) => unhealthyRoutines(snapshot.owners),
+  health: routineHealth,
+  pausedField: 'paused',
   promotionWarnings: (section, context) => ownersWithoutRoutines(section as RoutineConfig[], context),
 };
 
