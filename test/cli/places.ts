@@ -7,16 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { datasetSeed, startEmulator, type EmulatorOptions, type Seed } from '../../src/emulator/index.js';
 import { interceptingProxy } from '../e2e/proxy.js';
-import type { Result } from '../e2e/helpers.js';
+import { PRODUCTION_ENVIRONMENTS, type Result } from '../e2e/helpers.js';
 import { runProgram } from './run.js';
-
-export const HEADER = `version: 1
-environments:
-  production:
-    baseUrl: https://acme.example.com
-    tokenEnv: STEWARD_PRODUCTION_TOKEN
-    requestsPerMinute: 6000
-`;
 
 export const ADA = 'ada@acme.example';
 
@@ -53,7 +45,7 @@ export interface PlaceScenario {
   code: string;
   /** What the config gets wrong. */
   what: string;
-  /** The config after the environments (HEADER). */
+  /** The config after the environments (PRODUCTION_ENVIRONMENTS). */
   yaml: string;
   /** Text of the line the error must point at (its first occurrence in the file). */
   at: string;
@@ -99,10 +91,10 @@ export async function planScenario(scenario: PlaceScenario, profile: EmulatorOpt
         });
   try {
     const file = join(where, 'steward.yaml');
-    await writeFile(file, HEADER + scenario.yaml);
+    await writeFile(file, PRODUCTION_ENVIRONMENTS + scenario.yaml);
     const env = { STEWARD_PRODUCTION_TOKEN: scenario.token ?? 'demo-org-admin-token', GITHUB_ACTIONS: 'true' };
     const result = await runProgram(['plan', '--config', 'steward.yaml', '--base-url', proxy?.url ?? emulator.url, ...(scenario.args ?? [])], env, where);
-    const line = (HEADER + scenario.yaml).split('\n').findIndex((text) => text.includes(scenario.at)) + 1;
+    const line = (PRODUCTION_ENVIRONMENTS + scenario.yaml).split('\n').findIndex((text) => text.includes(scenario.at)) + 1;
     return { ...result, file, line, writes: emulator.stats().writes };
   } finally {
     await proxy?.close();

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandIo } from '../../src/cli/context.js';
 import { runPlan } from '../../src/cli/plan.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { PRODUCTION_ENVIRONMENTS } from '../e2e/helpers.js';
 
 const TOKEN = 'demo-org-admin-token';
 let emulator: RunningEmulator;
@@ -22,19 +23,11 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-const HEADER = `version: 1
-environments:
-  production:
-    baseUrl: https://acme.example.com
-    tokenEnv: STEWARD_PRODUCTION_TOKEN
-    requestsPerMinute: 6000
-`;
-
 /** Positions name files as the process sees them: this directory is outside its working directory. */
 const at = (line: number, col: number) => `${join(directory, 'steward.yaml')}:${line}:${col}`;
 
 async function plan(yaml: string, options: { json?: boolean; env?: Record<string, string> } = {}) {
-  await writeFile(join(directory, 'steward.yaml'), HEADER + yaml);
+  await writeFile(join(directory, 'steward.yaml'), PRODUCTION_ENVIRONMENTS + yaml);
   const out = { stdout: '', stderr: '' };
   const io: CommandIo = {
     stdout: (text) => {
